@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: MIT
+# gfxstat build. `make` builds the CLI; see README.md for the rest.
+
+BUILD   ?= build
+CC      ?= cc
+OPT     ?= -O2
+CFLAGS  ?= $(OPT) -g
+WARN    := -std=c11 -Wall -Wextra -Wstrict-prototypes -Wshadow -Wformat=2 -Wvla
+CPPFLAGS_ALL := -Iinclude -D_POSIX_C_SOURCE=200809L $(CPPFLAGS)
+LDLIBS  += -lm
+
+LIB_SRC := $(wildcard lib/*/*.c)
+CLI_SRC := $(wildcard src/*.c)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)
+
+GFXSTAT := $(BUILD)/gfxstat
+LIBA    := $(BUILD)/libgfxstat.a
+
+.PHONY: all check asan ci demo bench fuzz clean style
+all: $(GFXSTAT) $(BUILD)/gfxsim
+
+$(BUILD)/%.o: %.c $(wildcard include/gfxstat/*.h lib/*.h src/*.h tests/unit/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CPPFLAGS_ALL) $(CFLAGS) -c $< -o $@
+
+$(LIBA): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(GFXSTAT): $(CLI_OBJ) $(LIBA)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIBA) $(LDLIBS)
+
+$(BUILD)/gfxsim: tools/gfxsim.c
+	@mkdir -p $(BUILD)
+	$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS)
+
+$(BUILD)/test_unit: $(UNIT_SRC:%.c=$(BUILD)/%.o) $(LIBA)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# One replay driver per fuzz target, so CI replays the corpora without libFuzzer.
+$(BUILD)/replay_%: $(BUILD)/fuzz/fuzz_%.o $(BUILD)/fuzz/replay.o $(LIBA)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+REPLAYS := $(FUZZ_SRC:fuzz/fuzz_%.c=$(BUILD)/replay_%)
+
+check: all $(BUILD)/test_unit $(REPLAYS)
+	BUILD=$(BUILD) sh tests/run.sh
+
+# The same suite under AddressSanitizer and UndefinedBehaviorSanitizer, in its own tree.
+asan:
+	$(MAKE) check BUILD=build-asan OPT=-O1 \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+		LDFLAGS="-fsanitize=address,undefined"
+
+# What CI runs: the suite, then the suite under sanitizers.
+ci: check asan
+
+demo: all
+	sh scripts/demo.sh $(BUILD)
+
+bench: all
+	sh bench/bench.sh $(BUILD)
+
+# libFuzzer builds (clang): make fuzz, then build-fuzz/fuzz_<name> fuzz/corpus/<name>
+fuzz:
+	@mkdir -p build-fuzz
+	for f in $(FUZZ_SRC); do \
+		n=$$(basename $$f .c); \
+		clang $(WARN) $(CPPFLAGS_ALL) -O1 -g -fsanitize=fuzzer,address,undefined \
+			-o build-fuzz/$$n $$f $(LIB_SRC) -lm || exit 1; \
+	done
+
+style:
+	sh scripts/check-style.sh
+
+clean:
+	rm -rf build build-asan build-fuzz

@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libgfxstat: Android frame-timing parsers and metrics.
+ *
+ * Ownership: every gfxstat_x_new() has a gfxstat_x_free() that accepts NULL; a struct
+ * gfxstat_str handed to a callback borrows the caller's memory and is valid only during
+ * that callback. The library never prints, exits or reads argv.
+ * Time is integer nanoseconds (int64_t) everywhere.
+ */
+#ifndef GFXSTAT_H
+#define GFXSTAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gfxstat_err.h"
+
+#define GFXSTAT_VERSION "0.1.0"
+
+/* Longest input line accepted by default; longer lines are counted and skipped. */
+#define GFXSTAT_MAX_LINE (64 * 1024)
+
+#define GFXSTAT_NSEC_PER_USEC 1000LL
+#define GFXSTAT_NSEC_PER_MSEC 1000000LL
+#define GFXSTAT_NSEC_PER_SEC 1000000000LL
+
+/* A borrowed slice of text: not NUL-terminated. */
+struct gfxstat_str {
+	const char *p;
+	size_t n;
+};
+
+/* ---------------------------------------------------------------------------------------- */
+/* Diagnostic counters                                                                         */
+
+enum gfxstat_severity {
+	GFXSTAT_SEV_INFO,  /* bookkeeping, never reported as a problem */
+	GFXSTAT_SEV_WARN,  /* input skipped; reported at the end of a run */
+	GFXSTAT_SEV_ERROR, /* the result is unreliable; the CLI exits with status 3 */
+};
+
+/* F(name, severity, "what it counts") */
+#define GFXSTAT_STATS(F)                                                                   \
+	F(bytes, INFO, "bytes read")                                                       \
+	F(lines, INFO, "lines read")                                                       \
+	F(blank_lines, INFO, "blank lines")                                                \
+	F(comment_lines, INFO, "'#' header and comment lines")                             \
+	F(events, INFO, "ftrace events")                                                   \
+	F(marker_events, INFO, "trace_marker (atrace) events")                             \
+	F(other_events, INFO, "other ftrace events skipped (sched_switch, ...)")           \
+	F(marker_unsupported, INFO, "markers of an unsupported kind (clock sync, ...)")    \
+	F(line_too_long, WARN, "lines over the length limit, skipped")                     \
+	F(ftrace_line_malformed, WARN, "lines that are not ftrace events, skipped")        \
+	F(marker_malformed, WARN, "trace_marker payloads that are not atrace markers")     \
+	F(time_backwards, WARN, "events whose timestamp goes back in time")                \
+	F(gfx_vsync_lines, INFO, "VSYNC-sf/VSYNC-app counter events")                      \
+	F(gfx_post_framebuffer, INFO, "postFramebuffer events")                            \
+	F(gfx_frames, INFO, "frames credited to a surface")                                \
+	F(gfx_windows, INFO, "fps.csv rows")                                               \
+	F(gfx_drop_rows, INFO, "dropFrames.csv rows")                                      \
+	F(gfx_info_truncated, WARN, "dropFrames info lists cut at the size limit")         \
+	F(gfx_keys_overflow, WARN, "frames dropped because the surface table was full")
+
+#define GFXSTAT_STAT__(name, sev, doc) GFXSTAT_STAT_##name,
+enum gfxstat_stat {
+	GFXSTAT_STATS(GFXSTAT_STAT__)
+	GFXSTAT_STAT_COUNT
+};
+#undef GFXSTAT_STAT__
+
+struct gfxstat_stats {
+	uint64_t v[GFXSTAT_STAT_COUNT];
+};
+
+/**
+ * gfxstat_stat_name() - short name of a counter, e.g. "line_too_long"
+ * gfxstat_stat_doc() - one-line description of a counter
+ * gfxstat_stat_severity() - how much a non-zero value matters
+ * @stat: one of GFXSTAT_STAT_*
+ */
+const char *gfxstat_stat_name(enum gfxstat_stat stat);
+const char *gfxstat_stat_doc(enum gfxstat_stat stat);
+enum gfxstat_severity gfxstat_stat_severity(enum gfxstat_stat stat);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Pure parse functions                                                                       */
+
+enum gfxstat_parse_res {
+	GFXSTAT_PARSE_FAIL = -1,       /* malformed */
+	GFXSTAT_PARSE_UNSUPPORTED = 0, /* well-formed but not for us (comment, clock sync, ...) */
+	GFXSTAT_PARSE_OK = 1,
+};
+
+/* One ftrace text event. tgid is -1 when the column is absent or shows dashes. */
+struct gfxstat_ftrace_line {
+	struct gfxstat_str task;    /* may contain spaces and dashes; "<...>" when unknown */
+	int32_t pid;                /* thread id */
+	int32_t tgid;               /* process id, or -1 */
+	int32_t cpu;
+	int64_t ts_ns;              /* from the "sec.frac" text, exactly; no double */
+	struct gfxstat_str ts_text; /* the timestamp as written, e.g. "1080841.601945" */
+	struct gfxstat_str event;   /* "tracing_mark_write", "0", "sched_switch", ... */
+	struct gfxstat_str payload; /* everything after "<event>: " */
+};
+
+/**
+ * gfxstat_ftrace_line_parse() - parse one line of ftrace text
+ * @s: the line, without its newline
+ * @n: its length
+ * @out: filled on GFXSTAT_PARSE_OK; the slices point into @s
+ *
+ * Accepted headers (the task name may contain anything; the header is anchored on "[cpu]"):
+ *   "<task>-<pid> (<tgid>) [<cpu>] <flags> <sec>.<frac>: <event>: <payload>"
+ *   "<task>-<pid> (-----) [<cpu>] ..."   tgid unknown, 5 or 7 wide
+ *   "<task>-<pid> [<cpu>] <flags> <sec>.<frac>: ..."   no tgid column
+ *   "<task>-<pid> [<cpu>] <sec>.<frac>: ..."           no irq-flags column
+ * with 4- or 5-character irq flags. Lines starting with '#' and blank lines are
+ * GFXSTAT_PARSE_UNSUPPORTED; anything else that does not match is GFXSTAT_PARSE_FAIL.
+ */
+enum gfxstat_parse_res gfxstat_ftrace_line_parse(const char *s, size_t n,
+						 struct gfxstat_ftrace_line *out);
+
+enum gfxstat_marker_kind {
+	GFXSTAT_MARKER_BEGIN = 'B',       /* B|pid|name */
+	GFXSTAT_MARKER_END = 'E',         /* E or E|pid */
+	GFXSTAT_MARKER_COUNTER = 'C',     /* C|pid|name|value[|category] */
+	GFXSTAT_MARKER_ASYNC_BEGIN = 'S', /* S|pid|name|cookie */
+	GFXSTAT_MARKER_ASYNC_END = 'F',   /* F|pid|name|cookie */
+	GFXSTAT_MARKER_INSTANT = 'I',     /* I|pid|name */
+	GFXSTAT_MARKER_TRACK_INSTANT = 'N', /* N|pid|track|name */
+	GFXSTAT_MARKER_TRACK_BEGIN = 'G', /* G|pid|track|name|cookie */
+	GFXSTAT_MARKER_TRACK_END = 'H',   /* H|pid|track|cookie or H|pid|track|name|cookie */
+};
+
+struct gfxstat_marker {
+	enum gfxstat_marker_kind kind;
+	int32_t pid;              /* -1 for a bare "E" */
+	struct gfxstat_str name;  /* slice, counter or instant name; empty if none */
+	struct gfxstat_str track; /* N/G/H track name; empty otherwise */
+	int64_t value;            /* counter value, or S/F/G/H cookie; 0 otherwise */
+};
+
+/**
+ * gfxstat_atrace_marker_parse() - parse an atrace trace_marker payload
+ * @s: the payload (text after "tracing_mark_write: " or "0: ")
+ * @n: its length; trailing '\n', '\r' and '\0' are ignored
+ * @out: filled on GFXSTAT_PARSE_OK; slices point into @s
+ *
+ * Accepted forms, as Perfetto's ParseSystraceTracePoint:
+ *   B|pid|name   (name is the whole rest, may contain '|')    E   E|pid[|...]
+ *   C|pid|name|value[|category]   S|pid|name|cookie   F|pid|name|cookie
+ *   I|pid|name   N|pid|track|name   G|pid|track|name|cookie
+ *   H|pid|track|cookie   H|pid|track|name|cookie
+ * "trace_event_clock_sync: ..." is GFXSTAT_PARSE_UNSUPPORTED; anything else is a failure.
+ */
+enum gfxstat_parse_res gfxstat_atrace_marker_parse(const char *s, size_t n,
+						   struct gfxstat_marker *out);
+
+/**
+ * gfxstat_parse_decimal_ns() - parse "SEC[.FRAC]" into integer nanoseconds, exactly
+ * @s: text; @n: its length; @scale_ns: nanoseconds per unit (1e9 for seconds, 1e6 for ms)
+ * @out: result, fraction digits beyond the nanosecond are truncated
+ *
+ * Return: 0, or GFXSTAT_E_BAD_TIMESTAMP if @s is not a non-negative decimal or overflows.
+ */
+int gfxstat_parse_decimal_ns(const char *s, size_t n, int64_t scale_ns, int64_t *out);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Streaming line reader: chunks of any size in, whole lines out                             */
+
+/* Called once per line, without its '\n' or trailing '\r'. Return non-zero to stop. */
+typedef int (*gfxstat_line_fn)(void *user, const char *line, size_t n);
+
+struct gfxstat_line_reader;
+
+/**
+ * gfxstat_line_reader_new() - make a line reader
+ * @max_line: longest line passed on (0 = GFXSTAT_MAX_LINE); longer ones are skipped
+ * @fn: called for every line
+ * @user: passed to @fn
+ * @stats: counters to update (bytes, lines, line_too_long); may be NULL
+ *
+ * A UTF-8 byte-order mark at the start of the stream is dropped. Memory is bounded by
+ * @max_line, whatever the input length.
+ */
+struct gfxstat_line_reader *gfxstat_line_reader_new(size_t max_line, gfxstat_line_fn fn,
+						    void *user, struct gfxstat_stats *stats);
+void gfxstat_line_reader_free(struct gfxstat_line_reader *r);
+
+/**
+ * gfxstat_line_reader_feed() - push a chunk; chunks need not end on a line boundary
+ * Return: 0, GFXSTAT_E_ABORTED if a callback asked to stop, or GFXSTAT_E_NOMEM.
+ */
+int gfxstat_line_reader_feed(struct gfxstat_line_reader *r, const void *buf, size_t n);
+
+/**
+ * gfxstat_line_reader_finish() - end of input: pass on a last line that has no '\n'
+ * Return: as gfxstat_line_reader_feed(). The reader can then be fed a new stream.
+ */
+int gfxstat_line_reader_finish(struct gfxstat_line_reader *r);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Trace text parser: lines -> ftrace events -> atrace markers                               */
+
+/* Called for every trace_marker event that parsed as an atrace marker. Non-zero stops. */
+typedef int (*gfxstat_marker_fn)(void *user, const struct gfxstat_ftrace_line *ev,
+				 const struct gfxstat_marker *m);
+
+struct gfxstat_trace_parser;
+
+/**
+ * gfxstat_trace_parser_new() - parse ftrace/atrace text fed in chunks
+ * @fn: called for every atrace marker event, in input order
+ * @user: passed to @fn
+ *
+ * Header comments, blank lines and non-marker events are skipped and counted; malformed
+ * lines are counted (see gfxstat_trace_parser_stats()) and never stop the parse.
+ */
+struct gfxstat_trace_parser *gfxstat_trace_parser_new(gfxstat_marker_fn fn, void *user);
+void gfxstat_trace_parser_free(struct gfxstat_trace_parser *p);
+int gfxstat_trace_parser_feed(struct gfxstat_trace_parser *p, const void *buf, size_t n);
+int gfxstat_trace_parser_finish(struct gfxstat_trace_parser *p);
+struct gfxstat_stats *gfxstat_trace_parser_stats(struct gfxstat_trace_parser *p);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Refresh period detection from VSYNC counter toggles                                       */
+
+struct gfxstat_vsync_detect;
+
+struct gfxstat_vsync_detect *gfxstat_vsync_detect_new(void);
+void gfxstat_vsync_detect_free(struct gfxstat_vsync_detect *d);
+
+/**
+ * gfxstat_vsync_detect_add() - offer a counter event
+ * @name: counter name; HW_VSYNC_<n>, VSYNC-app and VSYNC-sf toggles are used
+ * Return: 1 once enough intervals were seen to decide, else 0.
+ */
+int gfxstat_vsync_detect_add(struct gfxstat_vsync_detect *d, const char *name, size_t n,
+			     int64_t ts_ns);
+
+/**
+ * gfxstat_vsync_detect_result() - the refresh period, or 0 when the toggles say nothing
+ * @source: set to the counter family used ("HW_VSYNC", "VSYNC-app", "VSYNC-sf") or NULL
+ * @intervals: set to the number of intervals the result rests on; may be NULL
+ */
+int64_t gfxstat_vsync_detect_result(const struct gfxstat_vsync_detect *d, const char **source,
+				    unsigned *intervals);
+
+/* ---------------------------------------------------------------------------------------- */
+/* The seed's per-surface FPS monitor (android_FPS_frome_GFX gfx.sh, bugs fixed)            */
+
+struct gfxstat_gfx_opts {
+	double target;       /* -t: target FPS (60) */
+	double kpi_ms;       /* -k: frame-time KPI for the score (100) */
+	int type;            /* -T: 0-4 (0) */
+	int64_t delay_ns;    /* -d: window length (1 s) */
+	long frames;         /* -f: a window is written when it has more frames than this (20) */
+	int64_t period_ns;   /* refresh period; 0 = detect from the trace, else 16.667 ms */
+	const char *focus;   /* initial "pkg/activity" ("unknown") */
+};
+
+/* One fps.csv row. Text fields are valid during the callback only. */
+struct gfxstat_gfx_window {
+	struct gfxstat_str start_text, end_text; /* trace timestamps as written */
+	int64_t start_ns, end_ns;
+	uint64_t frames, waits, a, b, c, d;
+	int64_t time_ns;    /* sum of counted intervals */
+	int64_t max_ns;     /* longest counted interval */
+	int64_t wait_ns;    /* sum of waits (intervals >= 500 ms) */
+	double fps;         /* as printed: one decimal, or truncated when >= target */
+	double score;       /* rounded to 2 decimals */
+	int tx;
+	struct gfxstat_str app, surface;
+	int final;          /* written by the end-of-input flush */
+};
+
+/* One dropFrames.csv row. */
+struct gfxstat_gfx_drop {
+	int kind;           /* 1: frame interval >= 42 ms (types 1, 3); 2: vsync gap > period */
+	struct gfxstat_str start_text, end_text;
+	int64_t start_ns, end_ns;
+	int64_t used_ns;    /* the interval or the gap */
+	struct gfxstat_str vsync_name;
+	int tx;
+	struct gfxstat_str app, surface;
+	struct gfxstat_str info; /* counter names of that vsync, '\n'-joined */
+};
+
+struct gfxstat_gfx_sink {
+	int (*window)(void *user, const struct gfxstat_gfx_window *w);
+	int (*drop)(void *user, const struct gfxstat_gfx_drop *d);
+	void *user;
+};
+
+struct gfxstat_gfx;
+
+/**
+ * gfxstat_gfx_opts_init() - fill @o with gfx.sh's defaults
+ */
+void gfxstat_gfx_opts_init(struct gfxstat_gfx_opts *o);
+
+/**
+ * gfxstat_gfx_new() - make a monitor; rows go to @sink as windows close
+ * @stats: counters to update; may be NULL
+ * Return: NULL on allocation failure or invalid options (type outside 0-4, target <= 0).
+ */
+struct gfxstat_gfx *gfxstat_gfx_new(const struct gfxstat_gfx_opts *o,
+				    const struct gfxstat_gfx_sink *sink,
+				    struct gfxstat_stats *stats);
+void gfxstat_gfx_free(struct gfxstat_gfx *g);
+
+/**
+ * gfxstat_gfx_marker() - feed one atrace marker event (a gfxstat_marker_fn)
+ * Return: 0, or non-zero if a sink callback asked to stop or memory ran out.
+ */
+int gfxstat_gfx_marker(void *g, const struct gfxstat_ftrace_line *ev,
+		       const struct gfxstat_marker *m);
+
+/**
+ * gfxstat_gfx_finish() - end of input: flush every surface with frames, like the seed's END
+ */
+int gfxstat_gfx_finish(struct gfxstat_gfx *g);
+
+/**
+ * gfxstat_gfx_period() - the refresh period in use (0 while still detecting)
+ * @source: "option", "HW_VSYNC", "VSYNC-app", "VSYNC-sf" or "default"
+ */
+int64_t gfxstat_gfx_period(const struct gfxstat_gfx *g, const char **source);
+
+/* The seed's CSV header lines (without newline). */
+extern const char gfxstat_gfx_fps_header[];
+extern const char gfxstat_gfx_drop_header[];
+
+/**
+ * gfxstat_gfx_window_csv() - format a row of fps.csv, with '\n'
+ * gfxstat_gfx_drop_csv() - format a row of dropFrames.csv, with '\n'
+ * @buf: destination; @cap: its size
+ * Return: the length written (without NUL), or the length needed if it is >= @cap.
+ */
+size_t gfxstat_gfx_window_csv(const struct gfxstat_gfx_window *w, char *buf, size_t cap);
+size_t gfxstat_gfx_drop_csv(const struct gfxstat_gfx_drop *d, char *buf, size_t cap);
+
+/**
+ * gfxstat_awk_number() - format a number the way awk's print does
+ * An integral value prints as an integer, anything else with "%.6g".
+ * Return: as snprintf.
+ */
+int gfxstat_awk_number(char *buf, size_t cap, double v);
+
+#endif

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Refresh period from VSYNC counter toggles. Each toggle is one vsync, but software vsyncs
+ * only tick while something draws and can skip (an app drawing at 30 fps on a 60 Hz panel
+ * toggles VSYNC-app every 33 ms), so the period is the mean of the cluster of the shortest
+ * intervals, not the median of all. HW_VSYNC toggles, when present, tick on every panel
+ * vsync and are preferred.
+ */
+#include <stdlib.h>
+
+#include "../gx_local.h"
+
+#define DET_MAX 128
+#define DET_MIN 3                                /* fewest intervals we will trust */
+#define DET_IDLE_NS (100 * GFXSTAT_NSEC_PER_MSEC) /* longer gaps are idle, not periods */
+
+enum { FAM_HW, FAM_APP, FAM_SF, FAM_COUNT };
+
+static const char *const fam_names[FAM_COUNT] = { "HW_VSYNC", "VSYNC-app", "VSYNC-sf" };
+
+struct family {
+	int64_t last;
+	int has_last;
+	unsigned n;
+	int64_t iv[DET_MAX];
+};
+
+struct gfxstat_vsync_detect {
+	struct family fam[FAM_COUNT];
+	int64_t first_ts;
+	int has_first;
+};
+
+struct gfxstat_vsync_detect *gfxstat_vsync_detect_new(void)
+{
+	return calloc(1, sizeof(struct gfxstat_vsync_detect));
+}
+
+void gfxstat_vsync_detect_free(struct gfxstat_vsync_detect *d)
+{
+	free(d);
+}
+
+static int family_of(const char *s, size_t n)
+{
+	if (n > 9 && memcmp(s, "HW_VSYNC_", 9) == 0 && gx_isdigit(s[9]))
+		return FAM_HW;
+	if ((n == 9 && memcmp(s, "VSYNC-app", 9) == 0) || (n == 5 && memcmp(s, "VSYNC", 5) == 0))
+		return FAM_APP;
+	if (n == 8 && memcmp(s, "VSYNC-sf", 8) == 0)
+		return FAM_SF;
+	return -1;
+}
+
+int gfxstat_vsync_detect_add(struct gfxstat_vsync_detect *d, const char *name, size_t n,
+			     int64_t ts_ns)
+{
+	int fi = family_of(name, n);
+	struct family *f;
+
+	if (fi < 0)
+		return 0;
+	f = &d->fam[fi];
+	if (!d->has_first) {
+		d->first_ts = ts_ns;
+		d->has_first = 1;
+	}
+	if (f->has_last && ts_ns > f->last && ts_ns - f->last <= DET_IDLE_NS && f->n < DET_MAX)
+		f->iv[f->n++] = ts_ns - f->last;
+	f->last = ts_ns;
+	f->has_last = 1;
+	if (d->fam[FAM_HW].n >= 32 || d->fam[FAM_APP].n >= 120 || d->fam[FAM_SF].n >= 120)
+		return 1;
+	if (ts_ns - d->first_ts >= 2 * GFXSTAT_NSEC_PER_SEC) {
+		for (fi = 0; fi < FAM_COUNT; fi++)
+			if (d->fam[fi].n >= 8)
+				return 1;
+	}
+	return 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int64_t cluster_mean(const struct family *f)
+{
+	int64_t v[DET_MAX], lo, hi, sum = 0;
+	unsigned i, k = 0;
+
+	memcpy(v, f->iv, f->n * sizeof(v[0]));
+	qsort(v, f->n, sizeof(v[0]), cmp_i64);
+	/* the 10th percentile, not the minimum: one early vsync must not decide */
+	lo = v[f->n / 10] - v[f->n / 10] * 15 / 100;
+	hi = v[f->n / 10] + v[f->n / 10] * 15 / 100;
+	for (i = 0; i < f->n; i++) {
+		if (v[i] >= lo && v[i] <= hi) {
+			sum += v[i];
+			k++;
+		}
+	}
+	return (sum + k / 2) / k;
+}
+
+int64_t gfxstat_vsync_detect_result(const struct gfxstat_vsync_detect *d, const char **source,
+				    unsigned *intervals)
+{
+	int fi, best = -1;
+
+	for (fi = 0; fi < FAM_COUNT && best < 0; fi++)
+		if (d->fam[fi].n >= 8)
+			best = fi;
+	for (fi = 0; fi < FAM_COUNT && best < 0; fi++)
+		if (d->fam[fi].n >= DET_MIN)
+			best = fi;
+	if (source)
+		*source = best < 0 ? NULL : fam_names[best];
+	if (intervals)
+		*intervals = best < 0 ? 0 : d->fam[best].n;
+	return best < 0 ? 0 : cluster_mean(&d->fam[best]);
+}

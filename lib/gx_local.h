@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/* Library-internal helpers shared across lib/ files. Not installed, not for src/. */
+#ifndef GX_LOCAL_H
+#define GX_LOCAL_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "gfxstat/gfxstat.h"
+
+#if defined(__GNUC__)
+#define GFXSTAT_HIDDEN __attribute__((visibility("hidden")))
+#define GX_LIKELY(x) __builtin_expect(!!(x), 1)
+#define GX_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define GFXSTAT_HIDDEN
+#define GX_LIKELY(x) (x)
+#define GX_UNLIKELY(x) (x)
+#endif
+
+#define GX_STAT_INC(st, name)                                                              \
+	do {                                                                               \
+		if (st)                                                                    \
+			(st)->v[GFXSTAT_STAT_##name]++;                                    \
+	} while (0)
+#define GX_STAT_ADD(st, name, k)                                                           \
+	do {                                                                               \
+		if (st)                                                                    \
+			(st)->v[GFXSTAT_STAT_##name] += (k);                               \
+	} while (0)
+
+/* A growable buffer with a hard size limit (curl dynbuf's "toobig"). */
+struct gx_buf {
+	char *p;
+	size_t len;
+	size_t cap;
+	size_t max;
+};
+
+GFXSTAT_HIDDEN void gx_buf_init(struct gx_buf *b, size_t max);
+GFXSTAT_HIDDEN void gx_buf_free(struct gx_buf *b);
+/* Return: 0, GFXSTAT_E_LIMIT (nothing appended) or GFXSTAT_E_NOMEM. */
+GFXSTAT_HIDDEN int gx_buf_add(struct gx_buf *b, const void *p, size_t n);
+GFXSTAT_HIDDEN int gx_buf_addc(struct gx_buf *b, char c);
+static inline void gx_buf_reset(struct gx_buf *b)
+{
+	b->len = 0;
+}
+
+static inline int gx_str_eq(struct gfxstat_str s, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return s.n == n && memcmp(s.p, lit, n) == 0;
+}
+
+static inline int gx_str_has(struct gfxstat_str s, const char *lit, size_t litn)
+{
+	size_t i;
+
+	if (litn > s.n)
+		return 0;
+	for (i = 0; i + litn <= s.n; i++) {
+		const char *q = memchr(s.p + i, lit[0], s.n - litn + 1 - i);
+
+		if (!q)
+			return 0;
+		i = (size_t)(q - s.p);
+		if (memcmp(q, lit, litn) == 0)
+			return 1;
+	}
+	return 0;
+}
+#define GX_STR_HAS(s, lit) gx_str_has((s), (lit), sizeof(lit) - 1)
+
+static inline int gx_isdigit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* FNV-1a; keys here are short layer names. */
+static inline uint64_t gx_hash(const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	uint64_t h = 1469598103934665603ULL;
+
+	while (n--) {
+		h ^= *s++;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+#endif

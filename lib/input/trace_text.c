@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ftrace/atrace text: chunks -> lines -> ftrace events -> atrace markers. Non-marker events
+ * are dropped after the header parse, the cheapest point at which they can be recognised.
+ */
+#include <stdlib.h>
+
+#include "../gx_local.h"
+
+struct gfxstat_trace_parser {
+	struct gfxstat_line_reader *lines;
+	gfxstat_marker_fn fn;
+	void *user;
+	int64_t last_ts;
+	struct gfxstat_stats stats;
+};
+
+static int is_marker_event(struct gfxstat_str ev)
+{
+	/* "tracing_mark_write", or "0" when the kernel could not resolve the ip (2012-era) */
+	return (ev.n == 18 && memcmp(ev.p, "tracing_mark_write", 18) == 0) ||
+	       (ev.n == 1 && ev.p[0] == '0');
+}
+
+static int on_line(void *user, const char *s, size_t n)
+{
+	struct gfxstat_trace_parser *p = user;
+	struct gfxstat_ftrace_line ev;
+	struct gfxstat_marker m;
+
+	switch (gfxstat_ftrace_line_parse(s, n, &ev)) {
+	case GFXSTAT_PARSE_OK:
+		break;
+	case GFXSTAT_PARSE_UNSUPPORTED:
+		if (n && memchr(s, '#', n))
+			GX_STAT_INC(&p->stats, comment_lines);
+		else
+			GX_STAT_INC(&p->stats, blank_lines);
+		return 0;
+	default:
+		GX_STAT_INC(&p->stats, ftrace_line_malformed);
+		return 0;
+	}
+	GX_STAT_INC(&p->stats, events);
+	if (GX_UNLIKELY(ev.ts_ns < p->last_ts))
+		GX_STAT_INC(&p->stats, time_backwards);
+	p->last_ts = ev.ts_ns;
+	if (!is_marker_event(ev.event)) {
+		GX_STAT_INC(&p->stats, other_events);
+		return 0;
+	}
+	GX_STAT_INC(&p->stats, marker_events);
+	switch (gfxstat_atrace_marker_parse(ev.payload.p, ev.payload.n, &m)) {
+	case GFXSTAT_PARSE_OK:
+		return p->fn(p->user, &ev, &m);
+	case GFXSTAT_PARSE_UNSUPPORTED:
+		GX_STAT_INC(&p->stats, marker_unsupported);
+		return 0;
+	default:
+		GX_STAT_INC(&p->stats, marker_malformed);
+		return 0;
+	}
+}
+
+struct gfxstat_trace_parser *gfxstat_trace_parser_new(gfxstat_marker_fn fn, void *user)
+{
+	struct gfxstat_trace_parser *p;
+
+	if (!fn)
+		return NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->fn = fn;
+	p->user = user;
+	p->last_ts = INT64_MIN;
+	p->lines = gfxstat_line_reader_new(GFXSTAT_MAX_LINE, on_line, p, &p->stats);
+	if (!p->lines) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+void gfxstat_trace_parser_free(struct gfxstat_trace_parser *p)
+{
+	if (!p)
+		return;
+	gfxstat_line_reader_free(p->lines);
+	free(p);
+}
+
+int gfxstat_trace_parser_feed(struct gfxstat_trace_parser *p, const void *buf, size_t n)
+{
+	return gfxstat_line_reader_feed(p->lines, buf, n);
+}
+
+int gfxstat_trace_parser_finish(struct gfxstat_trace_parser *p)
+{
+	return gfxstat_line_reader_finish(p->lines);
+}
+
+struct gfxstat_stats *gfxstat_trace_parser_stats(struct gfxstat_trace_parser *p)
+{
+	return &p->stats;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* Bounded growable buffer: every growth has a limit. */
+#include <stdlib.h>
+
+#include "../gx_local.h"
+
+void gx_buf_init(struct gx_buf *b, size_t max)
+{
+	b->p = NULL;
+	b->len = 0;
+	b->cap = 0;
+	b->max = max;
+}
+
+void gx_buf_free(struct gx_buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->len = 0;
+	b->cap = 0;
+}
+
+int gx_buf_add(struct gx_buf *b, const void *p, size_t n)
+{
+	if (n > b->max - b->len)
+		return GFXSTAT_E_LIMIT;
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		char *np;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		if (cap > b->max)
+			cap = b->max;
+		np = realloc(b->p, cap);
+		if (!np)
+			return GFXSTAT_E_NOMEM;
+		b->p = np;
+		b->cap = cap;
+	}
+	if (n)
+		memcpy(b->p + b->len, p, n);
+	b->len += n;
+	return 0;
+}
+
+int gx_buf_addc(struct gx_buf *b, char c)
+{
+	return gx_buf_add(b, &c, 1);
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* The CLI's shared pieces: exit codes, messages, option tables, input reading. */
+#ifndef CLI_H
+#define CLI_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum cli_exit {
+	CLI_OK = 0,
+	CLI_JANK = 1,   /* a gate failed (reserved for CI gates) */
+	CLI_USAGE = 2,  /* bad command line */
+	CLI_INPUT = 3,  /* unreadable or unusable input */
+	CLI_DEVICE = 4, /* device or adb failure */
+	CLI_OUTPUT = 5, /* cannot write the results */
+};
+
+#if defined(__GNUC__)
+#define CLI_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define CLI_PRINTF(a, b)
+#endif
+
+extern int cli_quiet;
+void cli_error(const char *fmt, ...) CLI_PRINTF(1, 2);
+void cli_warn(const char *fmt, ...) CLI_PRINTF(1, 2);
+void cli_info(const char *fmt, ...) CLI_PRINTF(1, 2);
+
+/* One option: the table drives both getopt_long and --help (git's parse-options). */
+struct cli_opt {
+	int id;               /* returned to the handler; a short option's letter if it has one */
+	const char *long_name;
+	const char *arg;      /* argument name for --help, NULL for a flag */
+	const char *help;
+};
+
+struct cli_cmd {
+	const char *name;
+	const char *usage;    /* "gfxstat gfx [options] [FILE|-]..." */
+	const char *summary;  /* one line */
+	const char *details;  /* printed after the options, may be NULL */
+	const struct cli_opt *opts; /* ends with id 0 */
+};
+
+/*
+ * cli_parse() - parse argv against cmd->opts, calling @fn for each option
+ * Return: index of the first operand, or -1 after printing a usage error; -2 after --help.
+ */
+int cli_parse(const struct cli_cmd *cmd, int argc, char **argv,
+	      int (*fn)(void *user, int id, const char *arg), void *user);
+void cli_help(const struct cli_cmd *cmd, FILE *f);
+
+/* Number arguments: return 0 or print an error naming the option and return -1. */
+int cli_double(const char *opt, const char *s, double min, double max, double *out);
+int cli_long(const char *opt, const char *s, long min, long max, long *out);
+int cli_duration_ns(const char *opt, const char *s, long long scale_ns, long long *out);
+
+/* Set by SIGINT, SIGTERM or SIGHUP once cli_catch_signals() ran. */
+extern volatile sig_atomic_t cli_stop_signal;
+void cli_catch_signals(void);
+const char *cli_signal_name(int sig);
+
+/*
+ * cli_read_inputs() - feed every file (or standard input for "-" or none) to @feed,
+ * calling @end_of_file after each. Stops early on a signal or when @feed fails.
+ * Return: CLI_OK, or CLI_INPUT after printing why a file could not be read.
+ */
+int cli_read_inputs(char **paths, int n, int (*feed)(void *user, const void *buf, size_t n),
+		    int (*end_of_file)(void *user), void *user, unsigned long long *bytes);
+
+/* Human-readable byte count, "1.23 GB". */
+const char *cli_bytes(unsigned long long n, char *buf, size_t cap);
+
+int cmd_gfx(int argc, char **argv);
+
+#endif

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading inputs: files or standard input, in large chunks, stoppable by a signal. Handlers
+ * are installed without SA_RESTART so a blocked read() on a pipe returns at once and the
+ * command can flush what it has: a stopped live capture loses nothing.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define CHUNK (1 << 20)
+
+volatile sig_atomic_t cli_stop_signal;
+
+static void on_signal(int sig)
+{
+	cli_stop_signal = sig;
+}
+
+void cli_catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+const char *cli_signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT:
+		return "SIGINT";
+	case SIGTERM:
+		return "SIGTERM";
+	case SIGHUP:
+		return "SIGHUP";
+	default:
+		return "a signal";
+	}
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Progress on a terminal only, at most once a second; a pipe or a log gets none. */
+struct progress {
+	int on;
+	double next;
+	unsigned long long total;
+	const char *name;
+};
+
+static void progress_show(struct progress *pg, unsigned long long done, int last)
+{
+	char b1[32], b2[32];
+	double t;
+
+	if (!pg->on)
+		return;
+	if (!last) {
+		t = now_s();
+		if (t < pg->next)
+			return;
+		pg->next = t + 1.0;
+	}
+	if (pg->total)
+		fprintf(stderr, "\rgfxstat: %s: %s of %s (%.0f%%)%s", pg->name,
+			cli_bytes(done, b1, sizeof(b1)), cli_bytes(pg->total, b2, sizeof(b2)),
+			100.0 * (double)done / (double)pg->total, last ? "\n" : "");
+	else
+		fprintf(stderr, "\rgfxstat: %s: %s%s", pg->name, cli_bytes(done, b1, sizeof(b1)),
+			last ? "\n" : "");
+}
+
+static int read_fd(int fd, const char *name, char *buf,
+		   int (*feed)(void *user, const void *buf, size_t n), void *user,
+		   unsigned long long *bytes)
+{
+	struct progress pg = { 0, 0, 0, name };
+	unsigned long long done = 0;
+	struct stat st;
+
+	if (!cli_quiet && isatty(2) && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	    st.st_size > (64 << 20)) {
+		pg.on = 1;
+		pg.total = (unsigned long long)st.st_size;
+		pg.next = now_s() + 1.0;
+	}
+	while (!cli_stop_signal) {
+		ssize_t n = read(fd, buf, CHUNK);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			cli_error("cannot read '%s': %s", name, strerror(errno));
+			return CLI_INPUT;
+		}
+		if (n == 0)
+			break;
+		done += (unsigned long long)n;
+		*bytes += (unsigned long long)n;
+		if (feed(user, buf, (size_t)n))
+			break;
+		progress_show(&pg, done, 0);
+	}
+	if (pg.on && pg.next)
+		progress_show(&pg, done, 1);
+	return CLI_OK;
+}
+
+int cli_read_inputs(char **paths, int n, int (*feed)(void *user, const void *buf, size_t n),
+		    int (*end_of_file)(void *user), void *user, unsigned long long *bytes)
+{
+	static char *stdin_only[] = { "-" };
+	char *buf = malloc(CHUNK);
+	int i, rc = CLI_OK;
+
+	if (!buf) {
+		cli_error("out of memory");
+		return CLI_INPUT;
+	}
+	if (n == 0) {
+		paths = stdin_only;
+		n = 1;
+	}
+	for (i = 0; i < n && rc == CLI_OK && !cli_stop_signal; i++) {
+		int is_stdin = strcmp(paths[i], "-") == 0;
+		int fd = is_stdin ? 0 : open(paths[i], O_RDONLY);
+
+		if (fd < 0) {
+			cli_error("cannot open '%s': %s", paths[i], strerror(errno));
+			rc = CLI_INPUT;
+			break;
+		}
+#ifdef POSIX_FADV_SEQUENTIAL
+		if (!is_stdin)
+			posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+		rc = read_fd(fd, is_stdin ? "standard input" : paths[i], buf, feed, user, bytes);
+		if (!is_stdin)
+			close(fd);
+		if (end_of_file(user))
+			break;
+	}
+	free(buf);
+	return rc;
+}

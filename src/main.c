@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/* gfxstat: the command dispatcher. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "gfxstat/gfxstat.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "gfx", cmd_gfx, "per-surface FPS windows from atrace gfx text (android_FPS_frome_GFX)" },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fputs("usage: gfxstat [--version] [--help] <command> [<args>]\n\n"
+	      "Frame rate and jank of Android apps, from traces and dumps.\n\ncommands:\n", f);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fputs("\n'gfxstat <command> --help' describes a command.\n"
+	      "Exit status: 0 ok, 1 gate failed, 2 usage, 3 input, 4 device, 5 output.\n", f);
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		if (argc > 2 && strcmp(argv[1], "help") == 0) {
+			char *sub[] = { argv[2], "--help", NULL };
+
+			for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+				if (!strcmp(argv[2], commands[i].name))
+					return commands[i].fn(2, sub);
+		}
+		usage(stdout);
+		return CLI_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("gfxstat %s\n", GFXSTAT_VERSION);
+		return CLI_OK;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	cli_error("'%s' is not a gfxstat command; see 'gfxstat --help'", argv[1]);
+	return CLI_USAGE;
+}
