@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -16,6 +17,9 @@
 #include "cli.h"
 
 #define CHUNK (1 << 20)
+/* Regular files are mapped a window at a time: no copy through read(), and a bounded
+ * address-space footprint even on a 32-bit phone reading a multi-GB trace. */
+#define MAP_WINDOW ((off_t)4 << 20)
 
 volatile sig_atomic_t cli_stop_signal;
 
@@ -89,6 +93,40 @@ static void progress_show(struct progress *pg, unsigned long long done, int last
 			last ? "\n" : "");
 }
 
+/*
+ * Return: CLI_OK, CLI_INPUT, 1 when @feed asked to stop, or -1 when the file cannot be
+ * mapped at all (the caller then reads it).
+ */
+static int map_fd(int fd, const struct stat *st, struct progress *pg,
+		  int (*feed)(void *user, const void *buf, size_t n), void *user,
+		  unsigned long long *bytes)
+{
+	off_t off = 0;
+
+	while (off < st->st_size && !cli_stop_signal) {
+		size_t len = (size_t)(st->st_size - off < MAP_WINDOW ? st->st_size - off
+								    : MAP_WINDOW);
+		void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, off);
+		int stop;
+
+		if (p == MAP_FAILED)
+			return off ? CLI_INPUT : -1;
+		posix_madvise(p, len, POSIX_MADV_SEQUENTIAL);
+		posix_madvise(p, len, POSIX_MADV_WILLNEED);
+		stop = feed(user, p, len);
+		munmap(p, len);
+		off += (off_t)len;
+		*bytes += len;
+		if (stop)
+			return 1;
+		progress_show(pg, (unsigned long long)off, 0);
+	}
+	/* the file may have grown while we read it: read() takes the rest */
+	if (lseek(fd, off, SEEK_SET) != off)
+		return CLI_INPUT;
+	return CLI_OK;
+}
+
 static int read_fd(int fd, const char *name, char *buf,
 		   int (*feed)(void *user, const void *buf, size_t n), void *user,
 		   unsigned long long *bytes)
@@ -97,11 +135,23 @@ static int read_fd(int fd, const char *name, char *buf,
 	unsigned long long done = 0;
 	struct stat st;
 
-	if (!cli_quiet && isatty(2) && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
-	    st.st_size > (64 << 20)) {
-		pg.on = 1;
-		pg.total = (unsigned long long)st.st_size;
-		pg.next = now_s() + 1.0;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		int rc;
+
+		if (!cli_quiet && isatty(2) && st.st_size > (64 << 20)) {
+			pg.on = 1;
+			pg.total = (unsigned long long)st.st_size;
+			pg.next = now_s() + 1.0;
+		}
+		rc = map_fd(fd, &st, &pg, feed, user, bytes);
+		if (rc == CLI_INPUT) {
+			cli_error("cannot read '%s': %s", name, strerror(errno));
+			return rc;
+		}
+		if (rc == 1)
+			return CLI_OK;
+		if (rc == CLI_OK)
+			done = (unsigned long long)st.st_size;
 	}
 	while (!cli_stop_signal) {
 		ssize_t n = read(fd, buf, CHUNK);

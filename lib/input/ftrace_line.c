@@ -184,20 +184,16 @@ static enum gfxstat_parse_res try_header(const char *start, const char *lb, cons
 enum gfxstat_parse_res gfxstat_ftrace_line_parse(const char *s, size_t n,
 						 struct gfxstat_ftrace_line *out)
 {
-	const char *p = s, *end = s + n, *from;
+	const char *p = s, *end = s + n, *lb;
 
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
 	if (p == end || *p == '#')
 		return GFXSTAT_PARSE_UNSUPPORTED;
-	from = p;
-	for (;;) {
-		const char *lb = memchr(from, '[', (size_t)(end - from));
-
-		if (!lb)
-			return GFXSTAT_PARSE_FAIL;
-		if (try_header(p, lb, end, out) == GFXSTAT_PARSE_OK)
+	/* the cpu field is within the first few dozen bytes: a plain loop beats memchr here */
+	for (lb = p; lb < end; lb++) {
+		if (*lb == '[' && try_header(p, lb, end, out) == GFXSTAT_PARSE_OK)
 			return GFXSTAT_PARSE_OK;
-		from = lb + 1;
 	}
+	return GFXSTAT_PARSE_FAIL;
 }

@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Install what the build and the tests need on a Debian machine, only what is missing.
+# Build: a C compiler and make. Tests: awk (reference implementation), unzip (real samples),
+# and the sanitizer runtimes that come with gcc. Run as root (CI and dev machines are).
+set -u
+need=""
+have() { command -v "$1" > /dev/null 2>&1; }
+have cc || need="$need gcc libc6-dev"
+have make || need="$need make"
+have awk || need="$need mawk"
+have unzip || need="$need unzip"
+have mkfifo || need="$need coreutils"
+# gcc ships libasan/libubsan through libgcc-*-dev; check that a sanitized link works
+if have cc; then
+	tmp=$(mktemp -d)
+	printf 'int main(void){return 0;}\n' > "$tmp/t.c"
+	if ! cc -fsanitize=address,undefined "$tmp/t.c" -o "$tmp/t" > /dev/null 2>&1; then
+		v=$(cc -dumpversion | cut -d. -f1)
+		need="$need libasan$( [ "$v" -ge 12 ] 2>/dev/null && echo 8 || echo 6) libubsan1"
+	fi
+	rm -rf "$tmp"
+fi
+[ -z "$need" ] && exit 0
+echo "gfxstat: installing:$need" >&2
+if [ "$(id -u)" != 0 ] || ! have apt-get; then
+	echo "gfxstat: error: missing packages:$need; install them with: apt-get install$need" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+# shellcheck disable=SC2086
+apt-get install -y -q $need > /dev/null 2>&1 ||
+	{ apt-get update -q > /dev/null 2>&1 && apt-get install -y -q $need > /dev/null; } || {
+	echo "gfxstat: error: apt-get could not install:$need" >&2
+	exit 1
+}
