@@ -34,7 +34,8 @@ int main(int argc, char **argv)
 	long max_rss = 0;
 	int n, i;
 
-	if (argc < 3 || (n = atoi(argv[1])) < 1) {
+	n = argc >= 3 ? (int)strtol(argv[1], NULL, 10) : 0;
+	if (n < 1) {
 		fprintf(stderr, "usage: bench_run N command [args...]\n");
 		return 2;
 	}

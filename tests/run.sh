@@ -310,6 +310,9 @@ for r in "$BUILD"/replay_*; do
 	fi
 done
 
+section "house style"
+if sh "$ROOT/scripts/check-style.sh"; then pass; else fail "scripts/check-style.sh"; fi
+
 echo
 [ $SKIP -gt 0 ] && echo "($SKIP groups skipped, see 'skip:' lines above)"
 echo "$PASS passed, $FAIL failed"
