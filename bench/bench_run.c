@@ -5,6 +5,7 @@
  * "key=value" pairs for bench.sh. The command's standard output goes to /dev/null.
  *   bench_run N command [args...]
  */
+#define _DEFAULT_SOURCE /* wait4 */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <stdio.h>

@@ -26,8 +26,8 @@ static int add_drop(void *user, const struct gfxstat_gfx_drop *d)
 	return 0;
 }
 
-static void run(const char *trace, const struct gfxstat_gfx_opts *o, struct rows *r,
-		int64_t *period)
+static void run_split(const char *trace, size_t split, const struct gfxstat_gfx_opts *o,
+		      struct rows *r, int64_t *period)
 {
 	struct gfxstat_gfx_sink sink = { add_window, add_drop, r };
 	struct gfxstat_gfx *g;
@@ -36,13 +36,20 @@ static void run(const char *trace, const struct gfxstat_gfx_opts *o, struct rows
 	memset(r, 0, sizeof(*r));
 	g = gfxstat_gfx_new(o, &sink, NULL);
 	p = gfxstat_trace_parser_new(gfxstat_gfx_marker, g);
-	gfxstat_trace_parser_feed(p, trace, strlen(trace));
+	gfxstat_trace_parser_feed(p, trace, split);
+	gfxstat_trace_parser_feed(p, trace + split, strlen(trace) - split);
 	gfxstat_trace_parser_finish(p);
 	gfxstat_gfx_finish(g);
 	if (period)
 		*period = gfxstat_gfx_period(g, NULL);
 	gfxstat_trace_parser_free(p);
 	gfxstat_gfx_free(g);
+}
+
+static void run(const char *trace, const struct gfxstat_gfx_opts *o, struct rows *r,
+		int64_t *period)
+{
+	run_split(trace, 0, o, r, period);
 }
 
 #define L(ts, payload) "sf-683 (683) [000] .... " ts ": tracing_mark_write: " payload "\n"
@@ -94,6 +101,24 @@ TEST(final_flush_and_score)
 	run(t, &o, &r, NULL);
 	CHECK_CSTR(r.fps, "100.016667,100.150001,15,2,0.133,100,0,0,1,0,0,2,50,0,com.a.b,"
 			  "\"com.a.b/com.a.b.Main#0\"\n");
+	/* the same rows whichever byte the input is cut at, with the period given or measured */
+	{
+		struct rows whole = r, cut;
+		size_t k, bad = 0;
+
+		for (k = 0; k <= sizeof(t) - 1; k++) {
+			run_split(t, k, &o, &cut, NULL);
+			bad += strcmp(cut.fps, whole.fps) != 0;
+		}
+		CHECK_EQ(bad, 0);
+		o.period_ns = 0;
+		run(t, &o, &whole, NULL);
+		for (k = 0, bad = 0; k <= sizeof(t) - 1; k++) {
+			run_split(t, k, &o, &cut, NULL);
+			bad += strcmp(cut.fps, whole.fps) != 0;
+		}
+		CHECK_EQ(bad, 0);
+	}
 }
 
 /*
