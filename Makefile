@@ -7,7 +7,7 @@ OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 WARN    := -std=c11 -Wall -Wextra -Wstrict-prototypes -Wshadow -Wformat=2 -Wvla
 CPPFLAGS_ALL := -Iinclude -D_POSIX_C_SOURCE=200809L $(CPPFLAGS)
-LDLIBS  += -lm
+LDLIBS  += -lz -lm
 
 LIB_SRC := $(wildcard lib/*/*.c)
 CLI_SRC := $(wildcard src/*.c)
@@ -70,7 +70,7 @@ fuzz:
 	for f in $(FUZZ_SRC); do \
 		n=$$(basename $$f .c); \
 		clang $(WARN) $(CPPFLAGS_ALL) -O1 -g -fsanitize=fuzzer,address,undefined \
-			-o build-fuzz/$$n $$f $(LIB_SRC) -lm || exit 1; \
+			-o build-fuzz/$$n $$f $(LIB_SRC) -lz -lm || exit 1; \
 	done
 
 style:
@@ -78,3 +78,4 @@ style:
 
 clean:
 	rm -rf build build-asan build-fuzz
+.SECONDARY:

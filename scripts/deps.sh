@@ -11,6 +11,8 @@ have make || need="$need make"
 have awk || need="$need mawk"
 have unzip || need="$need unzip"
 have mkfifo || need="$need coreutils"
+# zlib for compressed traces (atrace -z, gzip, Perfetto compressed_packets)
+[ -f /usr/include/zlib.h ] || need="$need zlib1g-dev"
 # gcc ships libasan/libubsan through libgcc-*-dev; check that a sanitized link works
 if have cc; then
 	tmp=$(mktemp -d)

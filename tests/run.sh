@@ -310,6 +310,14 @@ for r in "$BUILD"/replay_*; do
 	fi
 done
 
+# Suites added per source (gfxinfo, Perfetto, containers, ...): each may call pass/fail/skip
+# and use $ROOT, $BUILD, $GFXSTAT, $SAMPLES and a scratch folder under $TMP.
+for suite in "$ROOT"/tests/suites/*.sh; do
+	[ -f "$suite" ] || continue
+	section "suite $(basename "$suite" .sh)"
+	. "$suite"
+done
+
 section "house style"
 if sh "$ROOT/scripts/check-style.sh"; then pass; else fail "scripts/check-style.sh"; fi
 

@@ -347,4 +347,101 @@ size_t gfxstat_gfx_drop_csv(const struct gfxstat_gfx_drop *d, char *buf, size_t 
  */
 int gfxstat_awk_number(char *buf, size_t cap, double v);
 
+/* ---------------------------------------------------------------------------------------- */
+/* The per-frame model: one record per presented (or dropped) frame, whatever the source      */
+
+#define GFXSTAT_NS_NONE INT64_MIN /* an optional time the source does not give */
+
+enum gfxstat_frame_source {
+	GFXSTAT_SRC_FTRACE = 1,            /* SurfaceFlinger atrace markers (text, HTML, Perfetto) */
+	GFXSTAT_SRC_FRAMETIMELINE,         /* Perfetto FrameTimeline, actual surface frames */
+	GFXSTAT_SRC_FRAMETIMELINE_DISPLAY, /* Perfetto FrameTimeline, actual display frames */
+	GFXSTAT_SRC_SF_LATENCY,            /* dumpsys SurfaceFlinger --latency <layer> */
+	GFXSTAT_SRC_GFXINFO,               /* dumpsys gfxinfo <pkg> framestats */
+};
+
+/* hwui FrameInfo columns by meaning, whatever the Android version's column order. */
+#define GFXSTAT_FRAMEINFO(F)                                                                \
+	F(FLAGS, "Flags")                                                                   \
+	F(FRAME_TIMELINE_VSYNC_ID, "FrameTimelineVsyncId")                                  \
+	F(INTENDED_VSYNC, "IntendedVsync")                                                  \
+	F(VSYNC, "Vsync")                                                                   \
+	F(OLDEST_INPUT_EVENT, "OldestInputEvent")                                           \
+	F(NEWEST_INPUT_EVENT, "NewestInputEvent")                                           \
+	F(INPUT_EVENT_ID, "InputEventId")                                                   \
+	F(HANDLE_INPUT_START, "HandleInputStart")                                           \
+	F(ANIMATION_START, "AnimationStart")                                                \
+	F(PERFORM_TRAVERSALS_START, "PerformTraversalsStart")                               \
+	F(DRAW_START, "DrawStart")                                                          \
+	F(FRAME_DEADLINE, "FrameDeadline")                                                  \
+	F(FRAME_START_TIME, "FrameStartTime")                                               \
+	F(FRAME_INTERVAL, "FrameInterval")                                                  \
+	F(WORKLOAD_TARGET, "WorkloadTarget")                                                \
+	F(ANIMATION_TIME, "AnimationTime")                                                  \
+	F(SYNC_QUEUED, "SyncQueued")                                                        \
+	F(SYNC_START, "SyncStart")                                                          \
+	F(ISSUE_DRAW_COMMANDS_START, "IssueDrawCommandsStart")                              \
+	F(SWAP_BUFFERS, "SwapBuffers")                                                      \
+	F(FRAME_COMPLETED, "FrameCompleted")                                                \
+	F(DEQUEUE_BUFFER_DURATION, "DequeueBufferDuration")                                 \
+	F(QUEUE_BUFFER_DURATION, "QueueBufferDuration")                                     \
+	F(GPU_COMPLETED, "GpuCompleted")                                                    \
+	F(SWAP_BUFFERS_COMPLETED, "SwapBuffersCompleted")                                   \
+	F(DISPLAY_PRESENT_TIME, "DisplayPresentTime")                                       \
+	F(COMMAND_SUBMISSION_COMPLETED, "CommandSubmissionCompleted")
+
+#define GFXSTAT_FI__(id, name) GFXSTAT_FI_##id,
+enum gfxstat_frameinfo {
+	GFXSTAT_FRAMEINFO(GFXSTAT_FI__)
+	GFXSTAT_FI_COUNT
+};
+#undef GFXSTAT_FI__
+
+/*
+ * One frame. Optional fields are GFXSTAT_NS_NONE (times) or -1 (codes) when the source does
+ * not give them. Text fields borrow the producer's memory: valid during the callback only.
+ */
+struct gfxstat_frame {
+	enum gfxstat_frame_source source;
+	struct gfxstat_str layer;    /* layer or window name */
+	struct gfxstat_str app;      /* package, when known; else empty */
+	int32_t pid;                 /* owning process, or -1 */
+	int64_t present_ns;          /* when it reached the display (the source's clock) */
+	int64_t interval_ns;         /* since the layer's previous present; NONE for its first */
+	int64_t vsync_period_ns;     /* refresh period at this frame, or NONE */
+	int64_t latch_ns;            /* SF latched the buffer; --latency frameReady */
+	int64_t desired_present_ns;  /* --latency desiredPresent; FrameTimeline expected present */
+	int64_t expected_start_ns;   /* FrameTimeline expected slice, start and end (deadline) */
+	int64_t expected_end_ns;
+	int64_t actual_start_ns;     /* FrameTimeline actual slice */
+	int64_t actual_end_ns;
+	int64_t token;               /* FrameTimeline token / gfxinfo FrameTimelineVsyncId, or -1 */
+	int64_t display_token;       /* FrameTimeline display frame token, or -1 */
+	int32_t jank_type;           /* FrameTimeline JankType bitmask (proto values), or -1 */
+	int32_t present_type;        /* FrameTimeline PresentType, or -1 */
+	int32_t prediction_type;     /* FrameTimeline PredictionType, or -1 */
+	int32_t janky;               /* the source's own verdict (JankTracker, FrameTimeline): 0/1/-1 */
+	uint32_t jank_reasons;       /* gfxinfo: bit i set = JankTracker type i (Missed Vsync = 0) */
+	int64_t fi[GFXSTAT_FI_COUNT]; /* gfxinfo FrameInfo values; NONE when the column is absent */
+};
+
+/* Called once per frame. Return non-zero to stop the producer. */
+typedef int (*gfxstat_frame_fn)(void *user, const struct gfxstat_frame *f);
+
+/**
+ * gfxstat_frame_init() - a frame with every optional field set to "absent"
+ */
+void gfxstat_frame_init(struct gfxstat_frame *f, enum gfxstat_frame_source source);
+
+/**
+ * gfxstat_frame_source_name() - "ftrace", "frametimeline", "frametimeline_display",
+ * "sf_latency" or "gfxinfo"
+ */
+const char *gfxstat_frame_source_name(enum gfxstat_frame_source source);
+
+/**
+ * gfxstat_frameinfo_name() - the FrameInfo column name, e.g. "IntendedVsync"
+ */
+const char *gfxstat_frameinfo_name(enum gfxstat_frameinfo i);
+
 #endif

@@ -58,6 +58,16 @@ extern const char *check_case;
 	} while (0)
 
 #define TEST(name) static void name(void)
+
+/* Each test file registers its suite function; test_main.c runs them all. */
+void check_register(const char *name, void (*fn)(void));
+#define TEST_SUITE(fn)                                                                     \
+	void fn(void);                                                                     \
+	__attribute__((constructor)) static void register_##fn(void)                       \
+	{                                                                                  \
+		check_register(#fn, fn);                                                   \
+	}                                                                                  \
+	void fn(void)
 #define RUN(name)                                                                          \
 	do {                                                                               \
 		check_case = #name;                                                        \

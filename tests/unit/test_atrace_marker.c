@@ -112,7 +112,7 @@ TEST(malformed)
 		 GFXSTAT_PARSE_UNSUPPORTED);
 }
 
-void test_atrace_marker(void)
+TEST_SUITE(test_atrace_marker)
 {
 	RUN(perfetto_forms);
 	RUN(end_forms);

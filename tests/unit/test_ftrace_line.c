@@ -157,7 +157,7 @@ TEST(not_events)
 	CHECK_EQ(ev.payload.n, 0);
 }
 
-void test_ftrace_line(void)
+TEST_SUITE(test_ftrace_line)
 {
 	RUN(seed_line_with_tgid);
 	RUN(unknown_task_and_tgid);

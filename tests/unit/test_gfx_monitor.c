@@ -181,7 +181,7 @@ TEST(period_detection)
 	CHECK_EQ(period, 16667000);
 }
 
-void test_gfx_monitor(void)
+TEST_SUITE(test_gfx_monitor)
 {
 	RUN(awk_numbers);
 	RUN(final_flush_and_score);

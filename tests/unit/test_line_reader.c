@@ -136,7 +136,7 @@ TEST(empty_input)
 	gfxstat_line_reader_free(r);
 }
 
-void test_line_reader(void)
+TEST_SUITE(test_line_reader)
 {
 	RUN(every_split_point);
 	RUN(byte_at_a_time);
