@@ -48,6 +48,27 @@ static inline void gx_buf_reset(struct gx_buf *b)
 	b->len = 0;
 }
 
+/* String -> dense index (insertion order) with interned keys. */
+struct gx_strmap_key {
+	char *p; /* NUL-terminated copy */
+	size_t n;
+	uint64_t hash;
+};
+
+struct gx_strmap {
+	struct gx_strmap_key *keys;
+	size_t n, cap, max_keys;
+	uint32_t *slots; /* index + 1; 0 = empty */
+	size_t nslots;
+};
+
+GFXSTAT_HIDDEN int gx_strmap_init(struct gx_strmap *m, size_t max_keys);
+GFXSTAT_HIDDEN void gx_strmap_free(struct gx_strmap *m);
+/* Return: the index, or -1 when absent. */
+GFXSTAT_HIDDEN long gx_strmap_find(const struct gx_strmap *m, const char *p, size_t n);
+/* Return: the index (new or old), GFXSTAT_E_LIMIT when full, or GFXSTAT_E_NOMEM. */
+GFXSTAT_HIDDEN long gx_strmap_add(struct gx_strmap *m, const char *p, size_t n, int *created);
+
 static inline int gx_str_eq(struct gfxstat_str s, const char *lit)
 {
 	size_t n = strlen(lit);

@@ -186,6 +186,43 @@ else
 fi
 
 # ---------------------------------------------------------------------------------------
+section "hand-made reference cases (tests/ref/cases): awk reference and C, same rows"
+AWK=$(command -v mawk || command -v awk)
+for c in "$ROOT"/tests/ref/cases/*/; do
+	[ -f "$c/args" ] || continue
+	name=$(basename "$c")
+	out=$TMP/refcase/$name
+	mkdir -p "$out/awk"
+	set --
+	while IFS= read -r kv || [ -n "$kv" ]; do
+		[ -n "$kv" ] && set -- "$@" -v "$kv"
+	done < "$c/args"
+	"$AWK" -f "$ROOT/tests/ref/gfx_ref.awk" "$@" -v csv="$out/awk/fps.csv" \
+		-v csv1="$out/awk/drop.csv" < "$c/trace.txt"
+	touch "$out/awk/fps.csv" "$out/awk/drop.csv"
+	if cmp -s "$c/expected_fps.csv" "$out/awk/fps.csv" &&
+		cmp -s "$c/expected_drop.csv" "$out/awk/drop.csv"; then pass; else
+		fail "reference awk on tests/ref/cases/$name"
+	fi
+	# the same case through gfxstat: args are awk -v key=value lines
+	val() { sed -n "s/^$1=//p" "$c/args"; }
+	"$GFXSTAT" gfx -q -t "$(val target)" -k "$(val kpi)" -T "$(val type)" -d "$(val delay)" \
+		-f "$(val frames)" --vsync-period "$(val sync)" --focus "$(val focus)" \
+		-F "$out/c" "$c/trace.txt"
+	: > "$out/c.fps"
+	: > "$out/c.drop"
+	[ -f "$out/c/fps.csv" ] && tail -n +2 "$out/c/fps.csv" > "$out/c.fps"
+	[ -f "$out/c/dropFrames.csv" ] && tail -n +2 "$out/c/dropFrames.csv" > "$out/c.drop"
+	if cmp -s "$c/expected_fps.csv" "$out/c.fps" && cmp -s "$c/expected_drop.csv" "$out/c.drop"; then
+		pass
+	else
+		fail "gfxstat gfx on tests/ref/cases/$name"
+		diff "$c/expected_fps.csv" "$out/c.fps" | head -5
+		diff "$c/expected_drop.csv" "$out/c.drop" | head -5
+	fi
+done
+
+# ---------------------------------------------------------------------------------------
 section "differential: C monitor vs the awk reference, on simulated traces"
 REF=$ROOT/tests/ref/gfx_ref.awk
 if [ ! -x "$GFXSIM" ] || [ ! -f "$REF" ]; then

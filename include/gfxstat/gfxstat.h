@@ -159,7 +159,7 @@ enum gfxstat_parse_res gfxstat_atrace_marker_parse(const char *s, size_t n,
 /**
  * gfxstat_parse_decimal_ns() - parse "SEC[.FRAC]" into integer nanoseconds, exactly
  * @s: text; @n: its length; @scale_ns: nanoseconds per unit (1e9 for seconds, 1e6 for ms)
- * @out: result, fraction digits beyond the nanosecond are truncated
+ * @out: result, rounded half up to the nanosecond
  *
  * Return: 0, or GFXSTAT_E_BAD_TIMESTAMP if @s is not a non-negative decimal or overflows.
  */

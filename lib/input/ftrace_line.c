@@ -19,7 +19,7 @@ static const int64_t pow10_ns[10] = {
 int gfxstat_parse_decimal_ns(const char *s, size_t n, int64_t scale_ns, int64_t *out)
 {
 	const char *p = s, *end = s + n;
-	int64_t whole = 0, frac = 0, div = 1;
+	int64_t whole = 0, frac = 0, div = 1, q, r;
 	int digits = 0;
 
 	if (scale_ns <= 0)
@@ -32,7 +32,8 @@ int gfxstat_parse_decimal_ns(const char *s, size_t n, int64_t scale_ns, int64_t 
 	}
 	if (p < end && *p == '.') {
 		p++;
-		/* keep fraction digits while they can still change the nanosecond result */
+		/* keep fraction digits while frac * scale_ns cannot overflow; later ones are far
+		 * below a nanosecond */
 		while (p < end && gx_isdigit(*p)) {
 			if (div <= INT64_MAX / 10 / scale_ns) {
 				frac = frac * 10 + (*p - '0');
@@ -42,9 +43,12 @@ int gfxstat_parse_decimal_ns(const char *s, size_t n, int64_t scale_ns, int64_t 
 			digits++;
 		}
 	}
-	if (!digits || p != end || whole > INT64_MAX / scale_ns)
+	if (!digits || p != end || whole > (INT64_MAX - scale_ns) / scale_ns)
 		return GFXSTAT_E_BAD_TIMESTAMP;
-	*out = whole * scale_ns + frac * scale_ns / div;
+	/* round half up to the nanosecond: "15.9999995" ms is 16000000 ns */
+	q = frac * scale_ns / div;
+	r = frac * scale_ns % div;
+	*out = whole * scale_ns + q + (2 * r >= div);
 	return 0;
 }
 

@@ -124,6 +124,10 @@ TEST(timestamps_exact)
 	CHECK_EQ(ev.ts_ns, 999999999999999000LL);
 	CHECK_EQ(gfxstat_parse_decimal_ns("16.666667", 9, 1000000, &ns), 0);
 	CHECK_EQ(ns, 16666667);
+	CHECK_EQ(gfxstat_parse_decimal_ns("15.9999995", 10, 1000000, &ns), 0);
+	CHECK_EQ(ns, 16000000); /* rounded, not truncated */
+	CHECK_EQ(gfxstat_parse_decimal_ns("15.9999994", 10, 1000000, &ns), 0);
+	CHECK_EQ(ns, 15999999);
 	CHECK_EQ(gfxstat_parse_decimal_ns("0.5", 3, 1000000000, &ns), 0);
 	CHECK_EQ(ns, 500000000);
 	CHECK_EQ(gfxstat_parse_decimal_ns("2", 1, 1000000000, &ns), 0);
