@@ -73,5 +73,7 @@ int cli_read_inputs(char **paths, int n, int (*feed)(void *user, const void *buf
 const char *cli_bytes(unsigned long long n, char *buf, size_t cap);
 
 int cmd_gfx(int argc, char **argv);
+int cmd_frames(int argc, char **argv);
+int cmd_inspect(int argc, char **argv);
 
 #endif

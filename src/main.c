@@ -13,7 +13,9 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "frames", cmd_frames, "every frame of every layer, from any supported input" },
 	{ "gfx", cmd_gfx, "per-surface FPS windows from atrace gfx text (android_FPS_frome_GFX)" },
+	{ "inspect", cmd_inspect, "what an input is: format, Android version, refresh rate, layers" },
 };
 
 static void usage(FILE *f)

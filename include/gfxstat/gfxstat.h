@@ -444,4 +444,83 @@ const char *gfxstat_frame_source_name(enum gfxstat_frame_source source);
  */
 const char *gfxstat_frameinfo_name(enum gfxstat_frameinfo i);
 
+/* ---------------------------------------------------------------------------------------- */
+/* Frames from SurfaceFlinger's atrace markers, Android 4.1 to 14                            */
+
+struct gfxstat_sf_frames;
+
+/**
+ * gfxstat_sf_frames_new() - per-layer frames from ftrace/atrace markers
+ * @fn: called once per presented frame, in present order
+ * @user: passed to @fn
+ *
+ * SurfaceFlinger is found by its VSYNC counters. A frame of a layer is a buffer latched by
+ * SF's main thread (the layer's queued-buffer counter lowered, or "BufferTX - <layer>" on
+ * Android 12+) in a refresh that reaches the display (postFramebuffer, "postFramebuffer for
+ * <display>", "presentFrameAndReleaseLayers for <display>", or, in a trace that has none of
+ * them, the end of handleMessageRefresh / onMessageRefresh / composite). Its present time is
+ * the next vsync after that marker: the next VSYNC toggle when it comes within half a period
+ * of the predicted vsync, else the prediction. Feed it with gfxstat_sf_frames_marker().
+ */
+struct gfxstat_sf_frames *gfxstat_sf_frames_new(gfxstat_frame_fn fn, void *user);
+void gfxstat_sf_frames_free(struct gfxstat_sf_frames *sf);
+
+/* A gfxstat_marker_fn. */
+int gfxstat_sf_frames_marker(void *sf, const struct gfxstat_ftrace_line *ev,
+			     const struct gfxstat_marker *m);
+
+/* End of input: refreshes still waiting for their vsync are stamped with the prediction. */
+int gfxstat_sf_frames_finish(struct gfxstat_sf_frames *sf);
+
+/* What the trace showed, for `gfxstat inspect`. */
+struct gfxstat_sf_summary {
+	int32_t sf_pid;             /* -1 when no SurfaceFlinger VSYNC counter was seen */
+	int32_t sf_main_tid;
+	uint64_t refreshes;         /* present markers (or composition ends) */
+	uint64_t frames;
+	uint64_t latched_unpresented; /* latches with no present marker before the end */
+	uint32_t markers_seen;      /* GFXSTAT_SF_SEEN_* bits */
+	int64_t first_ts, last_ts;
+	unsigned nmodes;            /* refresh-rate changes, first one included */
+	struct {
+		int64_t from_ns;
+		int64_t period_ns;
+	} modes[16];
+};
+
+enum {
+	GFXSTAT_SF_SEEN_POSTFRAMEBUFFER = 1 << 0,      /* <= 13 */
+	GFXSTAT_SF_SEEN_POSTFRAMEBUFFER_FOR = 1 << 1,  /* 14 up to QPR1 */
+	GFXSTAT_SF_SEEN_PRESENT_AND_RELEASE = 1 << 2,  /* 14 QPR2+ */
+	GFXSTAT_SF_SEEN_HANDLE_MESSAGE_REFRESH = 1 << 3, /* <= 10 */
+	GFXSTAT_SF_SEEN_ON_MESSAGE_REFRESH = 1 << 4,   /* 11-12 */
+	GFXSTAT_SF_SEEN_ON_MESSAGE_INVALIDATE = 1 << 5, /* 11-12 */
+	GFXSTAT_SF_SEEN_COMMIT_COMPOSITE = 1 << 6,     /* 13+ */
+	GFXSTAT_SF_SEEN_BUFFER_TX = 1 << 7,            /* 12+ BLAST */
+	GFXSTAT_SF_SEEN_HW_VSYNC_ID = 1 << 8,          /* 10+: HW_VSYNC_<display id> */
+	GFXSTAT_SF_SEEN_VSYNC_LEGACY = 1 << 9,         /* 4.x: a single "VSYNC" counter */
+	GFXSTAT_SF_SEEN_VSYNC_APPSF = 1 << 10,         /* 12+: VSYNC-appSf */
+	GFXSTAT_SF_SEEN_TX = 1 << 11,                  /* 8.1-11: "TX - <layer>" */
+};
+
+void gfxstat_sf_frames_summary(const struct gfxstat_sf_frames *sf,
+			       struct gfxstat_sf_summary *out);
+
+/**
+ * gfxstat_layer_app() - the package in a layer name, e.g. "com.a.b" in
+ * "SurfaceView[com.a.b/com.a.b.Main](BLAST)#12"; empty when there is none
+ */
+struct gfxstat_str gfxstat_layer_app(const char *name, size_t n);
+
+/**
+ * gfxstat_frame_csv_header() - the `gfxstat frames` CSV header line, with '\n'
+ * gfxstat_frame_csv() - one frame as a CSV row: source,layer,app,pid,present_ns,interval_ns,
+ * then the optional fields (empty when absent) and the FrameInfo columns
+ * gfxstat_frame_json() - one frame as a JSON object on one line; absent fields are left out
+ * Return: as snprintf: the length written, or needed when it is >= @cap.
+ */
+size_t gfxstat_frame_csv_header(char *buf, size_t cap);
+size_t gfxstat_frame_csv(const struct gfxstat_frame *f, char *buf, size_t cap);
+size_t gfxstat_frame_json(const struct gfxstat_frame *f, char *buf, size_t cap);
+
 #endif

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/* One input of `frames`, `inspect` (and later `analyze`): detect its format, parse it. */
+#ifndef CLI_SOURCE_H
+#define CLI_SOURCE_H
+
+#include "gfxstat/gfxstat.h"
+
+struct cli_layer_stat {
+	uint64_t frames;
+	int64_t first_present, last_present;
+	enum gfxstat_frame_source source;
+};
+
+struct cli_source {
+	const char *path;
+	const char *format;          /* human-readable, e.g. "ftrace text" */
+	unsigned long long bytes;
+	struct gfxstat_stats stats;  /* parser counters */
+	int have_sf;                 /* an ftrace input: sf summary valid */
+	struct gfxstat_sf_summary sf;
+	void *layers;                /* layer name -> struct cli_layer_stat (internal map) */
+	struct cli_layer_stat *layer_stat;
+	size_t nlayers;
+	int interrupted;
+};
+
+/*
+ * cli_source_read() - read @path ("-" = standard input), calling @fn for every frame
+ * Return: CLI_OK, or an exit code after printing the error; on CLI_OK @src must be freed.
+ */
+int cli_source_read(const char *path, gfxstat_frame_fn fn, void *user, struct cli_source *src);
+
+/* Print the skipped-line warnings (always) and, with @verbose, the whole inspection. */
+void cli_source_report(const struct cli_source *src, int verbose);
+void cli_source_free(struct cli_source *src);
+
+/* The layer names of @src, in first-seen order: name i of src->nlayers. */
+const char *cli_source_layer_name(const struct cli_source *src, size_t i);
+
+#endif

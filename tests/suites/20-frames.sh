@@ -1,0 +1,125 @@
+# SPDX-License-Identifier: MIT
+# gfxstat frames on ftrace text: against the simulator's ground truth, and against an
+# independent count on the real traces. Sourced by tests/run.sh.
+
+# -- simulated traces: every layer's frames, and when they reached the display -----------
+# gfxsim's truth lists, per layer, each buffer SF latched in a refresh that reached the
+# display, with the hardware vsync it was shown at (vsync_ns). gfxstat must find the same
+# frames: per layer, the same count (+-2 at the trace's edges), and for 99% of the truth
+# frames a frame of that layer presented within half a period after its vsync.
+frames_vs_truth() { # frames_vs_truth FRAMES.csv TRUTH.csv PERIOD_NS
+	awk -F, -v period="$3" '
+	FNR == 1 { next }
+	FILENAME == ARGV[1] { n[$2]++; p[$2, n[$2]] = $5; next }
+	{ t[$2]++; v[$2, t[$2]] = $5 }
+	END {
+		bad = 0
+		for (l in t) {
+			d = n[l] - t[l]
+			if (d > 2 || d < -2) { printf "layer %s: %d frames, truth %d\n", l, n[l], t[l]; bad = 1 }
+			# both lists are in time order: walk them together
+			i = 1; hit = 0
+			for (j = 1; j <= t[l]; j++) {
+				while (i <= n[l] && p[l, i] < v[l, j]) i++
+				if (i <= n[l] && p[l, i] - v[l, j] <= period / 2) { hit++; i++ }
+			}
+			if (hit < 0.99 * t[l]) { printf "layer %s: %d of %d frames at their vsync\n", l, hit, t[l]; bad = 1 }
+			total += t[l]
+		}
+		for (l in n) if (!(l in t)) { printf "layer %s: %d frames, not in truth\n", l, n[l]; bad = 1 }
+		if (!total) { print "no truth frames"; bad = 1 }
+		exit bad
+	}' "$1" "$2"
+}
+if [ ! -x "$GFXSIM" ]; then
+	skip "frames vs simulator truth: $GFXSIM missing"
+else
+	fr=$TMP/frames-sim
+	mkdir -p "$fr"
+	i=0
+	for hz in 60 90 120 144; do
+		for opts in "--apps 1" "--apps 3 --game" "--apps 2 --jank 20 --idle 30 --sched-noise 2" \
+			"--apps 2 --tgid none --irq none --legacy-marker --crlf"; do
+			i=$((i + 1))
+			# shellcheck disable=SC2086
+			"$GFXSIM" --seed $((i * 104729)) --hz $hz --duration 8 $opts \
+				--truth "$fr/truth.csv" -o "$fr/t.trace" 2> /dev/null
+			"$GFXSTAT" frames -q "$fr/t.trace" > "$fr/frames.csv"
+			period=$((1000000000 / hz))
+			if frames_vs_truth "$fr/frames.csv" "$fr/truth.csv" $period > "$fr/why" 2>&1; then
+				pass
+			else
+				fail "frames vs gfxsim truth: ${hz} Hz, seed $((i * 104729)), $opts"
+				head -5 "$fr/why"
+			fi
+		done
+	done
+fi
+
+# -- real traces (Android 9-11, 60 and 90 Hz) ---------------------------------------------
+# The independent count: SF's main thread is the tid that equals SF's pid (the pid of the
+# VSYNC counters). A layer counter raised by +1 on another SF thread (a binder queueBuffer)
+# and then lowered by the main thread is a latched buffer; each postFramebuffer presents
+# the layers latched since the previous one. Names are those of the pre-BLAST era. SF's own
+# counters that are not layers are named in FORMATS.md 2.1-2.3 (VSYNC*, HW_VSYNC*, TX - *);
+# the Xiaomi trace adds MIUI's VSP-* and the region sampler's LumaSamplingStep.
+latched_per_layer() {
+	awk '
+	/tracing_mark_write: C\|[0-9]+\|VSYNC-(sf|app)\|/ && !sf {
+		sub(/.*tracing_mark_write: C\|/, ""); sub(/\|.*/, ""); sf = $0; next }
+	!sf { next }
+	index($0, "tracing_mark_write: C|" sf "|") || index($0, "tracing_mark_write: B|" sf "|postFramebuffer") {
+		line = $0
+		match(line, /-[0-9]+ +(\([ 0-9-]+\) +)?\[/); hdr = substr(line, RSTART + 1, RLENGTH)
+		sub(/[^0-9].*/, "", hdr); tid = hdr
+		pay = line; sub(/.*tracing_mark_write: /, "", pay)
+		if (pay == "B|" sf "|postFramebuffer") {
+			for (l in pend) { frames[l]++; delete pend[l] }
+			next
+		}
+		n = split(pay, f, "|"); name = f[3]; val = f[4] + 0
+		if (name ~ /^(VSYNC|HW_VSYNC|VSP-|TX - |LumaSamplingStep)/) next
+		if (tid != sf && (name in last ? val == last[name] + 1 : val == 1) && val <= 64) queue[name] = 1
+		if (tid == sf && (name in last ? val < last[name] : val == 0) && (name in queue || name ~ /#[0-9]+$|\//)) pend[name] = 1
+		last[name] = val
+	}
+	END { for (l in frames) printf "%d\t%s\n", frames[l], l }' "$1" | sort -t "$(printf '\t')" -k2
+}
+if [ ! -d "$SAMPLES" ] || ! command -v unzip > /dev/null; then
+	skip "frames on real traces: $SAMPLES or unzip absent"
+else
+	fr=$TMP/frames-real
+	mkdir -p "$fr"
+	for z in "$SAMPLES"/systrace_html/Gracker-SystraceForBlog/*.zip; do
+		[ -f "$z" ] || continue
+		name=$(basename "$z" .zip)
+		name=${name%.html}
+		rm -rf "$fr/x"
+		mkdir -p "$fr/x"
+		unzip -q -o "$z" -d "$fr/x"
+		awk '/<script class="trace-data"/ { getline l; if (l ~ /^# tracer/) { on = 1; print l }; next }
+		     on && /<\/script>/ { on = 0 } on' "$fr"/x/*.html > "$fr/$name.txt"
+		latched_per_layer "$fr/$name.txt" > "$fr/$name.want"
+		"$GFXSTAT" frames -q "$fr/$name.txt" | awk -F, 'NR > 1 { n[$2]++ }
+			END { for (l in n) printf "%d\t%s\n", n[l], l }' |
+			sort -t "$(printf '\t')" -k2 > "$fr/$name.got"
+		if [ -s "$fr/$name.want" ] && cmp -s "$fr/$name.want" "$fr/$name.got"; then
+			pass
+			echo "ok: $name: $(tr '\t\n' ' ;' < "$fr/$name.got")"
+		else
+			fail "frames per layer on $name"
+			diff "$fr/$name.want" "$fr/$name.got" | head -6
+		fi
+	done
+fi
+
+# -- inspect names the era and the refresh rate ---------------------------------------------
+if "$GFXSTAT" inspect "$ROOT/examples/launcher-60hz.trace" > "$TMP/inspect.out" &&
+	grep -q 'android: Android 7-9' "$TMP/inspect.out" &&
+	grep -q 'refresh rate: 60.0 Hz' "$TMP/inspect.out" &&
+	grep -q 'com.example.app2/com.example.app2.MainActivity#0' "$TMP/inspect.out"; then
+	pass
+else
+	fail "gfxstat inspect on the bundled example"
+	cat "$TMP/inspect.out"
+fi

@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: MIT */
+/* Frames from SurfaceFlinger markers, one hand-made trace per Android era (FORMATS.md 2). */
+#include <stdlib.h>
+
+#include "check.h"
+#include "gfxstat/gfxstat.h"
+
+struct got {
+	int n;
+	char layer[16][96];
+	long long present[16], interval[16], latch[16];
+	int pid[16];
+	char app[16][48];
+};
+
+static int add(void *user, const struct gfxstat_frame *f)
+{
+	struct got *g = user;
+
+	if (g->n < 16) {
+		snprintf(g->layer[g->n], sizeof(g->layer[0]), "%.*s", (int)f->layer.n, f->layer.p);
+		snprintf(g->app[g->n], sizeof(g->app[0]), "%.*s", (int)f->app.n, f->app.p);
+		g->present[g->n] = f->present_ns;
+		g->interval[g->n] = f->interval_ns;
+		g->latch[g->n] = f->latch_ns;
+		g->pid[g->n] = f->pid;
+	}
+	g->n++;
+	return 0;
+}
+
+static void run(const char *trace, struct got *g, struct gfxstat_sf_summary *sum)
+{
+	struct gfxstat_sf_frames *sf = gfxstat_sf_frames_new(add, g);
+	struct gfxstat_trace_parser *p = gfxstat_trace_parser_new(gfxstat_sf_frames_marker, sf);
+
+	memset(g, 0, sizeof(*g));
+	gfxstat_trace_parser_feed(p, trace, strlen(trace));
+	gfxstat_trace_parser_finish(p);
+	gfxstat_sf_frames_finish(sf);
+	if (sum)
+		gfxstat_sf_frames_summary(sf, sum);
+	gfxstat_trace_parser_free(p);
+	gfxstat_sf_frames_free(sf);
+}
+
+/* task-tid (tgid) [000] .... ts: tracing_mark_write: payload */
+#define M(task, tid, ts, payload)                                                          \
+	task "-" #tid " (  500) [000] .... " ts ": tracing_mark_write: " payload "\n"
+#define SF(ts, payload) M("surfaceflinger", 500, ts, payload)
+#define BINDER(ts, payload) M("Binder:500_2", 520, ts, payload)
+#define DISP(ts, payload) M("DispSync", 510, ts, payload)
+
+/*
+ * Android 9: two layers queue a buffer (binder +1), SF's main thread latches both (-1) and
+ * posts the framebuffer at 10.005; the next VSYNC-sf toggle (10.016667) is within half a
+ * period of the predicted vsync (10.000000 + 16.666667 ms), so both frames present there.
+ * Then only the app layer: latched at 10.021, posted at 10.022, no toggle follows: present
+ * is the prediction from the last toggle, 10.016667 + 16666667 ns (the default period: two
+ * toggles are too few to measure one) = 10.033333667.
+ * A non-layer counter (VSP-mode, FrameMissed) and an app-process counter (iq) never count.
+ */
+TEST(android9_two_layers_one_refresh)
+{
+	static const char t[] =
+		DISP("10.000000", "C|500|VSYNC-sf|1")
+		BINDER("10.001000", "C|500|com.a.b/com.a.b.Main#0|1")
+		BINDER("10.001500", "C|500|StatusBar#0|1")
+		M("com.a.b", 700, "10.001600", "C|700|iq|1")
+		SF("10.002000", "B|500|handleMessageInvalidate")
+		SF("10.002100", "C|500|com.a.b/com.a.b.Main#0|0")
+		SF("10.002200", "C|500|StatusBar#0|0")
+		SF("10.002250", "C|500|VSP-mode|0")
+		SF("10.002300", "C|500|FrameMissed|0")
+		SF("10.002400", "E|500")
+		SF("10.003000", "B|500|handleMessageRefresh")
+		SF("10.005000", "B|500|postFramebuffer")
+		SF("10.005500", "E|500")
+		SF("10.006000", "E|500")
+		DISP("10.016667", "C|500|VSYNC-sf|0")
+		BINDER("10.018000", "C|500|com.a.b/com.a.b.Main#0|1")
+		SF("10.021000", "C|500|com.a.b/com.a.b.Main#0|0")
+		SF("10.022000", "B|500|postFramebuffer")
+		SF("10.022100", "E|500")
+		M("com.a.b", 700, "10.200000", "B|700|Choreographer#doFrame");
+	struct got g;
+	struct gfxstat_sf_summary s;
+
+	run(t, &g, &s);
+	CHECK_EQ(g.n, 3);
+	CHECK_CSTR(g.layer[0], "com.a.b/com.a.b.Main#0");
+	CHECK_CSTR(g.app[0], "com.a.b");
+	CHECK_EQ(g.pid[0], 700); /* the process whose main thread is "com.a.b" */
+	CHECK_EQ(g.present[0], 10016667000LL);
+	CHECK_EQ(g.latch[0], 10002100000LL);
+	CHECK(g.interval[0] == GFXSTAT_NS_NONE);
+	CHECK_CSTR(g.layer[1], "StatusBar#0");
+	CHECK_CSTR(g.app[1], "");
+	CHECK_EQ(g.present[1], 10016667000LL);
+	CHECK_CSTR(g.layer[2], "com.a.b/com.a.b.Main#0");
+	CHECK_EQ(g.present[2], 10033333667LL);
+	CHECK_EQ(g.interval[2], 16666667);
+	CHECK_EQ(s.sf_pid, 500);
+	CHECK_EQ(s.refreshes, 2);
+	CHECK(s.markers_seen & GFXSTAT_SF_SEEN_HANDLE_MESSAGE_REFRESH);
+}
+
+/* Android 12+: BLAST "BufferTX - <layer>" counts, presentFrameAndReleaseLayers (14 QPR2). */
+TEST(android14_buffertx)
+{
+	static const char t[] =
+		DISP("20.000000", "C|500|VSYNC-sf|1")
+		BINDER("20.001000", "C|500|BufferTX - SurfaceView[com.g.h/com.g.h.Game](BLAST)#31|1")
+		SF("20.002000", "B|500|commit 1234 vsyncIn 16.00ms")
+		SF("20.002100", "C|500|BufferTX - SurfaceView[com.g.h/com.g.h.Game](BLAST)#31|0")
+		SF("20.002200", "E|500")
+		SF("20.003000", "B|500|composite 1234")
+		SF("20.004000", "B|500|presentFrameAndReleaseLayers for Internal display (1)")
+		SF("20.004500", "E|500")
+		SF("20.005000", "E|500")
+		DISP("20.016667", "C|500|VSYNC-sf|0");
+	struct got g;
+	struct gfxstat_sf_summary s;
+
+	run(t, &g, &s);
+	CHECK_EQ(g.n, 1);
+	CHECK_CSTR(g.layer[0], "SurfaceView[com.g.h/com.g.h.Game](BLAST)#31");
+	CHECK_CSTR(g.app[0], "com.g.h");
+	CHECK_EQ(g.present[0], 20016667000LL);
+	CHECK(s.markers_seen & GFXSTAT_SF_SEEN_PRESENT_AND_RELEASE);
+	CHECK(s.markers_seen & GFXSTAT_SF_SEEN_BUFFER_TX);
+}
+
+/* No present marker anywhere (a trimmed capture): the end of the composition slice presents. */
+TEST(composition_end_presents)
+{
+	static const char t[] =
+		DISP("30.000000", "C|500|VSYNC-sf|1")
+		BINDER("30.001000", "C|500|com.a.b/com.a.b.Main#0|1")
+		SF("30.002000", "B|500|onMessageInvalidate 77 vsyncIn 15.00ms")
+		SF("30.002100", "C|500|com.a.b/com.a.b.Main#0|0")
+		SF("30.002200", "E|500")
+		SF("30.003000", "B|500|onMessageRefresh")
+		SF("30.003500", "B|500|calculateWorkingSet")
+		SF("30.003600", "E|500")
+		SF("30.004000", "E|500")
+		DISP("30.016667", "C|500|VSYNC-sf|0");
+	struct got g;
+
+	run(t, &g, NULL);
+	CHECK_EQ(g.n, 1);
+	CHECK_EQ(g.present[0], 30016667000LL);
+}
+
+/* MIUI refresh-rate votes and other big-valued counters are not BufferQueues. */
+TEST(not_layers)
+{
+	static const char t[] =
+		DISP("40.000000", "C|500|VSYNC-sf|1")
+		M("<...>", 530, "40.001000", "C|500|90fps|200")
+		SF("40.001500", "C|500|90fps|100")
+		SF("40.001600", "C|500|PrevFrameMissed|0")
+		SF("40.001700", "C|500|Total Buffer Size|0")
+		SF("40.002000", "B|500|postFramebuffer")
+		SF("40.002100", "E|500")
+		DISP("40.016667", "C|500|VSYNC-sf|0");
+	struct got g;
+
+	run(t, &g, NULL);
+	CHECK_EQ(g.n, 0);
+}
+
+TEST(layer_apps)
+{
+	struct gfxstat_str a;
+
+	a = gfxstat_layer_app("SurfaceView - com.x.y/com.x.y.A#0", 33);
+	CHECK_STR(a, "com.x.y");
+	a = gfxstat_layer_app("com.x.y/com.x.y.A#0", 19);
+	CHECK_STR(a, "com.x.y");
+	a = gfxstat_layer_app("StatusBar#0", 11);
+	CHECK_EQ(a.n, 0);
+	a = gfxstat_layer_app("Task=191#20376", 14);
+	CHECK_EQ(a.n, 0);
+	a = gfxstat_layer_app("ActivityRecord{9 u0 com.android.chrome/.Main t191}#20377", 56);
+	CHECK_STR(a, "com.android.chrome");
+}
+
+/* 90 Hz, then 60 Hz: both refresh rates are reported with when they started. */
+TEST(mode_switch)
+{
+	char t[16384];
+	size_t n = 0;
+	long long us = 50000000;
+	int i;
+	struct got g;
+	struct gfxstat_sf_summary s;
+
+	for (i = 0; i < 120; i++) {
+		us += i < 60 ? 11111 : 16667;
+		n += (size_t)snprintf(t + n, sizeof(t) - n,
+				      "HwBinder-9 (  500) [000] .... %lld.%06lld: tracing_mark_write: "
+				      "C|500|HW_VSYNC_0|%d\n", us / 1000000, us % 1000000, i & 1);
+	}
+	run(t, &g, &s);
+	CHECK_EQ(s.nmodes, 2);
+	CHECK(s.modes[0].period_ns > 11100000 && s.modes[0].period_ns < 11120000);
+	CHECK(s.modes[1].period_ns > 16660000 && s.modes[1].period_ns < 16670000);
+	CHECK(s.modes[1].from_ns > 50000000000LL + 60 * 11111000LL);
+}
+
+TEST_SUITE(test_sf_frames)
+{
+	RUN(android9_two_layers_one_refresh);
+	RUN(android14_buffertx);
+	RUN(composition_end_presents);
+	RUN(not_layers);
+	RUN(layer_apps);
+	RUN(mode_switch);
+}
