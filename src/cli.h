@@ -74,6 +74,7 @@ const char *cli_bytes(unsigned long long n, char *buf, size_t cap);
 
 int cmd_gfx(int argc, char **argv);
 int cmd_frames(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 
 #endif

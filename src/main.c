@@ -13,6 +13,7 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "analyze", cmd_analyze, "frame rate and jank per layer and app, by every tool's definition" },
 	{ "frames", cmd_frames, "every frame of every layer, from any supported input" },
 	{ "gfx", cmd_gfx, "per-surface FPS windows from atrace gfx text (android_FPS_frome_GFX)" },
 	{ "inspect", cmd_inspect, "what an input is: format, Android version, refresh rate, layers" },

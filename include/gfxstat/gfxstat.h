@@ -523,4 +523,97 @@ size_t gfxstat_frame_csv_header(char *buf, size_t cap);
 size_t gfxstat_frame_csv(const struct gfxstat_frame *f, char *buf, size_t cap);
 size_t gfxstat_frame_json(const struct gfxstat_frame *f, char *buf, size_t cap);
 
+/* ---------------------------------------------------------------------------------------- */
+/* Metrics of every anchor tool, per layer and per app, from the frames                      */
+
+struct gfxstat_metrics_opts {
+	int64_t wait_ns;   /* intervals this long are idle waits, out of the FPS (500 ms) */
+	int64_t window_ns; /* per-window FPS series (1 s) */
+	int64_t frozen_ns; /* Android's frozen frame (700 ms) */
+	double target_fps; /* the seed score's target (60) */
+	double kpi_ms;     /* the seed score's KPI (100) */
+	int64_t default_period_ns; /* when neither the source nor the intervals give one */
+};
+
+/* A Taobao jank-FPS window (seed 001): a run of frames that starts at a long one. */
+struct gfxstat_jank_window {
+	int64_t start_ns;  /* present time of the frame before the window's first interval */
+	uint32_t frames;
+	int64_t dur_ns;
+	int64_t longest_ns;
+	double fps;
+};
+
+enum gfxstat_matrix_level {
+	GFXSTAT_MATRIX_BEST, GFXSTAT_MATRIX_NORMAL, GFXSTAT_MATRIX_MIDDLE, GFXSTAT_MATRIX_HIGH,
+	GFXSTAT_MATRIX_FROZEN, GFXSTAT_MATRIX_LEVELS
+};
+
+#define GFXSTAT_FT_JANK_BITS 17 /* FrameTimeline JankType bits, JANK_NONE = bit 0 */
+#define GFXSTAT_GFXINFO_REASONS 7
+
+/* Everything `gfxstat analyze` reports for one layer or one app. */
+struct gfxstat_layer_metrics {
+	const char *name;           /* layer name, or the package for an app */
+	const char *app;
+	int is_app;                 /* the frames of all the app's layers, merged */
+	enum gfxstat_frame_source source;
+	uint64_t frames;
+	int64_t first_ns, last_ns;
+	double duration_s;
+	int64_t period_ns;          /* the most common refresh period of its frames */
+	double refresh_hz;
+	uint64_t intervals;         /* counted intervals (shorter than a wait) */
+	uint64_t waits;
+	double wait_s;
+	double active_s;
+	double fps, fps_wall;
+	double frame_ms_p50, frame_ms_p90, frame_ms_p95, frame_ms_p99, frame_ms_max;
+	double fps_median, fps_low_1pct;
+	uint32_t nwindows;
+	const double *window_fps;   /* FPS of each full window */
+	uint64_t jank, big_jank;    /* PerfDog */
+	double jank_per_10min, big_jank_per_10min, stutter;
+	uint64_t frozen_frames, slow_frames;
+	double frozen_share;
+	uint64_t a, b, c, d;        /* the seed's buckets */
+	double score;
+	double hitch_ms_per_s;      /* Apple hitch ratio */
+	uint64_t matrix_levels[GFXSTAT_MATRIX_LEVELS];
+	uint64_t matrix_dropped;
+	double matrix_dropped_per_frame;
+	size_t njank_windows;
+	const struct gfxstat_jank_window *jank_windows; /* Taobao, FPS under 5/6 refresh */
+	/* Android's own verdicts, where the source gives them */
+	uint64_t source_janky;      /* frames the source marked janky (FrameTimeline, JankTracker) */
+	uint64_t source_judged;     /* frames that carried a verdict */
+	uint64_t ft_jank[GFXSTAT_FT_JANK_BITS];
+	uint64_t ft_present[6];
+	uint64_t gfxinfo_reasons[GFXSTAT_GFXINFO_REASONS];
+};
+
+struct gfxstat_metrics;
+
+void gfxstat_metrics_opts_init(struct gfxstat_metrics_opts *o);
+struct gfxstat_metrics *gfxstat_metrics_new(const struct gfxstat_metrics_opts *o);
+void gfxstat_metrics_free(struct gfxstat_metrics *m);
+
+/* A gfxstat_frame_fn: frames of each layer must come in present order. */
+int gfxstat_metrics_frame(void *m, const struct gfxstat_frame *f);
+
+/* Compute everything; then read the layers and apps. Return: 0 or GFXSTAT_E_NOMEM. */
+int gfxstat_metrics_finish(struct gfxstat_metrics *m);
+size_t gfxstat_metrics_count(const struct gfxstat_metrics *m);
+const struct gfxstat_layer_metrics *gfxstat_metrics_get(const struct gfxstat_metrics *m,
+							 size_t i);
+
+/**
+ * gfxstat_jank_windows() - Taobao's jank-FPS windows over a sequence of frame intervals
+ * @iv: intervals in order; @n: their count; @period_ns: the refresh period
+ * @out: windows found (all of them, whatever their FPS); @cap: room in @out
+ * Return: the number of windows found (may exceed @cap).
+ */
+size_t gfxstat_jank_windows(const int64_t *iv, size_t n, int64_t period_ns,
+			    struct gfxstat_jank_window *out, size_t cap);
+
 #endif

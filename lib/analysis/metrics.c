@@ -1,0 +1,636 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Every anchor tool's metric, each by that tool's own definition (METRICS.md, docs/metrics.md),
+ * computed from one stream of presents per layer, and per app from the union of its layers'
+ * presents. Frame time = the interval between consecutive presents of the stream.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "../gx_local.h"
+
+#define MAX_STREAMS 4096
+#define MAX_FRAMES_PER_STREAM (64u << 20)
+#define PERFDOG_JANK_NS 83333333LL   /* two film frames: 2 * 1000 / 24 ms */
+#define PERFDOG_BIG_NS 125000000LL   /* three film frames */
+#define JANK_WINDOW_CAP 4096
+
+struct stream {
+	char *name, *app;
+	int is_app;
+	enum gfxstat_frame_source source;
+	int64_t *present, *period, *render; /* per frame; period/render NONE when unknown */
+	size_t n, cap;
+	struct gfxstat_layer_metrics m;
+	double *window_fps;
+	struct gfxstat_jank_window *jw;
+	int64_t last;
+};
+
+struct gfxstat_metrics {
+	struct gfxstat_metrics_opts o;
+	struct gx_strmap names; /* layer name -> stream index */
+	struct stream *s;
+	size_t ns, cap;
+	int finished;
+};
+
+void gfxstat_metrics_opts_init(struct gfxstat_metrics_opts *o)
+{
+	o->wait_ns = 500 * GFXSTAT_NSEC_PER_MSEC;
+	o->window_ns = GFXSTAT_NSEC_PER_SEC;
+	o->frozen_ns = 700 * GFXSTAT_NSEC_PER_MSEC;
+	o->target_fps = 60;
+	o->kpi_ms = 100;
+	o->default_period_ns = 16666667;
+}
+
+struct gfxstat_metrics *gfxstat_metrics_new(const struct gfxstat_metrics_opts *o)
+{
+	struct gfxstat_metrics *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	if (o)
+		m->o = *o;
+	else
+		gfxstat_metrics_opts_init(&m->o);
+	if (m->o.wait_ns <= 0 || m->o.window_ns <= 0 || m->o.default_period_ns <= 0 ||
+	    gx_strmap_init(&m->names, MAX_STREAMS)) {
+		gfxstat_metrics_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+static void stream_free(struct stream *s)
+{
+	free(s->name);
+	free(s->app);
+	free(s->present);
+	free(s->period);
+	free(s->render);
+	free(s->window_fps);
+	free(s->jw);
+}
+
+void gfxstat_metrics_free(struct gfxstat_metrics *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->ns; i++)
+		stream_free(&m->s[i]);
+	free(m->s);
+	gx_strmap_free(&m->names);
+	free(m);
+}
+
+static char *dup_str(struct gfxstat_str s)
+{
+	char *p = malloc(s.n + 1);
+
+	if (p) {
+		memcpy(p, s.p, s.n);
+		p[s.n] = 0;
+	}
+	return p;
+}
+
+static struct stream *new_stream(struct gfxstat_metrics *m)
+{
+	struct stream *s;
+
+	if (m->ns == m->cap) {
+		size_t nc = m->cap ? m->cap * 2 : 16;
+		struct stream *ns = realloc(m->s, nc * sizeof(*ns));
+
+		if (!ns)
+			return NULL;
+		m->s = ns;
+		m->cap = nc;
+	}
+	s = &m->s[m->ns++];
+	memset(s, 0, sizeof(*s));
+	return s;
+}
+
+static int push(struct stream *s, int64_t present, int64_t period, int64_t render)
+{
+	if (s->n == s->cap) {
+		size_t nc = s->cap ? s->cap * 2 : 256;
+		int64_t *a, *b, *c;
+
+		if (nc > MAX_FRAMES_PER_STREAM)
+			return GFXSTAT_E_LIMIT;
+		a = realloc(s->present, nc * sizeof(*a));
+		if (a)
+			s->present = a;
+		b = realloc(s->period, nc * sizeof(*b));
+		if (b)
+			s->period = b;
+		c = realloc(s->render, nc * sizeof(*c));
+		if (c)
+			s->render = c;
+		if (!a || !b || !c)
+			return GFXSTAT_E_NOMEM;
+		s->cap = nc;
+	}
+	s->present[s->n] = present;
+	s->period[s->n] = period;
+	s->render[s->n] = render;
+	s->n++;
+	return 0;
+}
+
+int gfxstat_metrics_frame(void *mp, const struct gfxstat_frame *f)
+{
+	struct gfxstat_metrics *m = mp;
+	struct stream *s;
+	int created, b;
+	long i;
+	int64_t render = GFXSTAT_NS_NONE;
+
+	if (f->present_ns == GFXSTAT_NS_NONE)
+		return 0;
+	i = gx_strmap_add(&m->names, f->layer.p, f->layer.n, &created);
+	if (i < 0)
+		return i == GFXSTAT_E_LIMIT ? 0 : (int)i;
+	if (created) {
+		s = new_stream(m);
+		if (!s)
+			return GFXSTAT_E_NOMEM;
+		s->name = dup_str(f->layer);
+		s->app = dup_str(f->app);
+		s->source = f->source;
+		if (!s->name || !s->app)
+			return GFXSTAT_E_NOMEM;
+	}
+	s = &m->s[i];
+	/* frames of a layer come in present order; one arriving out of order is dropped */
+	if (s->n && f->present_ns < s->last)
+		return 0;
+	s->last = f->present_ns;
+	if (f->fi[GFXSTAT_FI_FRAME_COMPLETED] > 0 && f->fi[GFXSTAT_FI_INTENDED_VSYNC] > 0 &&
+	    f->fi[GFXSTAT_FI_FRAME_COMPLETED] != GFXSTAT_NS_NONE)
+		render = f->fi[GFXSTAT_FI_FRAME_COMPLETED] - f->fi[GFXSTAT_FI_INTENDED_VSYNC];
+	if (f->janky >= 0) {
+		s->m.source_judged++;
+		s->m.source_janky += f->janky > 0;
+	}
+	if (f->jank_type > 0)
+		for (b = 0; b < GFXSTAT_FT_JANK_BITS; b++)
+			s->m.ft_jank[b] += (f->jank_type >> b) & 1;
+	if (f->present_type >= 0 && f->present_type < 6)
+		s->m.ft_present[f->present_type]++;
+	if (f->source == GFXSTAT_SRC_GFXINFO)
+		for (b = 0; b < GFXSTAT_GFXINFO_REASONS; b++)
+			s->m.gfxinfo_reasons[b] += (f->jank_reasons >> b) & 1;
+	return push(s, f->present_ns, f->vsync_period_ns, render);
+}
+
+/* ------------------------------------------------------------------------------------ */
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* nearest rank: the smallest value with at least p% of the values at or below it */
+static int64_t rank(const int64_t *sorted, size_t n, int p)
+{
+	size_t k = (size_t)((n * (size_t)p + 99) / 100);
+
+	return sorted[k ? k - 1 : 0];
+}
+
+/* The stream's refresh period: the most common per-frame period, else from its intervals. */
+static int64_t stream_period(const struct stream *s, const int64_t *iv_sorted, size_t niv,
+			     int64_t dflt)
+{
+	int64_t best = 0, cur = 0;
+	size_t i, run = 0, best_run = 0, k = 0;
+	int64_t *p = malloc((s->n ? s->n : 1) * sizeof(*p));
+
+	if (p) {
+		for (i = 0; i < s->n; i++)
+			if (s->period[i] != GFXSTAT_NS_NONE && s->period[i] > 0)
+				p[k++] = s->period[i];
+		qsort(p, k, sizeof(*p), cmp_i64);
+		for (i = 0; i < k; i++) {
+			run = i && p[i] == cur ? run + 1 : 1;
+			cur = p[i];
+			if (run > best_run) {
+				best_run = run;
+				best = cur;
+			}
+		}
+		free(p);
+	}
+	if (best)
+		return best;
+	/* intervals: the cluster around the 10th percentile of those under 100 ms */
+	{
+		size_t lo = 0, m = 0;
+		int64_t base, sum = 0;
+
+		while (lo < niv && iv_sorted[lo] <= 0)
+			lo++;
+		for (i = lo; i < niv && iv_sorted[i] < 100 * GFXSTAT_NSEC_PER_MSEC; i++)
+			m++;
+		if (m < 3)
+			return dflt;
+		base = iv_sorted[lo + m / 10];
+		for (i = lo, k = 0; i < lo + m; i++) {
+			if (iv_sorted[i] >= base * 85 / 100 && iv_sorted[i] <= base * 115 / 100) {
+				sum += iv_sorted[i];
+				k++;
+			}
+		}
+		return k ? sum / (int64_t)k : dflt;
+	}
+}
+
+size_t gfxstat_jank_windows(const int64_t *iv, size_t n, int64_t period_ns,
+			    struct gfxstat_jank_window *out, size_t cap)
+{
+	/* seed 001 at 60 Hz: start > 33.3 ms (2 vsyncs), run until >= 99.6 ms (6 x 16.6) and
+	 * the next frame is < 17 ms, or the last frame; thresholds scale with the period */
+	int64_t start_ns = 2 * period_ns, len_ns = period_ns * 5976 / 1000,
+		next_ns = period_ns * 102 / 100;
+	size_t i = 0, found = 0;
+	int64_t t = 0;
+
+	while (i < n) {
+		size_t j;
+		int64_t sum = 0, longest = 0, t0 = t;
+
+		if (iv[i] <= start_ns) {
+			t += iv[i++];
+			continue;
+		}
+		for (j = i; j < n; j++) {
+			sum += iv[j];
+			if (iv[j] > longest)
+				longest = iv[j];
+			if (sum >= len_ns && (j + 1 == n || iv[j + 1] < next_ns))
+				break;
+		}
+		if (j == n)
+			j = n - 1;
+		if (found < cap) {
+			out[found].start_ns = t0;
+			out[found].frames = (uint32_t)(j - i + 1);
+			out[found].dur_ns = sum;
+			out[found].longest_ns = longest;
+			out[found].fps = sum ? (double)(j - i + 1) * 1e9 / (double)sum : 0;
+		}
+		found++;
+		t = t0 + sum;
+		i = j + 1;
+	}
+	return found;
+}
+
+static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
+{
+	struct gfxstat_layer_metrics *m = &s->m;
+	size_t n = s->n, i, niv = n ? n - 1 : 0, nc = 0, k;
+	int64_t *iv = malloc((niv ? niv : 1) * sizeof(*iv));
+	int64_t *cnt = malloc((niv ? niv : 1) * sizeof(*cnt));
+	int64_t *sorted = malloc((niv ? niv : 1) * sizeof(*sorted));
+	int64_t active = 0, wait = 0, max_c = 0, hitch = 0, period, jank_time = 0;
+	double span;
+
+	if (!iv || !cnt || !sorted) {
+		free(iv);
+		free(cnt);
+		free(sorted);
+		return GFXSTAT_E_NOMEM;
+	}
+	m->name = s->name;
+	m->app = s->app;
+	m->is_app = s->is_app;
+	m->source = s->source;
+	m->frames = n;
+	m->first_ns = n ? s->present[0] : 0;
+	m->last_ns = n ? s->present[n - 1] : 0;
+	span = (double)(m->last_ns - m->first_ns) / 1e9;
+	m->duration_s = span;
+	for (i = 0; i < niv; i++) {
+		iv[i] = s->present[i + 1] - s->present[i];
+		sorted[i] = iv[i];
+	}
+	qsort(sorted, niv, sizeof(*sorted), cmp_i64);
+	period = stream_period(s, sorted, niv, o->default_period_ns);
+	m->period_ns = period;
+	m->refresh_hz = 1e9 / (double)period;
+
+	/* counted intervals vs idle waits (the seed's rule) */
+	for (i = 0; i < niv; i++) {
+		int64_t p = s->period[i + 1] > 0 && s->period[i + 1] != GFXSTAT_NS_NONE
+				    ? s->period[i + 1] : period;
+
+		if (iv[i] >= o->wait_ns) {
+			m->waits++;
+			wait += iv[i];
+			continue;
+		}
+		cnt[nc++] = iv[i];
+		active += iv[i];
+		if (iv[i] > max_c)
+			max_c = iv[i];
+		if (iv[i] >= 100 * GFXSTAT_NSEC_PER_MSEC)
+			m->a++;
+		else if (iv[i] >= 50 * GFXSTAT_NSEC_PER_MSEC)
+			m->b++;
+		else if (iv[i] >= 42 * GFXSTAT_NSEC_PER_MSEC)
+			m->c++;
+		/* slow: missed at least one vsync (1.5 periods, robust to vsync jitter) */
+		if (2 * iv[i] > 3 * p) {
+			m->slow_frames++;
+			m->d++;
+		}
+		if (iv[i] > p)
+			hitch += iv[i] - p;
+		{
+			/* Matrix: dropped = (duration - interval) / interval, integer division */
+			int64_t dropped = iv[i] > p ? (iv[i] - p) / p : 0;
+			int lvl = dropped >= 42 ? GFXSTAT_MATRIX_FROZEN
+				  : dropped >= 24 ? GFXSTAT_MATRIX_HIGH
+				  : dropped >= 9  ? GFXSTAT_MATRIX_MIDDLE
+				  : dropped >= 3  ? GFXSTAT_MATRIX_NORMAL
+						  : GFXSTAT_MATRIX_BEST;
+
+			m->matrix_levels[lvl]++;
+			m->matrix_dropped += (uint64_t)dropped;
+		}
+	}
+	m->intervals = nc;
+	m->wait_s = (double)wait / 1e9;
+	m->active_s = (double)active / 1e9;
+	m->fps = active ? (double)nc * 1e9 / (double)active : 0;
+	m->fps_wall = span > 0 ? (double)niv / span : 0;
+	m->matrix_dropped_per_frame = nc ? (double)m->matrix_dropped / (double)nc : 0;
+	m->hitch_ms_per_s = active ? (double)hitch / 1e6 / ((double)active / 1e9) : 0;
+
+	/* percentiles of the counted frame times, nearest rank */
+	qsort(cnt, nc, sizeof(*cnt), cmp_i64);
+	if (nc) {
+		int64_t slow_sum = 0;
+		size_t nslow = (nc + 99) / 100;
+
+		m->frame_ms_p50 = (double)rank(cnt, nc, 50) / 1e6;
+		m->frame_ms_p90 = (double)rank(cnt, nc, 90) / 1e6;
+		m->frame_ms_p95 = (double)rank(cnt, nc, 95) / 1e6;
+		m->frame_ms_p99 = (double)rank(cnt, nc, 99) / 1e6;
+		m->frame_ms_max = (double)cnt[nc - 1] / 1e6;
+		/* GameBench Low 1%: 1000 / mean of the slowest 1% of frame times */
+		for (k = 0; k < nslow; k++)
+			slow_sum += cnt[nc - 1 - k];
+		m->fps_low_1pct = 1e9 * (double)nslow / (double)slow_sum;
+	}
+
+	/* the seed's score, with the FPS term capped at 1 */
+	if (nc) {
+		double g = m->fps / o->target_fps, h, dn = (double)nc;
+
+		if (g > 1)
+			g = 1;
+		h = o->kpi_ms < (double)max_c / 1e6 ? o->kpi_ms / ((double)max_c / 1e6) : 1;
+		m->score = g * 60 + h * 20 + (1 - (double)m->a / dn) * 10 +
+			   (1 - (double)m->b / dn) * 7 + (1 - (double)m->c / dn) * 3;
+		m->score = round(m->score * 100) / 100;
+	}
+
+	/* PerfDog: over every interval in order, waits included (PerfDog has no idle rule) */
+	for (i = 3; i < niv; i++) {
+		int64_t sum3 = iv[i - 1] + iv[i - 2] + iv[i - 3];
+
+		if (3 * iv[i] > 2 * sum3 && iv[i] > PERFDOG_JANK_NS) {
+			m->jank++;
+			jank_time += iv[i];
+			if (iv[i] > PERFDOG_BIG_NS)
+				m->big_jank++;
+		}
+	}
+	if (span > 0) {
+		m->jank_per_10min = (double)m->jank * 600.0 / span;
+		m->big_jank_per_10min = (double)m->big_jank * 600.0 / span;
+		m->stutter = (double)jank_time / 1e9 / span;
+	}
+
+	/* Android frozen frames: render time when the source has it, else the interval */
+	for (i = 0; i < n; i++) {
+		int64_t d = s->render[i] != GFXSTAT_NS_NONE ? s->render[i]
+			    : i ? iv[i - 1] : 0;
+
+		m->frozen_frames += d >= o->frozen_ns;
+	}
+	m->frozen_share = n ? (double)m->frozen_frames / (double)n : 0;
+
+	/* per-window FPS (GameBench's per-second series): presents in each full window */
+	if (n && span * 1e9 >= (double)o->window_ns) {
+		size_t nw = (size_t)((m->last_ns - m->first_ns) / o->window_ns), w, j = 0, nz = 0;
+		double *sorted_w;
+
+		s->window_fps = calloc(nw, sizeof(double));
+		sorted_w = malloc(nw * sizeof(double));
+		if (!s->window_fps || !sorted_w) {
+			free(sorted_w);
+			free(iv);
+			free(cnt);
+			free(sorted);
+			return GFXSTAT_E_NOMEM;
+		}
+		for (w = 0; w < nw; w++) {
+			int64_t end = m->first_ns + (int64_t)(w + 1) * o->window_ns;
+			size_t c = 0;
+
+			while (j < n && s->present[j] < end) {
+				c++;
+				j++;
+			}
+			s->window_fps[w] = (double)c * 1e9 / (double)o->window_ns;
+			if (c)
+				sorted_w[nz++] = s->window_fps[w];
+		}
+		m->nwindows = (uint32_t)nw;
+		m->window_fps = s->window_fps;
+		qsort(sorted_w, nz, sizeof(double), cmp_dbl);
+		m->fps_median = !nz ? m->fps
+				: nz % 2 ? sorted_w[nz / 2]
+					 : (sorted_w[nz / 2 - 1] + sorted_w[nz / 2]) / 2;
+		free(sorted_w);
+	} else {
+		m->fps_median = m->fps;
+	}
+
+	/* Taobao jank-FPS windows, within runs of counted intervals (a wait ends a run) */
+	{
+		struct gfxstat_jank_window tmp[256];
+		size_t start = 0, end, kept = 0;
+		double limit = m->refresh_hz * 5 / 6;
+
+		s->jw = malloc(JANK_WINDOW_CAP * sizeof(*s->jw));
+		for (end = 0; end <= niv && s->jw; end++) {
+			size_t found, w;
+
+			if (end < niv && iv[end] < o->wait_ns)
+				continue;
+			found = gfxstat_jank_windows(iv + start, end - start, period, tmp, 256);
+			for (w = 0; w < found && w < 256; w++) {
+				if (tmp[w].fps >= limit || kept >= JANK_WINDOW_CAP)
+					continue;
+				s->jw[kept] = tmp[w];
+				s->jw[kept].start_ns += s->present[start];
+				kept++;
+			}
+			start = end + 1;
+		}
+		m->njank_windows = kept;
+		m->jank_windows = s->jw;
+	}
+	free(iv);
+	free(cnt);
+	free(sorted);
+	return 0;
+}
+
+/* An app's stream: the union of its layers' presents (a vsync counts once). */
+static int build_apps(struct gfxstat_metrics *m)
+{
+	size_t nlayers = m->ns, i, j;
+
+	for (i = 0; i < nlayers; i++) {
+		struct stream *a;
+		int dup = 0;
+		size_t k;
+
+		if (!m->s[i].app || !m->s[i].app[0])
+			continue;
+		for (j = 0; j < i && !dup; j++)
+			dup = m->s[j].app && !strcmp(m->s[j].app, m->s[i].app);
+		if (dup)
+			continue;
+		a = new_stream(m);
+		if (!a)
+			return GFXSTAT_E_NOMEM;
+		a->is_app = 1;
+		a->source = m->s[i].source;
+		{
+			struct gfxstat_str app = { m->s[i].app, strlen(m->s[i].app) };
+
+			a->name = dup_str(app);
+			a->app = dup_str(app);
+		}
+		if (!a->name || !a->app)
+			return GFXSTAT_E_NOMEM;
+		for (j = i; j < nlayers; j++) {
+			struct stream *l = &m->s[j];
+
+			if (!l->app || strcmp(l->app, a->app))
+				continue;
+			for (k = 0; k < l->n; k++)
+				if (push(a, l->present[k], l->period[k], l->render[k]))
+					return GFXSTAT_E_NOMEM;
+			a->m.source_judged += l->m.source_judged;
+			a->m.source_janky += l->m.source_janky;
+			for (k = 0; k < GFXSTAT_FT_JANK_BITS; k++)
+				a->m.ft_jank[k] += l->m.ft_jank[k];
+			for (k = 0; k < 6; k++)
+				a->m.ft_present[k] += l->m.ft_present[k];
+			for (k = 0; k < GFXSTAT_GFXINFO_REASONS; k++)
+				a->m.gfxinfo_reasons[k] += l->m.gfxinfo_reasons[k];
+		}
+		/* sort by present, keeping each frame's period and render time with it */
+		{
+			size_t n = a->n, w = 0;
+			size_t *ord = malloc((n ? n : 1) * sizeof(*ord));
+			int64_t *np = malloc((n ? n : 1) * sizeof(*np)), *npe, *nr;
+
+			npe = malloc((n ? n : 1) * sizeof(*npe));
+			nr = malloc((n ? n : 1) * sizeof(*nr));
+			if (!ord || !np || !npe || !nr) {
+				free(ord);
+				free(np);
+				free(npe);
+				free(nr);
+				return GFXSTAT_E_NOMEM;
+			}
+			for (k = 0; k < n; k++)
+				np[k] = a->present[k];
+			for (k = 0; k < n; k++)
+				ord[k] = k;
+			{
+				/* sort indexes by present: simple shell sort keeps it dependency-free */
+				size_t gap, x, y;
+
+				for (gap = n / 2; gap > 0; gap /= 2)
+					for (x = gap; x < n; x++)
+						for (y = x; y >= gap &&
+							    np[ord[y - gap]] > np[ord[y]]; y -= gap) {
+							size_t t = ord[y];
+
+							ord[y] = ord[y - gap];
+							ord[y - gap] = t;
+						}
+			}
+			for (k = 0; k < n; k++) {
+				int64_t p = a->present[ord[k]];
+
+				if (w && np[w - 1] == p)
+					continue;
+				np[w] = p;
+				npe[w] = a->period[ord[k]];
+				nr[w] = a->render[ord[k]];
+				w++;
+			}
+			free(ord);
+			free(a->present);
+			free(a->period);
+			free(a->render);
+			a->present = np;
+			a->period = npe;
+			a->render = nr;
+			a->n = w;
+			a->cap = n ? n : 1;
+		}
+	}
+	return 0;
+}
+
+int gfxstat_metrics_finish(struct gfxstat_metrics *m)
+{
+	size_t i;
+	int rc;
+
+	if (m->finished)
+		return 0;
+	m->finished = 1;
+	rc = build_apps(m);
+	for (i = 0; i < m->ns && !rc; i++)
+		rc = compute(&m->o, &m->s[i]);
+	return rc;
+}
+
+size_t gfxstat_metrics_count(const struct gfxstat_metrics *m)
+{
+	return m->finished ? m->ns : 0;
+}
+
+const struct gfxstat_layer_metrics *gfxstat_metrics_get(const struct gfxstat_metrics *m,
+							 size_t i)
+{
+	return i < gfxstat_metrics_count(m) ? &m->s[i].m : NULL;
+}

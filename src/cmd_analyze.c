@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: MIT */
+/* gfxstat analyze: every anchor tool's metric, per layer and per app, from the frames. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_source.h"
+#include "gfxstat/gfxstat.h"
+
+enum { OPT_JSON = 256, OPT_CSV, OPT_WINDOW, OPT_LAYER, OPT_APP, OPT_WAIT, OPT_TARGET,
+       OPT_KPI };
+
+static const struct cli_opt analyze_opts[] = {
+	{ OPT_JSON, "json", NULL, "one JSON object with a 'layers' array" },
+	{ OPT_CSV, "csv", NULL, "the per-window FPS series, one row per window per layer" },
+	{ OPT_WINDOW, "window", "SEC", "window of the FPS series (1)" },
+	{ OPT_LAYER, "layer", "SUBSTRING", "only layers whose name contains SUBSTRING" },
+	{ OPT_APP, "app", "PKG", "only the layers of this package" },
+	{ OPT_WAIT, "wait", "MS", "intervals this long are idle waits, left out of FPS (500)" },
+	{ OPT_TARGET, "target", "FPS", "target FPS of the seed's score (60)" },
+	{ OPT_KPI, "kpi", "MS", "frame-time KPI of the seed's score (100)" },
+	{ 'q', "quiet", NULL, "no warnings about skipped input lines" },
+	{ 0, NULL, NULL, NULL },
+};
+
+static const char analyze_details[] =
+	"Frame time is the interval between consecutive presents of a layer (an app: of the\n"
+	"union of its layers' presents). Each metric follows its anchor's own definition; see\n"
+	"docs/metrics.md for the formula and source of each:\n"
+	"  fps, fps_wall       frames/active time (waits >= --wait left out, the seed's rule);\n"
+	"                      intervals over the whole span\n"
+	"  frame_ms p50..p99   nearest rank over counted frame times; max\n"
+	"  fps_median          median of the per-window FPS (GameBench); fps_low_1pct: 1000 /\n"
+	"                      mean of the slowest 1% of frame times (GameBench Low 1%)\n"
+	"  jank, big_jank      PerfDog: > 2x the mean of the previous 3 frame times and\n"
+	"                      > 83.3 ms (jank) / > 125 ms (big jank); stutter = jank time / span\n"
+	"  frozen_frames       Android: >= 700 ms; slow_frames: missed a vsync (>= 1.5 periods)\n"
+	"  A B C D score       the seed's buckets and score, FPS term capped at 1\n"
+	"  hitch_ms_per_s      Apple: time beyond the refresh period per second of activity\n"
+	"  matrix              Tencent Matrix: dropped = (t - period) / period; levels at 3/9/24/42\n"
+	"  jank_windows        Taobao jank-FPS windows under 5/6 of the refresh rate\n"
+	"Thresholds in vsyncs follow the measured refresh rate; those in ms stay in ms.\n"
+	"\n"
+	"Exit status: 0 ok, 2 usage, 3 unreadable input or no frames source, 5 cannot write.\n";
+
+static const struct cli_cmd analyze_cmd = {
+	"gfxstat analyze",
+	"gfxstat analyze [--json|--csv] [--window SEC] [--layer SUBSTRING] [--app PKG]\n"
+	"                       [--wait MS] [--target FPS] [--kpi MS] [-q] INPUT...",
+	"Frame rate and jank per layer and per app, by every anchor tool's definition.",
+	analyze_details,
+	analyze_opts,
+};
+
+struct analyze_run {
+	int json, csv;
+	const char *layer, *app;
+	struct gfxstat_metrics_opts mo;
+	struct gfxstat_metrics *m;
+	int lib_rc;
+};
+
+static int analyze_opt(void *user, int id, const char *arg)
+{
+	struct analyze_run *r = user;
+	long long ns;
+
+	switch (id) {
+	case OPT_JSON:
+		r->json = 1;
+		return 0;
+	case OPT_CSV:
+		r->csv = 1;
+		return 0;
+	case OPT_WINDOW:
+		if (cli_duration_ns("--window", arg, GFXSTAT_NSEC_PER_SEC, &ns))
+			return -1;
+		if (ns < GFXSTAT_NSEC_PER_MSEC) {
+			cli_error("--window must be at least 0.001 s, not '%s'", arg);
+			return -1;
+		}
+		r->mo.window_ns = ns;
+		return 0;
+	case OPT_WAIT:
+		if (cli_duration_ns("--wait", arg, GFXSTAT_NSEC_PER_MSEC, &ns))
+			return -1;
+		if (ns < GFXSTAT_NSEC_PER_MSEC) {
+			cli_error("--wait must be at least 1 ms, not '%s'", arg);
+			return -1;
+		}
+		r->mo.wait_ns = ns;
+		return 0;
+	case OPT_TARGET:
+		return cli_double("--target", arg, 0.001, 1e6, &r->mo.target_fps);
+	case OPT_KPI:
+		return cli_double("--kpi", arg, 0, 1e9, &r->mo.kpi_ms);
+	case OPT_LAYER:
+		r->layer = arg;
+		return 0;
+	case OPT_APP:
+		r->app = arg;
+		return 0;
+	case 'q':
+		cli_quiet = 1;
+		return 0;
+	}
+	return -1;
+}
+
+static int contains(struct gfxstat_str s, const char *want)
+{
+	size_t n = strlen(want), i;
+
+	for (i = 0; i + n <= s.n; i++)
+		if (memcmp(s.p + i, want, n) == 0)
+			return 1;
+	return 0;
+}
+
+static int on_frame(void *user, const struct gfxstat_frame *f)
+{
+	struct analyze_run *r = user;
+
+	if (r->layer && !contains(f->layer, r->layer))
+		return 0;
+	if (r->app && (f->app.n != strlen(r->app) || memcmp(f->app.p, r->app, f->app.n)))
+		return 0;
+	r->lib_rc = gfxstat_metrics_frame(r->m, f);
+	return r->lib_rc;
+}
+
+/* a layer name for a quoted CSV field: '"' doubled (names with quotes are rare) */
+static const char *csv_name(const char *s)
+{
+	static char buf[1024];
+	size_t o = 0;
+
+	for (; *s && o + 2 < sizeof(buf); s++) {
+		if (*s == '"')
+			buf[o++] = '"';
+		buf[o++] = *s;
+	}
+	buf[o] = 0;
+	return buf;
+}
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static const char *const ft_jank_names[GFXSTAT_FT_JANK_BITS] = {
+	"None", "SurfaceFlinger Scheduling", "Prediction Error", "Display HAL",
+	"SurfaceFlinger CPU Deadline Missed", "SurfaceFlinger GPU Deadline Missed",
+	"App Deadline Missed", "Buffer Stuffing", "Unknown Jank", "SurfaceFlinger Stuffing",
+	"Dropped Frame", "Non Animating", "App Resynced Jitter", "Display not ON",
+	"ModeChange in progress", "PowerModeChange in progress", "bit 16",
+};
+
+static const char *const present_names[6] = {
+	"Unspecified Present", "On-time Present", "Late Present", "Early Present",
+	"Dropped Frame", "Unknown Present",
+};
+
+static const char *const reason_names[GFXSTAT_GFXINFO_REASONS] = {
+	"Missed Vsync", "High input latency", "Slow UI thread", "Slow bitmap uploads",
+	"Slow issue draw commands", "Frame deadline missed", "Frame deadline missed (legacy)",
+};
+
+static const char *const matrix_names[GFXSTAT_MATRIX_LEVELS] = {
+	"best", "normal", "middle", "high", "frozen",
+};
+
+static void print_json_layer(const struct gfxstat_layer_metrics *l)
+{
+	size_t i;
+	int first;
+
+	printf("{\"name\":");
+	json_str(l->name);
+	printf(",\"app\":");
+	json_str(l->app);
+	printf(",\"kind\":\"%s\",\"source\":\"%s\"", l->is_app ? "app" : "layer",
+	       gfxstat_frame_source_name(l->source));
+	printf(",\"frames\":%llu,\"duration_s\":%.6f,\"refresh_hz\":%.3f,\"period_ns\":%lld",
+	       (unsigned long long)l->frames, l->duration_s, l->refresh_hz,
+	       (long long)l->period_ns);
+	printf(",\"fps\":%.3f,\"fps_wall\":%.3f,\"active_s\":%.6f,\"waits\":%llu,\"wait_s\":%.6f",
+	       l->fps, l->fps_wall, l->active_s, (unsigned long long)l->waits, l->wait_s);
+	printf(",\"frame_ms\":{\"p50\":%.3f,\"p90\":%.3f,\"p95\":%.3f,\"p99\":%.3f,\"max\":%.3f}",
+	       l->frame_ms_p50, l->frame_ms_p90, l->frame_ms_p95, l->frame_ms_p99,
+	       l->frame_ms_max);
+	printf(",\"fps_median\":%.3f,\"fps_low_1pct\":%.3f", l->fps_median, l->fps_low_1pct);
+	printf(",\"window_fps\":[");
+	for (i = 0; i < l->nwindows; i++)
+		printf("%s%.3f", i ? "," : "", l->window_fps[i]);
+	printf("]");
+	printf(",\"jank\":%llu,\"big_jank\":%llu,\"jank_per_10min\":%.3f,"
+	       "\"big_jank_per_10min\":%.3f,\"stutter\":%.6f",
+	       (unsigned long long)l->jank, (unsigned long long)l->big_jank, l->jank_per_10min,
+	       l->big_jank_per_10min, l->stutter);
+	printf(",\"frozen_frames\":%llu,\"frozen_share\":%.6f,\"slow_frames\":%llu",
+	       (unsigned long long)l->frozen_frames, l->frozen_share,
+	       (unsigned long long)l->slow_frames);
+	printf(",\"seed\":{\"A\":%llu,\"B\":%llu,\"C\":%llu,\"D\":%llu,\"score\":%.2f}",
+	       (unsigned long long)l->a, (unsigned long long)l->b, (unsigned long long)l->c,
+	       (unsigned long long)l->d, l->score);
+	printf(",\"hitch_ms_per_s\":%.3f", l->hitch_ms_per_s);
+	printf(",\"matrix\":{\"dropped\":%llu,\"dropped_per_frame\":%.6f",
+	       (unsigned long long)l->matrix_dropped, l->matrix_dropped_per_frame);
+	for (i = 0; i < GFXSTAT_MATRIX_LEVELS; i++)
+		printf(",\"%s\":%llu", matrix_names[i], (unsigned long long)l->matrix_levels[i]);
+	printf("},\"jank_windows\":[");
+	for (i = 0; i < l->njank_windows; i++) {
+		const struct gfxstat_jank_window *w = &l->jank_windows[i];
+
+		printf("%s{\"start_ns\":%lld,\"frames\":%u,\"dur_ms\":%.3f,\"fps\":%.3f,"
+		       "\"longest_ms\":%.3f}", i ? "," : "", (long long)w->start_ns, w->frames,
+		       (double)w->dur_ns / 1e6, w->fps, (double)w->longest_ns / 1e6);
+	}
+	printf("]");
+	if (l->source_judged) {
+		printf(",\"android\":{\"judged\":%llu,\"janky\":%llu",
+		       (unsigned long long)l->source_judged, (unsigned long long)l->source_janky);
+		printf(",\"jank_type\":{");
+		for (i = 0, first = 1; i < GFXSTAT_FT_JANK_BITS; i++) {
+			if (!l->ft_jank[i])
+				continue;
+			printf("%s\"%s\":%llu", first ? "" : ",", ft_jank_names[i],
+			       (unsigned long long)l->ft_jank[i]);
+			first = 0;
+		}
+		printf("},\"present_type\":{");
+		for (i = 0, first = 1; i < 6; i++) {
+			if (!l->ft_present[i])
+				continue;
+			printf("%s\"%s\":%llu", first ? "" : ",", present_names[i],
+			       (unsigned long long)l->ft_present[i]);
+			first = 0;
+		}
+		printf("},\"jank_reasons\":{");
+		for (i = 0, first = 1; i < GFXSTAT_GFXINFO_REASONS; i++) {
+			if (!l->gfxinfo_reasons[i])
+				continue;
+			printf("%s\"%s\":%llu", first ? "" : ",", reason_names[i],
+			       (unsigned long long)l->gfxinfo_reasons[i]);
+			first = 0;
+		}
+		printf("}}");
+	}
+	printf("}");
+}
+
+static void print_table_layer(const struct gfxstat_layer_metrics *l)
+{
+	size_t i;
+
+	if (l->is_app || !l->app[0])
+		printf("%s %s\n", l->is_app ? "app" : "layer", l->name);
+	else
+		printf("layer %s  (app %s)\n", l->name, l->app);
+	printf("  frames %llu over %.2f s at %.1f Hz; %llu waits (%.2f s idle)\n",
+	       (unsigned long long)l->frames, l->duration_s, l->refresh_hz,
+	       (unsigned long long)l->waits, l->wait_s);
+	printf("  FPS %.1f (active)  %.1f (wall)  median %.1f  low 1%% %.1f\n", l->fps,
+	       l->fps_wall, l->fps_median, l->fps_low_1pct);
+	printf("  frame ms  p50 %.1f  p90 %.1f  p95 %.1f  p99 %.1f  max %.1f\n", l->frame_ms_p50,
+	       l->frame_ms_p90, l->frame_ms_p95, l->frame_ms_p99, l->frame_ms_max);
+	printf("  PerfDog   jank %llu  big jank %llu  (%.1f / %.1f per 10 min)  stutter %.2f%%\n",
+	       (unsigned long long)l->jank, (unsigned long long)l->big_jank, l->jank_per_10min,
+	       l->big_jank_per_10min, l->stutter * 100);
+	printf("  Android   slow %llu  frozen %llu (%.2f%%)", (unsigned long long)l->slow_frames,
+	       (unsigned long long)l->frozen_frames, l->frozen_share * 100);
+	if (l->source_judged)
+		printf("  janky by the source %llu of %llu (%.2f%%)",
+		       (unsigned long long)l->source_janky, (unsigned long long)l->source_judged,
+		       100.0 * (double)l->source_janky / (double)l->source_judged);
+	printf("\n  seed      A %llu  B %llu  C %llu  D %llu  score %.2f\n",
+	       (unsigned long long)l->a, (unsigned long long)l->b, (unsigned long long)l->c,
+	       (unsigned long long)l->d, l->score);
+	printf("  Apple     hitch %.1f ms/s    Matrix dropped %.3f/frame (", l->hitch_ms_per_s,
+	       l->matrix_dropped_per_frame);
+	for (i = 0; i < GFXSTAT_MATRIX_LEVELS; i++)
+		printf("%s%s %llu", i ? ", " : "", matrix_names[i],
+		       (unsigned long long)l->matrix_levels[i]);
+	printf(")\n  Taobao    %zu jank-FPS windows under %.0f FPS", l->njank_windows,
+	       l->refresh_hz * 5 / 6);
+	for (i = 0; i < l->njank_windows && i < 5; i++)
+		printf("%s%.0f FPS/%u frames", i ? ", " : ": ", l->jank_windows[i].fps,
+		       l->jank_windows[i].frames);
+	printf("%s\n\n", l->njank_windows > 5 ? ", ..." : "");
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+	struct analyze_run r;
+	int first, i, rc = CLI_OK;
+	size_t k, n;
+
+	memset(&r, 0, sizeof(r));
+	gfxstat_metrics_opts_init(&r.mo);
+	first = cli_parse(&analyze_cmd, argc, argv, analyze_opt, &r);
+	if (first == -2)
+		return CLI_OK;
+	if (first < 0)
+		return CLI_USAGE;
+	if (r.json && r.csv) {
+		cli_error("--json and --csv cannot be used together");
+		return CLI_USAGE;
+	}
+	if (first == argc) {
+		cli_error("no input; give a trace or dump file, or '-' for standard input");
+		return CLI_USAGE;
+	}
+	r.m = gfxstat_metrics_new(&r.mo);
+	if (!r.m) {
+		cli_error("out of memory");
+		return CLI_INPUT;
+	}
+	cli_catch_signals();
+	for (i = first; i < argc && !cli_stop_signal; i++) {
+		struct cli_source src;
+		int src_rc = cli_source_read(argv[i], on_frame, &r, &src);
+
+		if (src_rc) {
+			rc = src_rc;
+			continue;
+		}
+		cli_source_report(&src, 0);
+		cli_source_free(&src);
+	}
+	if (r.lib_rc || gfxstat_metrics_finish(r.m)) {
+		cli_error("%s", gfxstat_strerror(r.lib_rc ? r.lib_rc : GFXSTAT_E_NOMEM));
+		gfxstat_metrics_free(r.m);
+		return CLI_INPUT;
+	}
+	n = gfxstat_metrics_count(r.m);
+	if (r.json) {
+		printf("{\"layers\":[");
+		for (k = 0; k < n; k++) {
+			if (k)
+				printf(",\n");
+			print_json_layer(gfxstat_metrics_get(r.m, k));
+		}
+		printf("]}\n");
+	} else if (r.csv) {
+		printf("kind,name,app,window,start_s,fps\n");
+		for (k = 0; k < n; k++) {
+			const struct gfxstat_layer_metrics *l = gfxstat_metrics_get(r.m, k);
+			uint32_t w;
+
+			for (w = 0; w < l->nwindows; w++)
+				printf("%s,\"%s\",%s,%u,%.3f,%.3f\n", l->is_app ? "app" : "layer",
+				       csv_name(l->name), l->app, w,
+				       (double)l->first_ns / 1e9 + (double)w * (double)r.mo.window_ns / 1e9,
+				       l->window_fps[w]);
+		}
+	} else {
+		if (!n)
+			printf("no frames\n");
+		for (k = 0; k < n; k++)
+			print_table_layer(gfxstat_metrics_get(r.m, k));
+	}
+	if (fflush(stdout)) {
+		cli_error("cannot write standard output: %s", strerror(errno));
+		rc = CLI_OUTPUT;
+	}
+	gfxstat_metrics_free(r.m);
+	return rc;
+}
