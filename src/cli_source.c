@@ -79,6 +79,16 @@ static int on_frame(void *user, const struct gfxstat_frame *f)
 	return rd->fn ? rd->fn(rd->user, f) : 0;
 }
 
+/* Markers go to the frame extractor and to the section tracker that explains late frames. */
+static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
+		     const struct gfxstat_marker *m)
+{
+	struct reader *rd = user;
+	int rc = gfxstat_causes_marker(rd->src->causes, ev, m);
+
+	return rc ? rc : gfxstat_sf_frames_marker(rd->sf, ev, m);
+}
+
 static int feed(void *user, const void *buf, size_t n)
 {
 	struct reader *rd = user;
@@ -116,12 +126,15 @@ int cli_source_read(const char *path, gfxstat_frame_fn fn, void *user, struct cl
 	rd.fn = fn;
 	rd.user = user;
 	rd.sf = gfxstat_sf_frames_new(on_frame, &rd);
-	rd.trace = rd.sf ? gfxstat_trace_parser_new(gfxstat_sf_frames_marker, rd.sf) : NULL;
+	src->causes = gfxstat_causes_new();
+	rd.trace = rd.sf && src->causes ? gfxstat_trace_parser_new(on_marker, &rd) : NULL;
 	if (!src->layers || !rd.trace) {
 		cli_error("out of memory");
 		gfxstat_sf_frames_free(rd.sf);
+		gfxstat_causes_free(src->causes);
 		free(src->layers);
 		src->layers = NULL;
+		src->causes = NULL;
 		return CLI_INPUT;
 	}
 	paths[0] = (char *)path;
@@ -162,6 +175,8 @@ void cli_source_free(struct cli_source *src)
 		free(t);
 	}
 	free(src->layer_stat);
+	gfxstat_causes_free(src->causes);
+	src->causes = NULL;
 	src->layers = NULL;
 	src->layer_stat = NULL;
 	src->nlayers = 0;

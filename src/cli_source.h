@@ -22,6 +22,7 @@ struct cli_source {
 	struct cli_layer_stat *layer_stat;
 	size_t nlayers;
 	int interrupted;
+	struct gfxstat_causes *causes; /* app sections seen so far, while reading */
 };
 
 /*

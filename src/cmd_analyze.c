@@ -9,12 +9,15 @@
 #include "cli_source.h"
 #include "gfxstat/gfxstat.h"
 
-enum { OPT_JSON = 256, OPT_CSV, OPT_WINDOW, OPT_LAYER, OPT_APP, OPT_WAIT, OPT_TARGET,
-       OPT_KPI };
+enum {
+	OPT_JSON = 256, OPT_CSV, OPT_WINDOW, OPT_LAYER, OPT_APP, OPT_WAIT, OPT_TARGET, OPT_KPI,
+	OPT_JANKY
+};
 
 static const struct cli_opt analyze_opts[] = {
 	{ OPT_JSON, "json", NULL, "one JSON object with a 'layers' array" },
 	{ OPT_CSV, "csv", NULL, "the per-window FPS series, one row per window per layer" },
+	{ OPT_JANKY, "janky", NULL, "list the janky frames with the cause of each, then stop" },
 	{ OPT_WINDOW, "window", "SEC", "window of the FPS series (1)" },
 	{ OPT_LAYER, "layer", "SUBSTRING", "only layers whose name contains SUBSTRING" },
 	{ OPT_APP, "app", "PKG", "only the layers of this package" },
@@ -55,7 +58,9 @@ static const struct cli_cmd analyze_cmd = {
 };
 
 struct analyze_run {
-	int json, csv;
+	int json, csv, janky;
+	struct cli_source *src;   /* the input being read, for its section tracker */
+	unsigned long long njanky;
 	const char *layer, *app;
 	struct gfxstat_metrics_opts mo;
 	struct gfxstat_metrics *m;
@@ -73,6 +78,9 @@ static int analyze_opt(void *user, int id, const char *arg)
 		return 0;
 	case OPT_CSV:
 		r->csv = 1;
+		return 0;
+	case OPT_JANKY:
+		r->janky = 1;
 		return 0;
 	case OPT_WINDOW:
 		if (cli_duration_ns("--window", arg, GFXSTAT_NSEC_PER_SEC, &ns))
@@ -119,6 +127,31 @@ static int contains(struct gfxstat_str s, const char *want)
 	return 0;
 }
 
+/*
+ * A janky frame: it missed a vsync (an interval of 1.5 periods or more that is not an idle
+ * wait), or the source itself called it janky.
+ */
+static int janky_frame(struct analyze_run *r, const struct gfxstat_frame *f)
+{
+	int64_t p = f->vsync_period_ns > 0 && f->vsync_period_ns != GFXSTAT_NS_NONE
+			    ? f->vsync_period_ns : r->mo.default_period_ns;
+	int64_t iv = f->interval_ns;
+	int slow = iv != GFXSTAT_NS_NONE && 2 * iv >= 3 * p && iv < r->mo.wait_ns;
+	char cause[512];
+
+	if (!slow && f->janky <= 0)
+		return 0;
+	gfxstat_causes_explain(r->src ? r->src->causes : NULL, f,
+			       iv != GFXSTAT_NS_NONE ? f->present_ns - iv : GFXSTAT_NS_NONE,
+			       cause, sizeof(cause));
+	if (!r->njanky++)
+		printf("time_s,layer,frame_ms,vsyncs,cause\n");
+	printf("%.6f,\"%.*s\",%s%.3f,%.1f,\"%s\"\n", (double)f->present_ns / 1e9, (int)f->layer.n,
+	       f->layer.p, "", iv != GFXSTAT_NS_NONE ? (double)iv / 1e6 : 0.0,
+	       iv != GFXSTAT_NS_NONE ? (double)iv / (double)p : 0.0, cause);
+	return 0;
+}
+
 static int on_frame(void *user, const struct gfxstat_frame *f)
 {
 	struct analyze_run *r = user;
@@ -127,6 +160,8 @@ static int on_frame(void *user, const struct gfxstat_frame *f)
 		return 0;
 	if (r->app && (f->app.n != strlen(r->app) || memcmp(f->app.p, r->app, f->app.n)))
 		return 0;
+	if (r->janky)
+		return janky_frame(r, f);
 	r->lib_rc = gfxstat_metrics_frame(r->m, f);
 	return r->lib_rc;
 }
@@ -333,7 +368,11 @@ int cmd_analyze(int argc, char **argv)
 	cli_catch_signals();
 	for (i = first; i < argc && !cli_stop_signal; i++) {
 		struct cli_source src;
-		int src_rc = cli_source_read(argv[i], on_frame, &r, &src);
+		int src_rc;
+
+		r.src = &src;
+		src_rc = cli_source_read(argv[i], on_frame, &r, &src);
+		r.src = NULL;
 
 		if (src_rc) {
 			rc = src_rc;
@@ -348,7 +387,10 @@ int cmd_analyze(int argc, char **argv)
 		return CLI_INPUT;
 	}
 	n = gfxstat_metrics_count(r.m);
-	if (r.json) {
+	if (r.janky) {
+		if (!r.njanky)
+			printf("no janky frames\n");
+	} else if (r.json) {
 		printf("{\"layers\":[");
 		for (k = 0; k < n; k++) {
 			if (k)

@@ -616,4 +616,27 @@ const struct gfxstat_layer_metrics *gfxstat_metrics_get(const struct gfxstat_met
 size_t gfxstat_jank_windows(const int64_t *iv, size_t n, int64_t period_ns,
 			    struct gfxstat_jank_window *out, size_t cap);
 
+/* ---------------------------------------------------------------------------------------- */
+/* Why a frame was late                                                                       */
+
+struct gfxstat_causes;
+
+/**
+ * gfxstat_causes_new() - track app sections (Choreographer#doFrame, DrawFrame and what
+ * they contain) per process, to explain late frames; feed it with gfxstat_causes_marker()
+ */
+struct gfxstat_causes *gfxstat_causes_new(void);
+void gfxstat_causes_free(struct gfxstat_causes *c);
+int gfxstat_causes_marker(void *c, const struct gfxstat_ftrace_line *ev,
+			  const struct gfxstat_marker *m);
+
+/**
+ * gfxstat_causes_explain() - the primary cause of frame @f, as one line of text
+ * @c: the tracker (may be NULL for gfxinfo and FrameTimeline frames)
+ * @prev_present: the layer's previous present, or GFXSTAT_NS_NONE
+ * Return: as snprintf.
+ */
+int gfxstat_causes_explain(const struct gfxstat_causes *c, const struct gfxstat_frame *f,
+			   int64_t prev_present, char *buf, size_t cap);
+
 #endif

@@ -123,3 +123,21 @@ else
 	fail "gfxstat inspect on the bundled example"
 	cat "$TMP/inspect.out"
 fi
+
+# -- every janky frame gets a cause ---------------------------------------------------------
+# gfxsim writes Choreographer#doFrame / DrawFrame for its apps, so every janky app frame must
+# be explained by the app's own sections, SurfaceFlinger/GPU or idleness, never "unknown";
+# and its long frames (stalls of 100 ms and more) must be blamed on the main thread.
+if [ -x "$GFXSIM" ]; then
+	jf=$TMP/janky
+	mkdir -p "$jf"
+	"$GFXSIM" --seed 77 --hz 60 --duration 10 --apps 2 --jank 15 --idle 10 -o "$jf/t.trace" \
+		2> /dev/null
+	"$GFXSTAT" analyze --janky "$jf/t.trace" > "$jf/janky.csv"
+	total=$(grep -c 'com.example' "$jf/janky.csv")
+	unknown=$(grep 'com.example' "$jf/janky.csv" | grep -c '"unknown')
+	if [ "$total" -gt 5 ] && [ "$unknown" -eq 0 ]; then pass; else
+		fail "analyze --janky: $unknown of $total janky app frames without a cause"
+		head -5 "$jf/janky.csv"
+	fi
+fi
