@@ -62,10 +62,18 @@ const char *cli_source_layer_name(const struct cli_source *src, size_t i)
 	return i < t->n ? t->names[i] : "?";
 }
 
-static int on_frame(void *user, const struct gfxstat_frame *f)
+static int on_frame(void *user, const struct gfxstat_frame *frame)
 {
 	struct reader *rd = user;
-	long i = table_find_add(rd->src, f->layer);
+	long i = table_find_add(rd->src, frame->layer);
+	struct gfxstat_frame copy;
+	const struct gfxstat_frame *f = frame;
+
+	if (frame->input < 0 && frame->source == GFXSTAT_SRC_FTRACE) {
+		copy = *frame;
+		copy.input = gfxstat_causes_input(rd->src->causes, frame);
+		f = &copy;
+	}
 
 	if (i >= 0) {
 		struct cli_layer_stat *st = &rd->src->layer_stat[i];

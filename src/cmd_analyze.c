@@ -11,7 +11,7 @@
 
 enum {
 	OPT_JSON = 256, OPT_CSV, OPT_WINDOW, OPT_LAYER, OPT_APP, OPT_WAIT, OPT_TARGET, OPT_KPI,
-	OPT_JANKY
+	OPT_JANKY, OPT_SCROLL_ONLY
 };
 
 static const struct cli_opt analyze_opts[] = {
@@ -19,6 +19,7 @@ static const struct cli_opt analyze_opts[] = {
 	{ OPT_CSV, "csv", NULL, "the per-window FPS series, one row per window per layer" },
 	{ OPT_JANKY, "janky", NULL, "list the janky frames with the cause of each, then stop" },
 	{ OPT_WINDOW, "window", "SEC", "window of the FPS series (1)" },
+	{ OPT_SCROLL_ONLY, "scroll-only", NULL, "every metric over scroll frames only (scroll FPS)" },
 	{ OPT_LAYER, "layer", "SUBSTRING", "only layers whose name contains SUBSTRING" },
 	{ OPT_APP, "app", "PKG", "only the layers of this package" },
 	{ OPT_WAIT, "wait", "MS", "intervals this long are idle waits, left out of FPS (500)" },
@@ -44,14 +45,18 @@ static const char analyze_details[] =
 	"  hitch_ms_per_s      Apple: time beyond the refresh period per second of activity\n"
 	"  matrix              Tencent Matrix: dropped = (t - period) / period; levels at 3/9/24/42\n"
 	"  jank_windows        Taobao jank-FPS windows under 5/6 of the refresh rate\n"
+	"  scrolls             frames driven by input (an input section in the app's doFrame),\n"
+	"                      through the fling, until 200 ms without a frame: per scroll FPS,\n"
+	"                      hitch rate (Taobao scrollHitchRate), jank, longest frame, and\n"
+	"                      the slope of the hitch rate over the scrolls (worse further on?)\n"
 	"Thresholds in vsyncs follow the measured refresh rate; those in ms stay in ms.\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage, 3 unreadable input or no frames source, 5 cannot write.\n";
 
 static const struct cli_cmd analyze_cmd = {
 	"gfxstat analyze",
-	"gfxstat analyze [--json|--csv] [--window SEC] [--layer SUBSTRING] [--app PKG]\n"
-	"                       [--wait MS] [--target FPS] [--kpi MS] [-q] INPUT...",
+	"gfxstat analyze [--json|--csv|--janky] [--window SEC] [--layer SUBSTRING] [--app PKG]\n"
+	"                       [--scroll-only] [--wait MS] [--target FPS] [--kpi MS] [-q] INPUT...",
 	"Frame rate and jank per layer and per app, by every anchor tool's definition.",
 	analyze_details,
 	analyze_opts,
@@ -81,6 +86,9 @@ static int analyze_opt(void *user, int id, const char *arg)
 		return 0;
 	case OPT_JANKY:
 		r->janky = 1;
+		return 0;
+	case OPT_SCROLL_ONLY:
+		r->mo.scroll_only = 1;
 		return 0;
 	case OPT_WINDOW:
 		if (cli_duration_ns("--window", arg, GFXSTAT_NSEC_PER_SEC, &ns))
@@ -266,7 +274,16 @@ static void print_json_layer(const struct gfxstat_layer_metrics *l)
 		       "\"longest_ms\":%.3f}", i ? "," : "", (long long)w->start_ns, w->frames,
 		       (double)w->dur_ns / 1e6, w->fps, (double)w->longest_ns / 1e6);
 	}
-	printf("]");
+	printf("],\"scrolls\":[");
+	for (i = 0; i < l->nscrolls; i++) {
+		const struct gfxstat_scroll *sc = &l->scrolls[i];
+
+		printf("%s{\"start_ns\":%lld,\"duration_s\":%.6f,\"frames\":%u,\"fps\":%.3f,"
+		       "\"hitch_ms_per_s\":%.3f,\"jank\":%u,\"longest_ms\":%.3f}", i ? "," : "",
+		       (long long)sc->start_ns, (double)(sc->end_ns - sc->start_ns) / 1e9, sc->frames,
+		       sc->fps, sc->hitch_ms_per_s, sc->jank, (double)sc->longest_ns / 1e6);
+	}
+	printf("],\"scroll_hitch_slope\":%.6f", l->scroll_hitch_slope);
 	if (l->source_judged) {
 		printf(",\"android\":{\"judged\":%llu,\"janky\":%llu",
 		       (unsigned long long)l->source_judged, (unsigned long long)l->source_janky);
@@ -336,7 +353,23 @@ static void print_table_layer(const struct gfxstat_layer_metrics *l)
 	for (i = 0; i < l->njank_windows && i < 5; i++)
 		printf("%s%.0f FPS/%u frames", i ? ", " : ": ", l->jank_windows[i].fps,
 		       l->jank_windows[i].frames);
-	printf("%s\n\n", l->njank_windows > 5 ? ", ..." : "");
+	printf("%s\n", l->njank_windows > 5 ? ", ..." : "");
+	if (l->nscrolls) {
+		printf("  scrolls   %zu; hitch rate %s further on (slope %+.2f ms/s per scroll)\n",
+		       l->nscrolls, l->scroll_hitch_slope > 0 ? "grows" : "does not grow",
+		       l->scroll_hitch_slope);
+		for (i = 0; i < l->nscrolls && i < 10; i++) {
+			const struct gfxstat_scroll *sc = &l->scrolls[i];
+
+			printf("    #%zu at %.3f s: %.2f s, %u frames, %.1f FPS, hitch %.1f ms/s, "
+			       "jank %u, longest %.1f ms\n", i + 1, (double)sc->start_ns / 1e9,
+			       (double)(sc->end_ns - sc->start_ns) / 1e9, sc->frames, sc->fps,
+			       sc->hitch_ms_per_s, sc->jank, (double)sc->longest_ns / 1e6);
+		}
+		if (l->nscrolls > 10)
+			printf("    ...\n");
+	}
+	printf("\n");
 }
 
 int cmd_analyze(int argc, char **argv)

@@ -422,6 +422,7 @@ struct gfxstat_frame {
 	int32_t prediction_type;     /* FrameTimeline PredictionType, or -1 */
 	int32_t janky;               /* the source's own verdict (JankTracker, FrameTimeline): 0/1/-1 */
 	uint32_t jank_reasons;       /* gfxinfo: bit i set = JankTracker type i (Missed Vsync = 0) */
+	int32_t input;               /* the app handled input for this frame: 1, 0, or -1 unknown */
 	int64_t fi[GFXSTAT_FI_COUNT]; /* gfxinfo FrameInfo values; NONE when the column is absent */
 };
 
@@ -533,6 +534,18 @@ struct gfxstat_metrics_opts {
 	double target_fps; /* the seed score's target (60) */
 	double kpi_ms;     /* the seed score's KPI (100) */
 	int64_t default_period_ns; /* when neither the source nor the intervals give one */
+	int64_t settle_ns; /* a scroll ends at a gap this long (200 ms) */
+	int scroll_only;   /* every metric over scroll frames only (Taobao's scroll FPS) */
+};
+
+/* A scroll: frames driven by input, through the fling, until the content settles. */
+struct gfxstat_scroll {
+	int64_t start_ns, end_ns; /* first and last present */
+	uint32_t frames;
+	double fps;
+	double hitch_ms_per_s;    /* Taobao scrollHitchRate, in ms per s */
+	uint32_t jank;            /* PerfDog jank within the scroll */
+	int64_t longest_ns;
 };
 
 /* A Taobao jank-FPS window (seed 001): a run of frames that starts at a long one. */
@@ -584,6 +597,9 @@ struct gfxstat_layer_metrics {
 	double matrix_dropped_per_frame;
 	size_t njank_windows;
 	const struct gfxstat_jank_window *jank_windows; /* Taobao, FPS under 5/6 refresh */
+	size_t nscrolls;
+	const struct gfxstat_scroll *scrolls;
+	double scroll_hitch_slope;  /* least-squares slope of hitch_ms_per_s over scroll index */
 	/* Android's own verdicts, where the source gives them */
 	uint64_t source_janky;      /* frames the source marked janky (FrameTimeline, JankTracker) */
 	uint64_t source_judged;     /* frames that carried a verdict */
@@ -629,6 +645,13 @@ struct gfxstat_causes *gfxstat_causes_new(void);
 void gfxstat_causes_free(struct gfxstat_causes *c);
 int gfxstat_causes_marker(void *c, const struct gfxstat_ftrace_line *ev,
 			  const struct gfxstat_marker *m);
+
+/**
+ * gfxstat_causes_input() - whether the app work that produced @f handled input (an "input"
+ * or "deliverInputEvent" section, or a RecyclerView/ListView scroll, inside its doFrame)
+ * Return: 1, 0, or -1 when the trace shows no app work for it.
+ */
+int gfxstat_causes_input(const struct gfxstat_causes *c, const struct gfxstat_frame *f);
 
 /**
  * gfxstat_causes_explain() - the primary cause of frame @f, as one line of text

@@ -25,6 +25,7 @@ void gfxstat_frame_init(struct gfxstat_frame *f, enum gfxstat_frame_source sourc
 	f->present_type = -1;
 	f->prediction_type = -1;
 	f->janky = -1;
+	f->input = -1;
 	for (i = 0; i < GFXSTAT_FI_COUNT; i++)
 		f->fi[i] = GFXSTAT_NS_NONE;
 }

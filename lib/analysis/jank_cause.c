@@ -19,6 +19,7 @@
 struct open_slice {
 	int64_t start;
 	int64_t child_max;
+	int input;      /* an input section finished inside it */
 	char name[NAME_MAX_LEN];
 	char child[NAME_MAX_LEN];
 };
@@ -33,6 +34,7 @@ enum { WORK_MAIN, WORK_RENDER };
 
 struct work {
 	int kind;
+	int input;
 	int64_t start, end;
 	int64_t child_ns;
 	char name[NAME_MAX_LEN];
@@ -122,6 +124,12 @@ static struct proc *proc_of(struct gfxstat_causes *c, int32_t pid, int create)
 	return &c->procs[c->nprocs++];
 }
 
+static int is_input(const char *name)
+{
+	return strcmp(name, "input") == 0 || strncmp(name, "deliverInputEvent", 17) == 0 ||
+	       strncmp(name, "RV Scroll", 9) == 0 || strncmp(name, "ListView scroll", 15) == 0;
+}
+
 static int work_kind(const char *name)
 {
 	if (strncmp(name, "Choreographer#doFrame", 21) == 0)
@@ -150,6 +158,7 @@ int gfxstat_causes_marker(void *p, const struct gfxstat_ftrace_line *ev,
 
 			s->start = ev->ts_ns;
 			s->child_max = 0;
+			s->input = 0;
 			s->child[0] = 0;
 			copy_name(s->name, m->name);
 		}
@@ -166,10 +175,11 @@ int gfxstat_causes_marker(void *p, const struct gfxstat_ftrace_line *ev,
 		int64_t dur = ev->ts_ns - s->start;
 		int kind;
 
-		/* the parent learns its longest child */
+		/* the parent learns its longest child, and whether input was handled inside */
 		if (t->depth > 0 && t->depth - 1 < MAX_DEPTH) {
 			struct open_slice *parent = &t->s[t->depth - 1];
 
+			parent->input |= s->input || is_input(s->name);
 			if (dur > parent->child_max) {
 				parent->child_max = dur;
 				memcpy(parent->child, s->name, NAME_MAX_LEN);
@@ -188,6 +198,7 @@ int gfxstat_causes_marker(void *p, const struct gfxstat_ftrace_line *ev,
 			else
 				pr->n++;
 			w->kind = kind;
+			w->input = s->input;
 			w->start = s->start;
 			w->end = ev->ts_ns;
 			w->child_ns = s->child_max;
@@ -259,6 +270,19 @@ static int from_frameinfo(const struct gfxstat_frame *f, int64_t budget, char *b
 				phases[best].name, (double)best_ns / 1e6, (double)budget / 1e6);
 	return snprintf(buf, cap, "none (no phase over half the budget; longest: %s %.1f ms)",
 			phases[best].name, (double)best_ns / 1e6);
+}
+
+int gfxstat_causes_input(const struct gfxstat_causes *c, const struct gfxstat_frame *f)
+{
+	int64_t by = f->latch_ns != GFXSTAT_NS_NONE ? f->latch_ns : f->present_ns;
+	const struct proc *pr;
+	const struct work *mw;
+
+	if (!c || f->pid < 0)
+		return -1;
+	pr = proc_of((struct gfxstat_causes *)c, f->pid, 0);
+	mw = pr ? last_work(pr, WORK_MAIN, by) : NULL;
+	return mw ? mw->input : -1;
 }
 
 int gfxstat_causes_explain(const struct gfxstat_causes *c, const struct gfxstat_frame *f,

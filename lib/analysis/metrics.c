@@ -20,7 +20,9 @@ struct stream {
 	int is_app;
 	enum gfxstat_frame_source source;
 	int64_t *present, *period, *render; /* per frame; period/render NONE when unknown */
+	signed char *input;                 /* per frame: input handled 1/0, unknown -1 */
 	size_t n, cap;
+	struct gfxstat_scroll *scrolls;
 	struct gfxstat_layer_metrics m;
 	double *window_fps;
 	struct gfxstat_jank_window *jw;
@@ -43,6 +45,8 @@ void gfxstat_metrics_opts_init(struct gfxstat_metrics_opts *o)
 	o->target_fps = 60;
 	o->kpi_ms = 100;
 	o->default_period_ns = 16666667;
+	o->settle_ns = 200 * GFXSTAT_NSEC_PER_MSEC;
+	o->scroll_only = 0;
 }
 
 struct gfxstat_metrics *gfxstat_metrics_new(const struct gfxstat_metrics_opts *o)
@@ -56,6 +60,7 @@ struct gfxstat_metrics *gfxstat_metrics_new(const struct gfxstat_metrics_opts *o
 	else
 		gfxstat_metrics_opts_init(&m->o);
 	if (m->o.wait_ns <= 0 || m->o.window_ns <= 0 || m->o.default_period_ns <= 0 ||
+	    m->o.settle_ns <= 0 ||
 	    gx_strmap_init(&m->names, MAX_STREAMS)) {
 		gfxstat_metrics_free(m);
 		return NULL;
@@ -72,6 +77,8 @@ static void stream_free(struct stream *s)
 	free(s->render);
 	free(s->window_fps);
 	free(s->jw);
+	free(s->input);
+	free(s->scrolls);
 }
 
 void gfxstat_metrics_free(struct gfxstat_metrics *m)
@@ -116,14 +123,19 @@ static struct stream *new_stream(struct gfxstat_metrics *m)
 	return s;
 }
 
-static int push(struct stream *s, int64_t present, int64_t period, int64_t render)
+static int push(struct stream *s, int64_t present, int64_t period, int64_t render, int input)
 {
 	if (s->n == s->cap) {
 		size_t nc = s->cap ? s->cap * 2 : 256;
 		int64_t *a, *b, *c;
+		signed char *d;
 
 		if (nc > MAX_FRAMES_PER_STREAM)
 			return GFXSTAT_E_LIMIT;
+		d = realloc(s->input, nc);
+		if (!d)
+			return GFXSTAT_E_NOMEM;
+		s->input = d;
 		a = realloc(s->present, nc * sizeof(*a));
 		if (a)
 			s->present = a;
@@ -140,6 +152,7 @@ static int push(struct stream *s, int64_t present, int64_t period, int64_t rende
 	s->present[s->n] = present;
 	s->period[s->n] = period;
 	s->render[s->n] = render;
+	s->input[s->n] = (signed char)input;
 	s->n++;
 	return 0;
 }
@@ -187,7 +200,17 @@ int gfxstat_metrics_frame(void *mp, const struct gfxstat_frame *f)
 	if (f->source == GFXSTAT_SRC_GFXINFO)
 		for (b = 0; b < GFXSTAT_GFXINFO_REASONS; b++)
 			s->m.gfxinfo_reasons[b] += (f->jank_reasons >> b) & 1;
-	return push(s, f->present_ns, f->vsync_period_ns, render);
+	{
+		int input = f->input;
+
+		/* framestats: hwui presets HandleInputStart to the vsync; input moves it apart */
+		if (input < 0 && f->source == GFXSTAT_SRC_GFXINFO &&
+		    f->fi[GFXSTAT_FI_ANIMATION_START] > 0 && f->fi[GFXSTAT_FI_HANDLE_INPUT_START] > 0 &&
+		    f->fi[GFXSTAT_FI_ANIMATION_START] != GFXSTAT_NS_NONE &&
+		    f->fi[GFXSTAT_FI_HANDLE_INPUT_START] != GFXSTAT_NS_NONE)
+			input = f->fi[GFXSTAT_FI_ANIMATION_START] > f->fi[GFXSTAT_FI_HANDLE_INPUT_START];
+		return push(s, f->present_ns, f->vsync_period_ns, render, input);
+	}
 }
 
 /* ------------------------------------------------------------------------------------ */
@@ -302,6 +325,92 @@ size_t gfxstat_jank_windows(const int64_t *iv, size_t n, int64_t period_ns,
 	return found;
 }
 
+/*
+ * Scrolls: a scroll starts at a frame whose app work handled input and takes the frames that
+ * follow (the fling included) until a gap of settle_ns: the content has settled. Sets
+ * use[i] for the intervals the metrics count: all of them, or with scroll_only the intervals
+ * inside scrolls.
+ */
+static int scrolls(const struct gfxstat_metrics_opts *o, struct stream *s, const int64_t *iv,
+		   int64_t period, unsigned char *use)
+{
+	struct gfxstat_layer_metrics *m = &s->m;
+	size_t n = s->n, j, start = 0, cap = 0, ns = 0;
+	int on = 0;
+
+	for (j = 0; j + 1 < n; j++)
+		use[j] = !o->scroll_only;
+	for (j = 0; j <= n; j++) {
+		int end_here = on && (j == n || iv[j - 1] >= o->settle_ns);
+
+		if (end_here) {
+			size_t k, run = 0;
+			struct gfxstat_scroll *sc;
+			int64_t hitch = 0;
+
+			on = 0;
+			if (j - 1 > start) { /* at least one interval */
+				if (ns == cap) {
+					size_t nc = cap ? cap * 2 : 16;
+					struct gfxstat_scroll *nsc =
+						realloc(s->scrolls, nc * sizeof(*nsc));
+
+					if (!nsc)
+						return GFXSTAT_E_NOMEM;
+					s->scrolls = nsc;
+					cap = nc;
+				}
+				sc = &s->scrolls[ns++];
+				memset(sc, 0, sizeof(*sc));
+				sc->start_ns = s->present[start];
+				sc->end_ns = s->present[j - 1];
+				sc->frames = (uint32_t)(j - start);
+				for (k = start; k + 1 < j; k++) {
+					int64_t p = s->period[k + 1] > 0 &&
+							    s->period[k + 1] != GFXSTAT_NS_NONE
+						    ? s->period[k + 1] : period;
+
+					if (o->scroll_only)
+						use[k] = 1;
+					if (iv[k] > p)
+						hitch += iv[k] - p;
+					if (iv[k] > sc->longest_ns)
+						sc->longest_ns = iv[k];
+					if (++run >= 4 && 3 * iv[k] > 2 * (iv[k - 1] + iv[k - 2] +
+									   iv[k - 3]) &&
+					    iv[k] > PERFDOG_JANK_NS)
+						sc->jank++;
+				}
+				{
+					double dur = (double)(sc->end_ns - sc->start_ns) / 1e9;
+
+					sc->fps = dur > 0 ? (double)(sc->frames - 1) / dur : 0;
+					sc->hitch_ms_per_s = dur > 0 ? (double)hitch / 1e6 / dur : 0;
+				}
+			}
+		}
+		if (j < n && !on && s->input[j] == 1) {
+			on = 1;
+			start = j;
+		}
+	}
+	m->nscrolls = ns;
+	m->scrolls = s->scrolls;
+	/* does it get worse the further you scroll: the slope of the hitch rate */
+	if (ns >= 2) {
+		double mx = (double)(ns - 1) / 2, my = 0, sxy = 0, sxx = 0;
+
+		for (j = 0; j < ns; j++)
+			my += s->scrolls[j].hitch_ms_per_s / (double)ns;
+		for (j = 0; j < ns; j++) {
+			sxy += ((double)j - mx) * (s->scrolls[j].hitch_ms_per_s - my);
+			sxx += ((double)j - mx) * ((double)j - mx);
+		}
+		m->scroll_hitch_slope = sxy / sxx;
+	}
+	return 0;
+}
+
 static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 {
 	struct gfxstat_layer_metrics *m = &s->m;
@@ -309,13 +418,15 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 	int64_t *iv = malloc((niv ? niv : 1) * sizeof(*iv));
 	int64_t *cnt = malloc((niv ? niv : 1) * sizeof(*cnt));
 	int64_t *sorted = malloc((niv ? niv : 1) * sizeof(*sorted));
+	unsigned char *use = malloc(niv ? niv : 1);
 	int64_t active = 0, wait = 0, max_c = 0, hitch = 0, period, jank_time = 0;
 	double span;
 
-	if (!iv || !cnt || !sorted) {
+	if (!iv || !cnt || !sorted || !use) {
 		free(iv);
 		free(cnt);
 		free(sorted);
+		free(use);
 		return GFXSTAT_E_NOMEM;
 	}
 	m->name = s->name;
@@ -335,12 +446,21 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 	period = stream_period(s, sorted, niv, o->default_period_ns);
 	m->period_ns = period;
 	m->refresh_hz = 1e9 / (double)period;
+	if (scrolls(o, s, iv, period, use)) {
+		free(iv);
+		free(cnt);
+		free(sorted);
+		free(use);
+		return GFXSTAT_E_NOMEM;
+	}
 
 	/* counted intervals vs idle waits (the seed's rule) */
 	for (i = 0; i < niv; i++) {
 		int64_t p = s->period[i + 1] > 0 && s->period[i + 1] != GFXSTAT_NS_NONE
 				    ? s->period[i + 1] : period;
 
+		if (!use[i])
+			continue;
 		if (iv[i] >= o->wait_ns) {
 			m->waits++;
 			wait += iv[i];
@@ -380,7 +500,7 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 	m->wait_s = (double)wait / 1e9;
 	m->active_s = (double)active / 1e9;
 	m->fps = active ? (double)nc * 1e9 / (double)active : 0;
-	m->fps_wall = span > 0 ? (double)niv / span : 0;
+	m->fps_wall = o->scroll_only ? m->fps : span > 0 ? (double)niv / span : 0;
 	m->matrix_dropped_per_frame = nc ? (double)m->matrix_dropped / (double)nc : 0;
 	m->hitch_ms_per_s = active ? (double)hitch / 1e6 / ((double)active / 1e9) : 0;
 
@@ -413,15 +533,27 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 		m->score = round(m->score * 100) / 100;
 	}
 
-	/* PerfDog: over every interval in order, waits included (PerfDog has no idle rule) */
-	for (i = 3; i < niv; i++) {
-		int64_t sum3 = iv[i - 1] + iv[i - 2] + iv[i - 3];
+	/* PerfDog: over every used interval in order, waits included (PerfDog has no idle
+	 * rule); with --scroll-only the previous three are taken within the same scroll */
+	{
+		size_t run = 0;
 
-		if (3 * iv[i] > 2 * sum3 && iv[i] > PERFDOG_JANK_NS) {
-			m->jank++;
-			jank_time += iv[i];
-			if (iv[i] > PERFDOG_BIG_NS)
-				m->big_jank++;
+		for (i = 0; i < niv; i++) {
+			int64_t sum3;
+
+			if (!use[i]) {
+				run = 0;
+				continue;
+			}
+			if (++run < 4)
+				continue;
+			sum3 = iv[i - 1] + iv[i - 2] + iv[i - 3];
+			if (3 * iv[i] > 2 * sum3 && iv[i] > PERFDOG_JANK_NS) {
+				m->jank++;
+				jank_time += iv[i];
+				if (iv[i] > PERFDOG_BIG_NS)
+					m->big_jank++;
+			}
 		}
 	}
 	if (span > 0) {
@@ -435,6 +567,8 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 		int64_t d = s->render[i] != GFXSTAT_NS_NONE ? s->render[i]
 			    : i ? iv[i - 1] : 0;
 
+		if (o->scroll_only && (!i || !use[i - 1]))
+			continue;
 		m->frozen_frames += d >= o->frozen_ns;
 	}
 	m->frozen_share = n ? (double)m->frozen_frames / (double)n : 0;
@@ -458,7 +592,8 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 			size_t c = 0;
 
 			while (j < n && s->present[j] < end) {
-				c++;
+				/* --scroll-only: frames that end an interval inside a scroll */
+				c += !o->scroll_only || (j && use[j - 1]);
 				j++;
 			}
 			s->window_fps[w] = (double)c * 1e9 / (double)o->window_ns;
@@ -486,7 +621,7 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 		for (end = 0; end <= niv && s->jw; end++) {
 			size_t found, w;
 
-			if (end < niv && iv[end] < o->wait_ns)
+			if (end < niv && use[end] && iv[end] < o->wait_ns)
 				continue;
 			found = gfxstat_jank_windows(iv + start, end - start, period, tmp, 256);
 			for (w = 0; w < found && w < 256; w++) {
@@ -504,6 +639,7 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 	free(iv);
 	free(cnt);
 	free(sorted);
+	free(use);
 	return 0;
 }
 
@@ -542,7 +678,7 @@ static int build_apps(struct gfxstat_metrics *m)
 			if (!l->app || strcmp(l->app, a->app))
 				continue;
 			for (k = 0; k < l->n; k++)
-				if (push(a, l->present[k], l->period[k], l->render[k]))
+				if (push(a, l->present[k], l->period[k], l->render[k], l->input[k]))
 					return GFXSTAT_E_NOMEM;
 			a->m.source_judged += l->m.source_judged;
 			a->m.source_janky += l->m.source_janky;
@@ -558,14 +694,16 @@ static int build_apps(struct gfxstat_metrics *m)
 			size_t n = a->n, w = 0;
 			size_t *ord = malloc((n ? n : 1) * sizeof(*ord));
 			int64_t *np = malloc((n ? n : 1) * sizeof(*np)), *npe, *nr;
+			signed char *ni = malloc(n ? n : 1);
 
 			npe = malloc((n ? n : 1) * sizeof(*npe));
 			nr = malloc((n ? n : 1) * sizeof(*nr));
-			if (!ord || !np || !npe || !nr) {
+			if (!ord || !np || !npe || !nr || !ni) {
 				free(ord);
 				free(np);
 				free(npe);
 				free(nr);
+				free(ni);
 				return GFXSTAT_E_NOMEM;
 			}
 			for (k = 0; k < n; k++)
@@ -589,20 +727,27 @@ static int build_apps(struct gfxstat_metrics *m)
 			for (k = 0; k < n; k++) {
 				int64_t p = a->present[ord[k]];
 
-				if (w && np[w - 1] == p)
+				if (w && np[w - 1] == p) {
+					/* one vsync, several layers: input if any of them had it */
+					if (a->input[ord[k]] > ni[w - 1])
+						ni[w - 1] = a->input[ord[k]];
 					continue;
+				}
 				np[w] = p;
 				npe[w] = a->period[ord[k]];
 				nr[w] = a->render[ord[k]];
+				ni[w] = a->input[ord[k]];
 				w++;
 			}
 			free(ord);
 			free(a->present);
 			free(a->period);
 			free(a->render);
+			free(a->input);
 			a->present = np;
 			a->period = npe;
 			a->render = nr;
+			a->input = ni;
 			a->n = w;
 			a->cap = n ? n : 1;
 		}

@@ -192,10 +192,74 @@ TEST(frozen)
 	gfxstat_metrics_free(m);
 }
 
+/*
+ * Scrolls. Frames (present ms): 0, 16, 32 with no input; 632 (input: a scroll starts), then
+ * 10 more frames 16 ms apart to 792, the 5th of them 48 ms after the previous (a hitch of
+ * 48 - 16.667 = 31.333 ms); a 300 ms gap (>= 200 ms: the content settled); 1124 (input),
+ * 1140, 1156. Scroll 1: 11 frames from 632 to 824 (9 x 16 + 48 = 192 ms): FPS 10 / 0.192
+ * = 52.08, hitch 31.333 / 0.192 = 163.19 ms/s; scroll 2: 3 frames over 32 ms, FPS 62.5,
+ * no hitch (16 < 16.667). The hitch rate falls: slope (0 - 163.19) / 1 < 0.
+ * With scroll_only the counted intervals are the 10 + 2 inside scrolls: 12 over 224 ms.
+ */
+static const struct gfxstat_layer_metrics *run_scrolls(struct gfxstat_metrics **mp, int only)
+{
+	static const int at[] = { 0, 16, 32, 632, 648, 664, 680, 696, 744, 760, 776, 792, 808,
+				  824, 1124, 1140, 1156 };
+	static const int input[] = { 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0 };
+	struct gfxstat_metrics_opts o;
+	struct gfxstat_metrics *m;
+	struct gfxstat_frame f;
+	size_t i;
+
+	gfxstat_metrics_opts_init(&o);
+	o.scroll_only = only;
+	m = gfxstat_metrics_new(&o);
+	gfxstat_frame_init(&f, GFXSTAT_SRC_FTRACE);
+	f.layer.p = "L#0";
+	f.layer.n = 3;
+	f.vsync_period_ns = 16666667;
+	for (i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		f.present_ns = 5000000000LL + at[i] * 1000000LL;
+		f.input = input[i];
+		gfxstat_metrics_frame(m, &f);
+	}
+	gfxstat_metrics_finish(m);
+	*mp = m;
+	return gfxstat_metrics_get(m, 0);
+}
+
+TEST(scrolls)
+{
+	struct gfxstat_metrics *m;
+	const struct gfxstat_layer_metrics *l = run_scrolls(&m, 0);
+
+	CHECK_EQ(l->nscrolls, 2);
+	if (l->nscrolls == 2) {
+		CHECK_EQ(l->scrolls[0].frames, 11);
+		CHECK_EQ(l->scrolls[0].end_ns - l->scrolls[0].start_ns, 192000000);
+		CHECK(fabs(l->scrolls[0].fps - 10 / 0.192) < 1e-9);
+		CHECK(fabs(l->scrolls[0].hitch_ms_per_s - (48 - 16.666667) / 0.192) < 1e-6);
+		CHECK_EQ(l->scrolls[0].longest_ns, 48000000);
+		CHECK_EQ(l->scrolls[1].frames, 3);
+		CHECK(fabs(l->scrolls[1].fps - 62.5) < 1e-9);
+		CHECK(l->scrolls[1].hitch_ms_per_s == 0);
+		CHECK(l->scroll_hitch_slope < 0);
+	}
+	/* 16 intervals, one wait (the 600 ms before the first scroll; 300 ms is under 500) */
+	CHECK_EQ(l->intervals, 15);
+	CHECK_EQ(l->waits, 1);
+	gfxstat_metrics_free(m);
+	l = run_scrolls(&m, 1);
+	CHECK_EQ(l->intervals, 12);
+	CHECK(fabs(l->fps - 12 / 0.224) < 1e-9);
+	gfxstat_metrics_free(m);
+}
+
 TEST_SUITE(test_metrics)
 {
 	RUN(taobao_worked_example);
 	RUN(perfdog);
 	RUN(percentiles_waits_score);
 	RUN(frozen);
+	RUN(scrolls);
 }
