@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd_gfxinfo.h"
 #include "gfxstat/gfxstat.h"
 
 struct command {
@@ -15,6 +16,7 @@ struct command {
 static const struct command commands[] = {
 	{ "analyze", cmd_analyze, "frame rate and jank per layer and app, by every tool's definition" },
 	{ "frames", cmd_frames, "every frame of every layer, from any supported input" },
+	{ "gfxinfo", cmd_gfxinfo, "dumpsys gfxinfo summaries recomputed from the framestats rows" },
 	{ "gfx", cmd_gfx, "per-surface FPS windows from atrace gfx text (android_FPS_frome_GFX)" },
 	{ "inspect", cmd_inspect, "what an input is: format, Android version, refresh rate, layers" },
 };
