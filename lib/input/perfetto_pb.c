@@ -1,0 +1,1358 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Perfetto protobuf traces without libperfetto (FORMATS.md section 6): a push decoder that
+ * frames the stream into TracePackets (one buffered at a time, bounded), decodes ftrace
+ * print events into atrace markers and FrameTimeline events into per-frame records, and
+ * inflates compressed_packets one level deep. Field numbers are google/perfetto's.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <zlib.h>
+
+#include "gfxstat/gfxstat_perfetto.h"
+#include "protobuf_local.h"
+
+/* Field numbers (FORMATS.md 6.1, 6.2) */
+enum {
+	TRACE_PACKET = 1,
+	PKT_FTRACE_EVENTS = 1,
+	PKT_CLOCK_SNAPSHOT = 6,
+	PKT_TIMESTAMP = 8,
+	PKT_COMPRESSED = 50,
+	PKT_CLOCK_ID = 58,
+	PKT_FRAME_TIMELINE = 76,
+	BUNDLE_CPU = 1,
+	BUNDLE_EVENT = 2,
+	FTRACE_TIMESTAMP = 1,
+	FTRACE_PID = 2,
+	FTRACE_PRINT = 3,
+	PRINT_BUF = 2,
+	SNAP_CLOCKS = 1,
+	SNAP_PRIMARY = 2,
+	CLOCK_ID = 1,
+	CLOCK_TIMESTAMP = 2,
+	CLOCK_INCREMENTAL = 3,
+	CLOCK_UNIT = 4,
+};
+
+/* FrameTimelineEvent oneof members, which are also our slice kinds */
+enum {
+	FT_EXPECTED_DISPLAY = 1,
+	FT_ACTUAL_DISPLAY = 2,
+	FT_EXPECTED_SURFACE = 3,
+	FT_ACTUAL_SURFACE = 4,
+	FT_FRAME_END = 5,
+};
+
+#define MAX_SNAP_CLOCKS 16
+/* trace_processor's kBadTimestamp: |ts| >= INT64_MAX - 10 s is a platform bug (b/185978397) */
+#define BAD_TIMESTAMP (INT64_MAX - 10 * GFXSTAT_NSEC_PER_SEC)
+#define NO_SLOT UINT32_MAX
+
+enum pf_state {
+	ST_HDR,  /* reading a record header: tag, then length */
+	ST_BODY, /* copying a packet's bytes into pkt */
+	ST_SKIP, /* skipping a record's bytes */
+	ST_DONE, /* broken stream, finished, or stopped by a callback */
+};
+
+/* One FrameTimeline slice: a start, waiting for its FrameEnd or an actual frame. */
+struct pf_slice {
+	uint8_t used;
+	uint8_t kind;
+	uint8_t ended;
+	uint8_t keyed;   /* expected frames: in the key map */
+	int64_t cookie;
+	int64_t start, end;
+	int64_t token, display_token;
+	int32_t pid, present_type, jank_type, prediction_type;
+	char *layer;
+	size_t layer_n;
+};
+
+/* uint64 key -> slot, open addressing with linear probing and backward-shift deletion */
+struct pf_map {
+	uint64_t *keys;
+	uint32_t *vals; /* NO_SLOT = empty */
+	size_t mask;
+};
+
+struct pf_print {
+	int64_t ts;
+	int32_t pid;
+	uint32_t idx;
+	const uint8_t *buf;
+	size_t len;
+};
+
+struct gfxstat_perfetto {
+	struct gfxstat_perfetto_sink sink;
+	struct gfxstat_stats *stats;
+	struct gfxstat_perfetto_limits lim;
+	struct gfxstat_perfetto_summary sum;
+	int rc;          /* sticky: GFXSTAT_E_ABORTED or GFXSTAT_E_NOMEM */
+	int fed;
+
+	/* framing */
+	enum pf_state st;
+	uint8_t hdr[20];
+	size_t hdr_n;
+	uint64_t need;   /* bytes of the current record still to copy or skip */
+	struct gx_buf pkt;
+
+	/* compressed_packets */
+	uint8_t *inf;
+	size_t inf_cap;
+
+	/* clocks: the latest snapshot */
+	uint32_t snap_id[MAX_SNAP_CLOCKS];
+	int64_t snap_ts[MAX_SNAP_CLOCKS];
+	size_t nsnap;
+
+	/* print events of the bundle being decoded */
+	struct pf_print *prints;
+	size_t cap_prints;
+
+	/* FrameTimeline: a ring of max_open slices (a power of two) and two indexes */
+	struct pf_slice *ring;
+	size_t ring_cap;
+	uint64_t seq;
+	struct pf_map by_cookie, by_key;
+};
+
+/* ---------------------------------------------------------------------------------------- */
+/* Wire reader (protobuf_local.h)                                                           */
+
+enum gx_pb_res gx_pb_varint(const uint8_t **p, const uint8_t *end, uint64_t *out)
+{
+	const uint8_t *s = *p;
+	uint64_t v = 0;
+	unsigned shift = 0, i;
+
+	for (i = 0; i < 10; i++) {
+		uint8_t c;
+
+		if (s + i >= end)
+			return GX_PB_SHORT;
+		c = s[i];
+		if (i == 9 && c > 1)
+			return GX_PB_MALFORMED; /* more than 64 bits */
+		v |= (uint64_t)(c & 0x7f) << shift;
+		shift += 7;
+		if (!(c & 0x80)) {
+			*p = s + i + 1;
+			*out = v;
+			return GX_PB_FIELD;
+		}
+	}
+	return GX_PB_MALFORMED;
+}
+
+enum gx_pb_res gx_pb_next(struct gx_pb *r, struct gx_pb_field *f)
+{
+	const uint8_t *s = r->p;
+	uint64_t tag, v;
+
+	if (s >= r->end)
+		return GX_PB_END;
+	if (gx_pb_varint(&s, r->end, &tag) != GX_PB_FIELD)
+		return GX_PB_MALFORMED;
+	if ((tag >> 3) == 0 || (tag >> 3) > 0x1fffffff)
+		return GX_PB_MALFORMED;
+	f->num = (uint32_t)(tag >> 3);
+	f->data = NULL;
+	f->len = 0;
+	f->v = 0;
+	switch (tag & 7) {
+	case GX_PB_VARINT:
+		if (gx_pb_varint(&s, r->end, &v) != GX_PB_FIELD)
+			return GX_PB_MALFORMED;
+		f->v = v;
+		break;
+	case GX_PB_FIXED64:
+		if (r->end - s < 8)
+			return GX_PB_MALFORMED;
+		memcpy(&v, s, 8); /* little-endian hosts only, as Android and x86 */
+		f->v = v;
+		s += 8;
+		break;
+	case GX_PB_FIXED32: {
+		uint32_t w;
+
+		if (r->end - s < 4)
+			return GX_PB_MALFORMED;
+		memcpy(&w, s, 4);
+		f->v = w;
+		s += 4;
+		break;
+	}
+	case GX_PB_LEN:
+		if (gx_pb_varint(&s, r->end, &v) != GX_PB_FIELD)
+			return GX_PB_MALFORMED;
+		if (v > (uint64_t)(r->end - s))
+			return GX_PB_MALFORMED;
+		f->data = s;
+		f->len = (size_t)v;
+		s += v;
+		break;
+	default: /* 3, 4: groups; 6, 7: unused */
+		return GX_PB_MALFORMED;
+	}
+	f->wire = (enum gx_pb_wire)(tag & 7);
+	r->p = s;
+	return GX_PB_FIELD;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Maps                                                                                     */
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static int map_init(struct pf_map *m, size_t cap)
+{
+	size_t i;
+
+	m->keys = malloc(cap * sizeof(*m->keys));
+	m->vals = malloc(cap * sizeof(*m->vals));
+	if (!m->keys || !m->vals)
+		return GFXSTAT_E_NOMEM;
+	for (i = 0; i < cap; i++)
+		m->vals[i] = NO_SLOT;
+	m->mask = cap - 1;
+	return 0;
+}
+
+static void map_free(struct pf_map *m)
+{
+	free(m->keys);
+	free(m->vals);
+	m->keys = NULL;
+	m->vals = NULL;
+}
+
+static uint32_t map_get(const struct pf_map *m, uint64_t key)
+{
+	size_t i = mix64(key) & m->mask;
+
+	while (m->vals[i] != NO_SLOT) {
+		if (m->keys[i] == key)
+			return m->vals[i];
+		i = (i + 1) & m->mask;
+	}
+	return NO_SLOT;
+}
+
+/* The map has twice the ring's capacity and one entry per slot at most: never full. */
+static void map_put(struct pf_map *m, uint64_t key, uint32_t val)
+{
+	size_t i = mix64(key) & m->mask;
+
+	while (m->vals[i] != NO_SLOT && m->keys[i] != key)
+		i = (i + 1) & m->mask;
+	m->keys[i] = key;
+	m->vals[i] = val;
+}
+
+/* Remove @key if it maps to @val. */
+static void map_del(struct pf_map *m, uint64_t key, uint32_t val)
+{
+	size_t i = mix64(key) & m->mask, j, home;
+
+	while (m->vals[i] != NO_SLOT && m->keys[i] != key)
+		i = (i + 1) & m->mask;
+	if (m->vals[i] == NO_SLOT || m->vals[i] != val)
+		return;
+	/* backward-shift: move up entries whose home is not between the hole and them */
+	j = i;
+	for (;;) {
+		m->vals[i] = NO_SLOT;
+		for (;;) {
+			j = (j + 1) & m->mask;
+			if (m->vals[j] == NO_SLOT)
+				return;
+			home = mix64(m->keys[j]) & m->mask;
+			if (i <= j ? (home <= i || home > j) : (home <= i && home > j))
+				break;
+		}
+		m->keys[i] = m->keys[j];
+		m->vals[i] = m->vals[j];
+		i = j;
+	}
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Names                                                                                    */
+
+static const struct {
+	int32_t bit;
+	const char *name;
+} jank_names[] = {
+	/* trace_processor's JankTypeBitmaskToStringId order (FORMATS.md 6.3) */
+	{ GFXSTAT_JANK_SF_SCHEDULING, "SurfaceFlinger Scheduling" },
+	{ GFXSTAT_JANK_PREDICTION_ERROR, "Prediction Error" },
+	{ GFXSTAT_JANK_DISPLAY_HAL, "Display HAL" },
+	{ GFXSTAT_JANK_SF_CPU_DEADLINE_MISSED, "SurfaceFlinger CPU Deadline Missed" },
+	{ GFXSTAT_JANK_SF_GPU_DEADLINE_MISSED, "SurfaceFlinger GPU Deadline Missed" },
+	{ GFXSTAT_JANK_APP_DEADLINE_MISSED, "App Deadline Missed" },
+	{ GFXSTAT_JANK_APP_RESYNCED_JITTER, "App Resynced Jitter" },
+	{ GFXSTAT_JANK_BUFFER_STUFFING, "Buffer Stuffing" },
+	{ GFXSTAT_JANK_UNKNOWN, "Unknown Jank" },
+	{ GFXSTAT_JANK_SF_STUFFING, "SurfaceFlinger Stuffing" },
+	{ GFXSTAT_JANK_DROPPED, "Dropped Frame" },
+	{ GFXSTAT_JANK_NON_ANIMATING, "Non Animating" },
+	{ GFXSTAT_JANK_DISPLAY_NOT_ON, "Display not ON" },
+	{ GFXSTAT_JANK_DISPLAY_MODE_CHANGE, "ModeChange in progress" },
+	{ GFXSTAT_JANK_DISPLAY_POWER_MODE_CHANGE, "PowerModeChange in progress" },
+};
+
+size_t gfxstat_perfetto_jank_type_str(int32_t jank_type, char *buf, size_t cap)
+{
+	size_t len = 0, i, k;
+	const char *s;
+
+	if (cap)
+		buf[0] = 0;
+	if (jank_type < 0)
+		return 0;
+	if (jank_type == GFXSTAT_JANK_UNSPECIFIED || jank_type == GFXSTAT_JANK_NONE) {
+		s = jank_type ? "None" : "Unspecified";
+		len = strlen(s);
+		if (len < cap)
+			memcpy(buf, s, len + 1);
+		return len;
+	}
+	for (i = 0; i < sizeof(jank_names) / sizeof(jank_names[0]); i++) {
+		if (!(jank_type & jank_names[i].bit))
+			continue;
+		for (k = 0; k < 2; k++) {
+			if (k == 0 && len == 0)
+				continue;
+			s = k ? jank_names[i].name : ", ";
+			if (len + strlen(s) < cap)
+				memcpy(buf + len, s, strlen(s) + 1);
+			len += strlen(s);
+		}
+	}
+	if (len >= cap && cap)
+		buf[0] = 0;
+	return len;
+}
+
+const char *gfxstat_perfetto_present_type_name(int32_t present_type)
+{
+	static const char *const names[] = { "Unspecified Present", "On-time Present",
+					     "Late Present", "Early Present", "Dropped Frame",
+					     "Unknown Present" };
+
+	return present_type >= 1 && present_type <= 5 ? names[present_type] : names[0];
+}
+
+const char *gfxstat_perfetto_prediction_type_name(int32_t prediction_type)
+{
+	static const char *const names[] = { "Unspecified Prediction", "Valid Prediction",
+					     "Expired Prediction", "Unknown Prediction" };
+
+	return prediction_type >= 1 && prediction_type <= 3 ? names[prediction_type] : names[0];
+}
+
+const char *gfxstat_perfetto_clock_name(uint32_t clock_id)
+{
+	static const char *const names[] = { "?", "REALTIME", "REALTIME_COARSE", "MONOTONIC",
+					     "MONOTONIC_COARSE", "MONOTONIC_RAW", "BOOTTIME",
+					     "?", "?", "TSC", "PERF", "TRACE_FILE" };
+
+	return clock_id < sizeof(names) / sizeof(names[0]) ? names[clock_id] : "?";
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Life cycle                                                                               */
+
+void gfxstat_perfetto_limits_init(struct gfxstat_perfetto_limits *l)
+{
+	l->max_packet = GFXSTAT_PERFETTO_MAX_PACKET;
+	l->max_inflated = GFXSTAT_PERFETTO_MAX_INFLATED;
+	l->max_open = GFXSTAT_PERFETTO_MAX_OPEN;
+	l->max_layer = GFXSTAT_PERFETTO_MAX_LAYER;
+}
+
+static void free_tables(struct gfxstat_perfetto *p)
+{
+	size_t i;
+
+	if (p->ring)
+		for (i = 0; i < p->ring_cap; i++)
+			free(p->ring[i].layer);
+	free(p->ring);
+	p->ring = NULL;
+	map_free(&p->by_cookie);
+	map_free(&p->by_key);
+}
+
+static int alloc_tables(struct gfxstat_perfetto *p)
+{
+	size_t cap = 1;
+
+	while (cap < p->lim.max_open && cap < ((size_t)1 << 24))
+		cap <<= 1;
+	p->ring_cap = cap;
+	p->ring = calloc(cap, sizeof(*p->ring));
+	if (!p->ring || map_init(&p->by_cookie, cap * 2) || map_init(&p->by_key, cap * 2)) {
+		free_tables(p);
+		return GFXSTAT_E_NOMEM;
+	}
+	return 0;
+}
+
+struct gfxstat_perfetto *gfxstat_perfetto_new(const struct gfxstat_perfetto_sink *sink,
+					      struct gfxstat_stats *stats)
+{
+	struct gfxstat_perfetto *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	if (sink)
+		p->sink = *sink;
+	p->stats = stats;
+	gfxstat_perfetto_limits_init(&p->lim);
+	gx_buf_init(&p->pkt, p->lim.max_packet);
+	p->sum.trace_clock = GFXSTAT_CLOCK_BOOTTIME;
+	if (alloc_tables(p)) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+void gfxstat_perfetto_free(struct gfxstat_perfetto *p)
+{
+	if (!p)
+		return;
+	free_tables(p);
+	gx_buf_free(&p->pkt);
+	free(p->inf);
+	free(p->prints);
+	free(p);
+}
+
+int gfxstat_perfetto_set_limits(struct gfxstat_perfetto *p,
+				const struct gfxstat_perfetto_limits *l)
+{
+	struct gfxstat_perfetto_limits d;
+
+	if (!p || !l || p->fed)
+		return GFXSTAT_E_INVAL;
+	gfxstat_perfetto_limits_init(&d);
+	p->lim.max_packet = l->max_packet ? l->max_packet : d.max_packet;
+	p->lim.max_inflated = l->max_inflated ? l->max_inflated : d.max_inflated;
+	p->lim.max_layer = l->max_layer ? l->max_layer : d.max_layer;
+	p->pkt.max = p->lim.max_packet;
+	if ((l->max_open ? l->max_open : d.max_open) != p->lim.max_open) {
+		free_tables(p);
+		p->lim.max_open = l->max_open ? l->max_open : d.max_open;
+		return alloc_tables(p);
+	}
+	return 0;
+}
+
+const struct gfxstat_perfetto_summary *gfxstat_perfetto_summary(const struct gfxstat_perfetto *p)
+{
+	return &p->sum;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Clocks                                                                                   */
+
+static void decode_clock_snapshot(struct gfxstat_perfetto *p, const uint8_t *d, size_t n)
+{
+	struct gx_pb r, c;
+	struct gx_pb_field f, g;
+	uint32_t ids[MAX_SNAP_CLOCKS];
+	int64_t tss[MAX_SNAP_CLOCKS];
+	size_t k = 0;
+	uint32_t primary = 0;
+	enum gx_pb_res res;
+
+	gx_pb_init(&r, d, n);
+	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
+		if (f.num == SNAP_PRIMARY && f.wire == GX_PB_VARINT) {
+			primary = (uint32_t)f.v;
+			continue;
+		}
+		if (f.num != SNAP_CLOCKS || f.wire != GX_PB_LEN) {
+			continue;
+		}
+		{
+			uint32_t id = 0;
+			uint64_t ts = 0, unit = 0;
+			int incremental = 0, has_ts = 0;
+
+			gx_pb_init(&c, f.data, f.len);
+			while ((res = gx_pb_next(&c, &g)) == GX_PB_FIELD) {
+				if (g.wire != GX_PB_VARINT)
+					continue;
+				if (g.num == CLOCK_ID)
+					id = (uint32_t)g.v;
+				else if (g.num == CLOCK_TIMESTAMP)
+					ts = g.v, has_ts = 1;
+				else if (g.num == CLOCK_INCREMENTAL)
+					incremental = g.v != 0;
+				else if (g.num == CLOCK_UNIT)
+					unit = g.v;
+			}
+			if (res == GX_PB_MALFORMED)
+				break;
+			/* builtin nanosecond clocks only */
+			if (!has_ts || incremental || (unit && unit != 1) || ts > INT64_MAX ||
+			    k == MAX_SNAP_CLOCKS)
+				continue;
+			ids[k] = id;
+			tss[k] = (int64_t)ts;
+			k++;
+		}
+	}
+	if (res == GX_PB_MALFORMED) {
+		p->sum.malformed++;
+		return;
+	}
+	p->sum.clock_snapshots++;
+	if (primary)
+		p->sum.trace_clock = primary;
+	memcpy(p->snap_id, ids, k * sizeof(ids[0]));
+	memcpy(p->snap_ts, tss, k * sizeof(tss[0]));
+	p->nsnap = k;
+}
+
+/* @ts in clock @clock to the trace clock. Return 0, or -1 if it cannot be represented. */
+static int to_trace_clock(struct gfxstat_perfetto *p, uint32_t clock, uint64_t ts, int64_t *out)
+{
+	int64_t from = 0, to = 0, delta;
+	int have_from = 0, have_to = 0;
+	size_t i;
+
+	if (ts > INT64_MAX)
+		return -1;
+	*out = (int64_t)ts;
+	if (!clock || clock == p->sum.trace_clock)
+		return 0;
+	for (i = 0; i < p->nsnap; i++) {
+		if (p->snap_id[i] == clock)
+			from = p->snap_ts[i], have_from = 1;
+		if (p->snap_id[i] == p->sum.trace_clock)
+			to = p->snap_ts[i], have_to = 1;
+	}
+	if (!have_from || !have_to) {
+		p->sum.clock_unconverted++;
+		return 0;
+	}
+	delta = to - from; /* both >= 0: no overflow */
+	if (delta > 0 && *out > INT64_MAX - delta)
+		return -1;
+	*out += delta;
+	p->sum.clock_converted++;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* ftrace print events                                                                      */
+
+static int cmp_print(const void *a, const void *b)
+{
+	const struct pf_print *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int emit_print(struct gfxstat_perfetto *p, const struct pf_print *e, int32_t cpu)
+{
+	struct gfxstat_ftrace_line ev;
+	struct gfxstat_marker m;
+	char ts[32];
+	int n;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.task.p = "<...>";
+	ev.task.n = 5;
+	ev.pid = e->pid;
+	ev.tgid = -1;
+	ev.cpu = cpu;
+	ev.ts_ns = e->ts;
+	n = snprintf(ts, sizeof(ts), "%lld.%06lld", (long long)(e->ts / GFXSTAT_NSEC_PER_SEC),
+		     (long long)(e->ts % GFXSTAT_NSEC_PER_SEC / GFXSTAT_NSEC_PER_USEC));
+	ev.ts_text.p = ts;
+	ev.ts_text.n = n > 0 && (size_t)n < sizeof(ts) ? (size_t)n : 0;
+	ev.event.p = "print";
+	ev.event.n = 5;
+	ev.payload.p = (const char *)e->buf;
+	ev.payload.n = e->len;
+	while (ev.payload.n && (ev.payload.p[ev.payload.n - 1] == '\n' ||
+				ev.payload.p[ev.payload.n - 1] == '\0'))
+		ev.payload.n--;
+	switch (gfxstat_atrace_marker_parse(ev.payload.p, ev.payload.n, &m)) {
+	case GFXSTAT_PARSE_OK:
+		p->sum.markers++;
+		if (p->sink.marker && p->sink.marker(p->sink.user, &ev, &m))
+			return GFXSTAT_E_ABORTED;
+		return 0;
+	case GFXSTAT_PARSE_UNSUPPORTED:
+		GX_STAT_INC(p->stats, marker_unsupported);
+		return 0;
+	default:
+		GX_STAT_INC(p->stats, marker_malformed);
+		return 0;
+	}
+}
+
+/* One FtraceEvent: a print event is appended to p->prints[*np]. */
+static int decode_ftrace_event(struct gfxstat_perfetto *p, const uint8_t *d, size_t n,
+			       size_t *np)
+{
+	struct gx_pb r, q;
+	struct gx_pb_field f, g;
+	uint64_t ts = 0;
+	int32_t pid = -1;
+	const uint8_t *buf = NULL;
+	size_t len = 0;
+	int is_print = 0;
+	enum gx_pb_res res;
+
+	gx_pb_init(&r, d, n);
+	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
+		if (f.num == FTRACE_TIMESTAMP && f.wire == GX_PB_VARINT) {
+			ts = f.v;
+		} else if (f.num == FTRACE_PID && f.wire == GX_PB_VARINT) {
+			pid = gx_pb_i32(&f);
+		} else if (f.num == FTRACE_PRINT && f.wire == GX_PB_LEN) {
+			is_print = 1;
+			buf = NULL;
+			len = 0;
+			gx_pb_init(&q, f.data, f.len);
+			while ((res = gx_pb_next(&q, &g)) == GX_PB_FIELD)
+				if (g.num == PRINT_BUF && g.wire == GX_PB_LEN)
+					buf = g.data, len = g.len;
+			if (res == GX_PB_MALFORMED)
+				break;
+		}
+	}
+	GX_STAT_INC(p->stats, events);
+	p->sum.ftrace_events++;
+	if (res == GX_PB_MALFORMED || ts > INT64_MAX) {
+		p->sum.malformed++;
+		return 0;
+	}
+	if (!is_print) {
+		GX_STAT_INC(p->stats, other_events);
+		return 0;
+	}
+	GX_STAT_INC(p->stats, marker_events);
+	p->sum.print_events++;
+	if (*np == p->cap_prints) {
+		size_t cap = p->cap_prints ? p->cap_prints * 2 : 64;
+		struct pf_print *np2 = realloc(p->prints, cap * sizeof(*np2));
+
+		if (!np2)
+			return GFXSTAT_E_NOMEM;
+		p->prints = np2;
+		p->cap_prints = cap;
+	}
+	p->prints[*np].ts = (int64_t)ts;
+	p->prints[*np].pid = pid;
+	p->prints[*np].idx = (uint32_t)*np;
+	p->prints[*np].buf = buf ? buf : (const uint8_t *)"";
+	p->prints[*np].len = len;
+	(*np)++;
+	return 0;
+}
+
+static int decode_bundle(struct gfxstat_perfetto *p, const uint8_t *d, size_t n)
+{
+	struct gx_pb r;
+	struct gx_pb_field f;
+	int32_t cpu = 0;
+	size_t np = 0, i;
+	enum gx_pb_res res;
+	int rc;
+
+	p->sum.ftrace_bundles++;
+	gx_pb_init(&r, d, n);
+	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
+		if (f.num == BUNDLE_CPU && f.wire == GX_PB_VARINT) {
+			cpu = gx_pb_i32(&f);
+		} else if (f.num == BUNDLE_EVENT && f.wire == GX_PB_LEN) {
+			rc = decode_ftrace_event(p, f.data, f.len, &np);
+			if (rc)
+				return rc;
+		}
+	}
+	if (res == GX_PB_MALFORMED)
+		p->sum.malformed++; /* the events before the bad field still count */
+	if (np > 1)
+		qsort(p->prints, np, sizeof(p->prints[0]), cmp_print);
+	for (i = 0; i < np; i++) {
+		rc = emit_print(p, &p->prints[i], cpu);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* FrameTimeline                                                                            */
+
+struct pf_ft {
+	int has_cookie, has_token, has_dtoken, has_pid;
+	int64_t cookie, token, dtoken;
+	int32_t pid, present_type, jank_type, prediction_type;
+	const uint8_t *layer;
+	size_t layer_n;
+};
+
+static uint64_t expected_key(int kind, int64_t token, int32_t pid)
+{
+	uint64_t k = mix64((uint64_t)token) ^ ((uint64_t)(uint32_t)pid << 8) ^ (uint64_t)kind;
+
+	return mix64(k);
+}
+
+static void slot_clear(struct gfxstat_perfetto *p, uint32_t i)
+{
+	struct pf_slice *s = &p->ring[i];
+
+	if (!s->used)
+		return;
+	if (!s->ended)
+		map_del(&p->by_cookie, (uint64_t)s->cookie, i);
+	if (s->keyed)
+		map_del(&p->by_key, expected_key(s->kind, s->token, s->pid), i);
+	free(s->layer);
+	memset(s, 0, sizeof(*s));
+}
+
+static int is_janky(int kind, int32_t jank)
+{
+	if (jank == GFXSTAT_JANK_UNSPECIFIED || jank == GFXSTAT_JANK_NONE)
+		return 0;
+	if (kind == FT_ACTUAL_SURFACE)
+		return (jank & (GFXSTAT_JANK_APP_DEADLINE_MISSED | GFXSTAT_JANK_APP_RESYNCED_JITTER |
+				GFXSTAT_JANK_UNKNOWN)) != 0;
+	if (jank == GFXSTAT_JANK_NON_ANIMATING || jank == GFXSTAT_JANK_DISPLAY_NOT_ON)
+		return 0;
+	return (jank & (GFXSTAT_JANK_SF_SCHEDULING | GFXSTAT_JANK_PREDICTION_ERROR |
+			GFXSTAT_JANK_DISPLAY_HAL | GFXSTAT_JANK_SF_CPU_DEADLINE_MISSED |
+			GFXSTAT_JANK_SF_GPU_DEADLINE_MISSED)) != 0;
+}
+
+/* Build the record of actual slice @s and pass it to @fn. */
+static int emit_frame(struct gfxstat_perfetto *p, const struct pf_slice *s, gfxstat_frame_fn fn,
+		      int complete)
+{
+	struct gfxstat_frame fr;
+	int ekind = s->kind == FT_ACTUAL_SURFACE ? FT_EXPECTED_SURFACE : FT_EXPECTED_DISPLAY;
+	uint32_t e = map_get(&p->by_key, expected_key(ekind, s->token, s->pid));
+
+	gfxstat_frame_init(&fr, s->kind == FT_ACTUAL_SURFACE ? GFXSTAT_SRC_FRAMETIMELINE
+							      : GFXSTAT_SRC_FRAMETIMELINE_DISPLAY);
+	fr.layer.p = s->layer ? s->layer : "";
+	fr.layer.n = s->layer_n;
+	fr.pid = s->pid;
+	fr.token = s->token;
+	fr.display_token = s->kind == FT_ACTUAL_SURFACE ? s->display_token : s->token;
+	fr.jank_type = s->jank_type;
+	fr.present_type = s->present_type;
+	fr.prediction_type = s->prediction_type;
+	fr.janky = is_janky(s->kind, s->jank_type);
+	fr.actual_start_ns = s->start;
+	if (complete) {
+		fr.actual_end_ns = s->end;
+		fr.present_ns = s->end;
+	}
+	if (e != NO_SLOT) {
+		fr.expected_start_ns = p->ring[e].start;
+		if (p->ring[e].ended)
+			fr.expected_end_ns = p->ring[e].end;
+		if (s->kind == FT_ACTUAL_DISPLAY)
+			fr.desired_present_ns = fr.expected_end_ns;
+	} else if (complete) {
+		p->sum.no_expected++;
+	}
+	if (complete) {
+		if (s->kind == FT_ACTUAL_SURFACE) {
+			p->sum.frames_surface++;
+			p->sum.janky_surface += (uint64_t)fr.janky;
+		} else {
+			p->sum.frames_display++;
+			p->sum.janky_display += (uint64_t)fr.janky;
+		}
+	}
+	if (fn && fn(p->sink.user, &fr))
+		return GFXSTAT_E_ABORTED;
+	return 0;
+}
+
+static int decode_ft_start(const uint8_t *d, size_t n, int kind, struct pf_ft *o)
+{
+	/* field numbers of each start message: cookie, token, display token, pid, layer,
+	 * present_type, jank_type, prediction_type (0 = absent) */
+	static const uint8_t nums[5][8] = {
+		{ 0 },
+		{ 1, 2, 0, 3, 0, 0, 0, 0 },
+		{ 1, 2, 0, 3, 0, 4, 7, 8 },
+		{ 1, 2, 3, 4, 5, 0, 0, 0 },
+		{ 1, 2, 3, 4, 5, 6, 9, 10 },
+	};
+	const uint8_t *k = nums[kind];
+	struct gx_pb r;
+	struct gx_pb_field f;
+	enum gx_pb_res res;
+
+	memset(o, 0, sizeof(*o));
+	gx_pb_init(&r, d, n);
+	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
+		if (f.wire == GX_PB_LEN) {
+			if (k[4] && f.num == k[4])
+				o->layer = f.data, o->layer_n = f.len;
+			continue;
+		}
+		if (f.wire != GX_PB_VARINT)
+			continue;
+		if (f.num == k[0])
+			o->cookie = gx_pb_i64(&f), o->has_cookie = 1;
+		else if (f.num == k[1])
+			o->token = gx_pb_i64(&f), o->has_token = 1;
+		else if (k[2] && f.num == k[2])
+			o->dtoken = gx_pb_i64(&f), o->has_dtoken = 1;
+		else if (f.num == k[3])
+			o->pid = gx_pb_i32(&f), o->has_pid = 1;
+		else if (k[5] && f.num == k[5])
+			o->present_type = gx_pb_i32(&f);
+		else if (k[6] && f.num == k[6])
+			o->jank_type = gx_pb_i32(&f);
+		else if (k[7] && f.num == k[7])
+			o->prediction_type = gx_pb_i32(&f);
+	}
+	return res == GX_PB_MALFORMED ? -1 : 0;
+}
+
+static int ft_start(struct gfxstat_perfetto *p, int kind, int64_t ts, const struct pf_ft *o)
+{
+	uint32_t i = (uint32_t)(p->seq & (p->ring_cap - 1)), old;
+	struct pf_slice *s = &p->ring[i];
+	uint64_t key = expected_key(kind, o->token, o->pid);
+	int dup = 0;
+
+	if (!o->has_cookie || !o->has_token || !o->has_pid ||
+	    ((kind == FT_EXPECTED_SURFACE || kind == FT_ACTUAL_SURFACE) && !o->has_dtoken)) {
+		p->sum.invalid_events++;
+		return 0;
+	}
+	/* trace_processor keeps one expected surface frame per (pid, token) */
+	if (kind == FT_EXPECTED_SURFACE && map_get(&p->by_key, key) != NO_SLOT) {
+		p->sum.expected_duplicate++;
+		dup = 1;
+	}
+	old = map_get(&p->by_cookie, (uint64_t)o->cookie);
+	if (old != NO_SLOT) {
+		p->sum.duplicate_cookie++;
+		slot_clear(p, old);
+	}
+	if (s->used) {
+		if (!s->ended && (s->kind == FT_ACTUAL_SURFACE || s->kind == FT_ACTUAL_DISPLAY))
+			p->sum.evicted++;
+		slot_clear(p, i);
+	}
+	p->seq++;
+	s->used = 1;
+	s->kind = (uint8_t)kind;
+	s->cookie = o->cookie;
+	s->start = ts;
+	s->end = GFXSTAT_NS_NONE;
+	s->token = o->token;
+	s->display_token = o->dtoken;
+	s->pid = o->pid;
+	s->present_type = o->present_type;
+	s->jank_type = o->jank_type;
+	s->prediction_type = o->prediction_type;
+	if (o->layer_n) {
+		size_t n = o->layer_n;
+
+		if (n > p->lim.max_layer) {
+			n = p->lim.max_layer;
+			p->sum.layer_cut++;
+		}
+		s->layer = malloc(n);
+		if (!s->layer) {
+			memset(s, 0, sizeof(*s));
+			return GFXSTAT_E_NOMEM;
+		}
+		memcpy(s->layer, o->layer, n);
+		s->layer_n = n;
+	}
+	map_put(&p->by_cookie, (uint64_t)o->cookie, i);
+	if ((kind == FT_EXPECTED_DISPLAY || kind == FT_EXPECTED_SURFACE) && !dup) {
+		map_put(&p->by_key, key, i);
+		s->keyed = 1;
+	}
+	return 0;
+}
+
+static int ft_end(struct gfxstat_perfetto *p, int64_t ts, int64_t cookie)
+{
+	uint32_t i = map_get(&p->by_cookie, (uint64_t)cookie);
+	struct pf_slice *s;
+	int rc;
+
+	if (i == NO_SLOT) {
+		p->sum.end_unmatched++;
+		return 0;
+	}
+	s = &p->ring[i];
+	map_del(&p->by_cookie, (uint64_t)cookie, i);
+	s->ended = 1;
+	s->end = ts;
+	if (s->kind != FT_ACTUAL_SURFACE && s->kind != FT_ACTUAL_DISPLAY)
+		return 0; /* expected frames stay for the actual ones to find */
+	rc = emit_frame(p, s, p->sink.frame, 1);
+	slot_clear(p, i);
+	return rc;
+}
+
+static int decode_frame_timeline(struct gfxstat_perfetto *p, const uint8_t *d, size_t n,
+				 int64_t ts)
+{
+	struct gx_pb r, q;
+	struct gx_pb_field f, g;
+	const uint8_t *member[6] = { NULL };
+	size_t member_n[6] = { 0 };
+	int kind, have = 0;
+	struct pf_ft o;
+	enum gx_pb_res res;
+	int64_t cookie = 0;
+	int has_cookie = 0;
+
+	p->sum.ft_events++;
+	gx_pb_init(&r, d, n);
+	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
+		if (f.num >= 1 && f.num <= 5 && f.wire == GX_PB_LEN) {
+			member[f.num] = f.data;
+			member_n[f.num] = f.len;
+			have = 1;
+		}
+	}
+	if (res == GX_PB_MALFORMED) {
+		p->sum.malformed++;
+		return 0;
+	}
+	if (!have) {
+		p->sum.invalid_events++;
+		return 0;
+	}
+	/* a oneof: the first member set, in trace_processor's order */
+	for (kind = 1; kind <= 5 && !member[kind]; kind++)
+		;
+	switch (kind) {
+	case FT_EXPECTED_DISPLAY:
+		p->sum.ft_expected_display++;
+		break;
+	case FT_ACTUAL_DISPLAY:
+		p->sum.ft_actual_display++;
+		break;
+	case FT_EXPECTED_SURFACE:
+		p->sum.ft_expected_surface++;
+		break;
+	case FT_ACTUAL_SURFACE:
+		p->sum.ft_actual_surface++;
+		break;
+	default:
+		p->sum.ft_frame_end++;
+		break;
+	}
+	if (ts < 0 || ts >= BAD_TIMESTAMP) {
+		p->sum.bad_timestamp++;
+		return 0;
+	}
+	if (kind == FT_FRAME_END) {
+		gx_pb_init(&q, member[kind], member_n[kind]);
+		while ((res = gx_pb_next(&q, &g)) == GX_PB_FIELD)
+			if (g.num == 1 && g.wire == GX_PB_VARINT)
+				cookie = gx_pb_i64(&g), has_cookie = 1;
+		if (res == GX_PB_MALFORMED) {
+			p->sum.malformed++;
+			return 0;
+		}
+		if (!has_cookie) {
+			p->sum.invalid_events++;
+			return 0;
+		}
+		return ft_end(p, ts, cookie);
+	}
+	if (decode_ft_start(member[kind], member_n[kind], kind, &o)) {
+		p->sum.malformed++;
+		return 0;
+	}
+	return ft_start(p, kind, ts, &o);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Packets                                                                                  */
+
+static int decode_trace(struct gfxstat_perfetto *p, const uint8_t *d, size_t n, int depth);
+
+static int inflate_packets(struct gfxstat_perfetto *p, const uint8_t *d, size_t n)
+{
+	z_stream zs;
+	size_t out = 0;
+	int zr;
+
+	if (n > UINT_MAX) {
+		p->sum.inflate_failed++;
+		return 0;
+	}
+	memset(&zs, 0, sizeof(zs));
+	if (inflateInit(&zs) != Z_OK)
+		return GFXSTAT_E_NOMEM;
+	zs.next_in = (Bytef *)(uintptr_t)d;
+	zs.avail_in = (uInt)n;
+	for (;;) {
+		size_t avail;
+
+		if (out == p->inf_cap) {
+			size_t cap = p->inf_cap ? p->inf_cap * 2 : 64 * 1024;
+			uint8_t *np;
+
+			if (p->inf_cap >= p->lim.max_inflated) {
+				inflateEnd(&zs);
+				p->sum.inflate_failed++; /* over the limit */
+				return 0;
+			}
+			if (cap > p->lim.max_inflated)
+				cap = p->lim.max_inflated;
+			np = realloc(p->inf, cap);
+			if (!np) {
+				inflateEnd(&zs);
+				return GFXSTAT_E_NOMEM;
+			}
+			p->inf = np;
+			p->inf_cap = cap;
+		}
+		avail = p->inf_cap - out;
+		if (avail > UINT_MAX)
+			avail = UINT_MAX;
+		zs.next_out = p->inf + out;
+		zs.avail_out = (uInt)avail;
+		zr = inflate(&zs, Z_NO_FLUSH);
+		out += avail - zs.avail_out;
+		if (zr == Z_STREAM_END)
+			break;
+		if (zr == Z_MEM_ERROR) {
+			inflateEnd(&zs);
+			return GFXSTAT_E_NOMEM;
+		}
+		if (zr != Z_OK || (zs.avail_in == 0 && zs.avail_out != 0)) {
+			/* corrupt, or the input ended before the stream did */
+			inflateEnd(&zs);
+			p->sum.inflate_failed++;
+			return 0;
+		}
+	}
+	inflateEnd(&zs);
+	p->sum.compressed++;
+	p->sum.compressed_bytes += out;
+	return decode_trace(p, p->inf, out, 1);
+}
+
+static int decode_packet(struct gfxstat_perfetto *p, const uint8_t *d, size_t n, int depth)
+{
+	struct gx_pb r;
+	struct gx_pb_field f;
+	uint64_t ts = 0;
+	uint32_t clock = 0;
+	struct gx_pb_field bundle = { 0 }, snap = { 0 }, ft = { 0 }, comp = { 0 };
+	int has_bundle = 0, has_snap = 0, has_ft = 0, has_comp = 0, rc;
+	int64_t tts;
+	enum gx_pb_res res;
+
+	p->sum.packets++;
+	gx_pb_init(&r, d, n);
+	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
+		switch (f.num) {
+		case PKT_TIMESTAMP:
+			if (f.wire == GX_PB_VARINT)
+				ts = f.v;
+			break;
+		case PKT_CLOCK_ID:
+			if (f.wire == GX_PB_VARINT)
+				clock = (uint32_t)f.v;
+			break;
+		case PKT_FTRACE_EVENTS:
+			if (f.wire == GX_PB_LEN)
+				bundle = f, has_bundle = 1;
+			break;
+		case PKT_CLOCK_SNAPSHOT:
+			if (f.wire == GX_PB_LEN)
+				snap = f, has_snap = 1;
+			break;
+		case PKT_FRAME_TIMELINE:
+			if (f.wire == GX_PB_LEN)
+				ft = f, has_ft = 1;
+			break;
+		case PKT_COMPRESSED:
+			if (f.wire == GX_PB_LEN)
+				comp = f, has_comp = 1;
+			break;
+		}
+	}
+	if (res == GX_PB_MALFORMED) {
+		p->sum.malformed++;
+		return 0;
+	}
+	if (has_snap)
+		decode_clock_snapshot(p, snap.data, snap.len);
+	if (has_bundle) {
+		rc = decode_bundle(p, bundle.data, bundle.len);
+		if (rc)
+			return rc;
+	}
+	if (has_ft) {
+		p->sum.ft_clock = clock ? clock : p->sum.trace_clock;
+		if (to_trace_clock(p, clock, ts, &tts)) {
+			p->sum.ft_events++;
+			p->sum.bad_timestamp++;
+		} else {
+			rc = decode_frame_timeline(p, ft.data, ft.len, tts);
+			if (rc)
+				return rc;
+		}
+	}
+	if (has_comp) {
+		if (depth) {
+			p->sum.nested_compressed++;
+			return 0;
+		}
+		return inflate_packets(p, comp.data, comp.len);
+	}
+	return 0;
+}
+
+/* A Trace message held whole in memory (the inside of compressed_packets). */
+static int decode_trace(struct gfxstat_perfetto *p, const uint8_t *d, size_t n, int depth)
+{
+	struct gx_pb r;
+	struct gx_pb_field f;
+	enum gx_pb_res res;
+	int rc;
+
+	gx_pb_init(&r, d, n);
+	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
+		if (f.num != TRACE_PACKET || f.wire != GX_PB_LEN)
+			continue;
+		rc = decode_packet(p, f.data, f.len, depth);
+		if (rc)
+			return rc;
+	}
+	if (res == GX_PB_MALFORMED)
+		p->sum.malformed++;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Framing                                                                                  */
+
+/*
+ * A record header at [b, b + n): set p->st and p->need for what follows.
+ * Return: bytes used (> 0), 0 if more bytes are needed, -1 if the stream is broken.
+ */
+static long parse_hdr(struct gfxstat_perfetto *p, const uint8_t *b, size_t n)
+{
+	const uint8_t *s = b, *end = b + n;
+	uint64_t tag, len = 0;
+	enum gx_pb_res res;
+
+	res = gx_pb_varint(&s, end, &tag);
+	if (res == GX_PB_SHORT)
+		return 0;
+	if (res != GX_PB_FIELD || (tag >> 3) == 0 || (tag >> 3) > 0x1fffffff)
+		return -1;
+	switch (tag & 7) {
+	case GX_PB_VARINT:
+		res = gx_pb_varint(&s, end, &len);
+		if (res == GX_PB_SHORT)
+			return 0;
+		if (res != GX_PB_FIELD)
+			return -1;
+		p->st = ST_HDR;
+		p->need = 0;
+		return (long)(s - b);
+	case GX_PB_FIXED64:
+	case GX_PB_FIXED32:
+		p->st = ST_SKIP;
+		p->need = (tag & 7) == GX_PB_FIXED64 ? 8 : 4;
+		return (long)(s - b);
+	case GX_PB_LEN:
+		res = gx_pb_varint(&s, end, &len);
+		if (res == GX_PB_SHORT)
+			return 0;
+		if (res != GX_PB_FIELD)
+			return -1;
+		p->need = len;
+		if ((tag >> 3) != TRACE_PACKET) {
+			p->st = ST_SKIP;
+		} else if (len > p->lim.max_packet) {
+			p->sum.packet_too_big++;
+			p->st = ST_SKIP;
+		} else {
+			p->st = ST_BODY;
+			gx_buf_reset(&p->pkt);
+		}
+		return (long)(s - b);
+	default:
+		return -1;
+	}
+}
+
+static void broken(struct gfxstat_perfetto *p)
+{
+	p->sum.broken++;
+	p->st = ST_DONE;
+	p->hdr_n = 0;
+}
+
+static int set_rc(struct gfxstat_perfetto *p, int rc)
+{
+	if (rc) {
+		p->rc = rc;
+		p->st = ST_DONE;
+	}
+	return rc;
+}
+
+int gfxstat_perfetto_feed(struct gfxstat_perfetto *p, const void *buf, size_t n)
+{
+	const uint8_t *b = buf;
+	long used;
+	size_t k;
+	int rc;
+
+	if (!p)
+		return GFXSTAT_E_INVAL;
+	if (!p->ring)
+		return GFXSTAT_E_NOMEM; /* gfxstat_perfetto_set_limits() could not allocate */
+	if (p->rc)
+		return p->rc;
+	p->fed = 1;
+	p->sum.bytes += n;
+	GX_STAT_ADD(p->stats, bytes, n);
+	while (n && p->st != ST_DONE) {
+		switch (p->st) {
+		case ST_HDR:
+			if (p->hdr_n == 0) {
+				used = parse_hdr(p, b, n);
+				if (used > 0) {
+					b += used;
+					n -= (size_t)used;
+					/* the whole packet is in this chunk: decode it in place */
+					if (p->st == ST_BODY && p->need <= n) {
+						rc = decode_packet(p, b, (size_t)p->need, 0);
+						b += p->need;
+						n -= (size_t)p->need;
+						p->st = ST_HDR;
+						if (set_rc(p, rc))
+							return rc;
+					}
+					continue;
+				}
+				if (used < 0) {
+					broken(p);
+					break;
+				}
+			}
+			/* a header cut by the chunk end: gather it a byte at a time */
+			if (p->hdr_n == sizeof(p->hdr)) {
+				broken(p);
+				break;
+			}
+			p->hdr[p->hdr_n++] = *b++;
+			n--;
+			used = parse_hdr(p, p->hdr, p->hdr_n);
+			if (used < 0)
+				broken(p);
+			else if (used > 0)
+				p->hdr_n = 0;
+			break;
+		case ST_BODY:
+			k = n < p->need ? n : (size_t)p->need;
+			rc = gx_buf_add(&p->pkt, b, k);
+			if (rc)
+				return set_rc(p, GFXSTAT_E_NOMEM); /* need <= max: not LIMIT */
+			b += k;
+			n -= k;
+			p->need -= k;
+			break;
+		case ST_SKIP:
+			k = n < p->need ? n : (size_t)p->need;
+			b += k;
+			n -= k;
+			p->need -= k;
+			break;
+		case ST_DONE:
+			break;
+		}
+		if (p->need == 0 && p->st == ST_BODY) {
+			p->st = ST_HDR;
+			rc = decode_packet(p, (const uint8_t *)p->pkt.p, p->pkt.len, 0);
+			if (set_rc(p, rc))
+				return rc;
+		} else if (p->need == 0 && p->st == ST_SKIP) {
+			p->st = ST_HDR;
+		}
+	}
+	return 0;
+}
+
+int gfxstat_perfetto_finish(struct gfxstat_perfetto *p)
+{
+	uint64_t q;
+	int rc = 0;
+
+	if (!p)
+		return GFXSTAT_E_INVAL;
+	if (!p->ring)
+		return GFXSTAT_E_NOMEM;
+	if (p->rc)
+		return p->rc;
+	if (p->st == ST_BODY && p->need == 0) {
+		/* an empty packet body announced at the very end */
+		p->st = ST_HDR;
+		rc = decode_packet(p, (const uint8_t *)p->pkt.p, p->pkt.len, 0);
+		if (set_rc(p, rc))
+			return rc;
+	}
+	if (p->st != ST_DONE && (p->hdr_n || p->st == ST_BODY || (p->st == ST_SKIP && p->need)))
+		p->sum.truncated++;
+	p->st = ST_DONE;
+	p->hdr_n = 0;
+	/* actual frames still open, oldest first */
+	q = p->seq > p->ring_cap ? p->seq - p->ring_cap : 0;
+	for (; q < p->seq; q++) {
+		uint32_t i = (uint32_t)(q & (p->ring_cap - 1));
+		struct pf_slice *s = &p->ring[i];
+
+		if (!s->used || s->ended)
+			continue;
+		if (s->kind == FT_ACTUAL_SURFACE || s->kind == FT_ACTUAL_DISPLAY) {
+			p->sum.incomplete++;
+			if (!rc && p->sink.incomplete)
+				rc = emit_frame(p, s, p->sink.incomplete, 0);
+		}
+	}
+	return set_rc(p, rc);
+}
