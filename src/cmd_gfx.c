@@ -64,6 +64,9 @@ static const char gfx_details[] =
 	"    trace recorded with more than 'gfx' become surfaces; HW_VSYNC_<display id> of\n"
 	"    Android 10+ and VSYNC-predicted too.\n"
 	"  - D compares every VSYNC gap with the period, so it is noisy (gfx.sh's definition).\n"
+	"For those traces, and for Perfetto, systrace HTML and dumpsys inputs, use 'gfxstat\n"
+	"frames' (every frame of every layer, any Android version), 'gfxstat analyze' (FPS and\n"
+	"jank by every tool's definition) and 'gfxstat inspect' (what an input holds).\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage, 3 unreadable input or no ftrace events, 5 cannot write.\n";
 
