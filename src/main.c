@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "cmd_gfxinfo.h"
 #include "cmd_perfetto.h"
+#include "cmd_unwrap.h"
 #include "gfxstat/gfxstat.h"
 
 struct command {
@@ -19,6 +20,8 @@ static const struct command commands[] = {
 	{ "frames", cmd_frames, "every frame of every layer, from any supported input" },
 	{ "gfxinfo", cmd_gfxinfo, "dumpsys gfxinfo summaries recomputed from the framestats rows" },
 	{ "gfx", cmd_gfx, "per-surface FPS windows from atrace gfx text (android_FPS_frome_GFX)" },
+	{ "latency", cmd_latency, "frames from dumpsys SurfaceFlinger --latency polls, stitched" },
+	{ "unwrap", cmd_unwrap, "decode systrace HTML, atrace -z, gzip or UTF-16 to trace text" },
 	{ "perfetto-dump", cmd_perfetto_dump,
 	  "what the Perfetto decoder finds in a protobuf trace (developer)" },
 	{ "inspect", cmd_inspect, "what an input is: format, Android version, refresh rate, layers" },

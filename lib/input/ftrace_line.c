@@ -120,7 +120,8 @@ static enum gfxstat_parse_res try_header(const char *start, const char *lb, cons
 			else
 				break;
 		}
-		if (b != rp || (!digits && !dashes))
+		/* a tgid is a pid: at most 9 digits fits int32 (pid_max is 4194304) */
+		if (b != rp || (!digits && !dashes) || digits > 9)
 			return GFXSTAT_PARSE_FAIL;
 		if (digits) {
 			tgid = 0;

@@ -156,6 +156,8 @@ TEST(not_events)
 	CHECK_EQ(parse("a-x [000] .... 1.5: e: x", &ev), GFXSTAT_PARSE_FAIL);   /* no pid */
 	CHECK_EQ(parse("a-1 (12a) [000] .... 1.5: e: x", &ev), GFXSTAT_PARSE_FAIL);
 	CHECK_EQ(parse("a-1 [0x0] .... 1.5: e: x", &ev), GFXSTAT_PARSE_FAIL);
+	/* a ten-digit tgid would overflow int32 (found by a fuzzer through format detection) */
+	CHECK_EQ(parse("a-1 (3333333333) [000] .... 1.5: e: x", &ev), GFXSTAT_PARSE_FAIL);
 	CHECK_EQ(parse("a-1 [000] .... 1.1234567890123: e: x", &ev), GFXSTAT_PARSE_FAIL);
 	CHECK_EQ(parse("a-1 [000] .... 1.5: tracing_mark_write:", &ev), GFXSTAT_PARSE_OK);
 	CHECK_EQ(ev.payload.n, 0);

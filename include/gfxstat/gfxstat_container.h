@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Containers around trace text, unwrapped as a streaming push filter, and format sniffing.
+ *
+ * Ownership: gfxstat_unwrap_new() pairs with gfxstat_unwrap_free(), which accepts NULL; the
+ * bytes handed to a gfxstat_bytes_fn borrow the unwrapper's memory and are valid only during
+ * that call. The caller owns the counters it passes in. Memory is bounded whatever the input:
+ * nothing is ever held whole (an HTML file, a base64 block or a 30 MB JavaScript line).
+ */
+#ifndef GFXSTAT_CONTAINER_H
+#define GFXSTAT_CONTAINER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gfxstat.h"
+
+/* What a stream (or one layer of it) is. Values are stable once shipped. */
+#define GFXSTAT_FORMATS(F)                                                                 \
+	F(UNKNOWN, "unknown", "nothing recognised (binary, or empty)")                    \
+	F(TEXT, "text", "text of no known format")                                        \
+	F(FTRACE_TEXT, "ftrace-text", "ftrace/atrace text (trace, trace_pipe)")           \
+	F(ATRACE, "atrace", "atrace output: lines up to 'TRACE:', then the trace")        \
+	F(ATRACE_Z, "atrace-z", "atrace -z output: 'TRACE:' then a zlib stream")          \
+	F(SYSTRACE_HTML, "systrace-html", "systrace/catapult HTML with trace-data blocks") \
+	F(SYSTRACE_JS, "systrace-js", "2012 systrace HTML: var linuxPerfData = \"...\"")  \
+	F(VIEWER_DATA, "viewer-data", "trace2html base64 (+ gzip) viewer-data block")     \
+	F(GZIP, "gzip", "gzip-compressed stream")                                         \
+	F(ZLIB, "zlib", "zlib (RFC 1950) stream")                                         \
+	F(ZIP, "zip", "zip archive (not read: unzip it first)")                           \
+	F(UTF16LE, "utf-16le", "UTF-16LE text with a byte-order mark")                    \
+	F(UTF16BE, "utf-16be", "UTF-16BE text with a byte-order mark")                    \
+	F(PERFETTO, "perfetto", "Perfetto protobuf trace (passed through raw)")           \
+	F(JSON, "json", "JSON (Chrome trace events); not a frame source here")            \
+	F(SF_LATENCY, "sf-latency", "dumpsys SurfaceFlinger --latency <layer>")           \
+	F(SF_LIST, "sf-list", "dumpsys SurfaceFlinger --list")                            \
+	F(GFXINFO, "gfxinfo", "dumpsys gfxinfo [<pkg> [framestats]]")
+
+#define GFXSTAT_FMT__(id, name, doc) GFXSTAT_FMT_##id,
+enum gfxstat_format {
+	GFXSTAT_FORMATS(GFXSTAT_FMT__)
+	GFXSTAT_FMT_COUNT
+};
+#undef GFXSTAT_FMT__
+
+/**
+ * gfxstat_format_name() - short name of a format, e.g. "systrace-html"
+ * gfxstat_format_doc() - one-line description of a format
+ * @f: one of GFXSTAT_FMT_*; anything else gives "unknown"
+ */
+const char *gfxstat_format_name(enum gfxstat_format f);
+const char *gfxstat_format_doc(enum gfxstat_format f);
+
+/**
+ * gfxstat_detect() - sniff the format of a stream from its first bytes
+ * @head: the first bytes of the stream (512 or more is plenty; fewer is fine)
+ * @n: how many
+ *
+ * Pure: looks at @head only. Containers are named by their outer layer (a gzip file is
+ * GFXSTAT_FMT_GZIP whatever it holds; gfxstat_unwrap_layers() tells the rest). Text is
+ * classified from its first lines, after a UTF-8 BOM and blank lines:
+ *   "# tracer", or an ftrace event line                       FTRACE_TEXT
+ *   a line "TRACE:" within the first lines                    ATRACE or ATRACE_Z
+ *   "<!DOCTYPE", "<html", "<head", "<body", "<script", "<!--", "<meta", "<?xml" (any case)
+ *                                                             SYSTRACE_HTML
+ *   "Applications Graphics Acceleration Info:", "** Graphics info for pid", "Stats since:",
+ *   "Total frames rendered:", "---PROFILEDATA---", "Profile data in ms:"   GFXINFO
+ *   one integer, then rows of three integers (optionally after the "SurfaceFlinger appears
+ *   to be unresponsive" warning)                              SF_LATENCY
+ *   most lines end in "#<digits>", or "RequestedLayerState{"  SF_LIST
+ *   '{' or '['                                                JSON
+ * Binary: 1f 8b GZIP; 78 01/5e/9c/da ZLIB; "PK\3\4" ZIP; FF FE / FE FF UTF16LE / UTF16BE;
+ * 0a <varint> 08|10|... (a TracePacket field 1) PERFETTO.
+ * Return: the format; GFXSTAT_FMT_UNKNOWN for @n == 0.
+ */
+enum gfxstat_format gfxstat_detect(const void *head, size_t n);
+
+/* ---------------------------------------------------------------------------------------- */
+/* Counters of the unwrapper: F(name, severity, "what it counts"), as GFXSTAT_STATS          */
+
+#define GFXSTAT_UNWRAP_STATS(F)                                                            \
+	F(in_bytes, INFO, "container bytes read")                                          \
+	F(out_bytes, INFO, "trace bytes passed on")                                        \
+	F(html_blocks, INFO, "systrace trace-data blocks")                                 \
+	F(html_text_blocks, INFO, "trace-data blocks of ftrace text passed on")            \
+	F(html_json_blocks, INFO, "trace-data blocks of JSON skipped")                     \
+	F(html_dump_blocks, INFO, "trace-data PROCESS DUMP / CGROUP DUMP blocks skipped")  \
+	F(html_other_blocks, WARN, "trace-data blocks of unknown content skipped")         \
+	F(html_tag_too_long, WARN, "HTML tags over the length limit, skipped")             \
+	F(prelude_lines, INFO, "lines before atrace's 'TRACE:' dropped")                   \
+	F(crlf_collapsed, INFO, "CRLF pairs collapsed before decompressing (adb shell pty)") \
+	F(multi_members, INFO, "further gzip members read")                                \
+	F(nesting_too_deep, ERROR, "containers nested deeper than the limit, skipped")    \
+	F(corrupt, ERROR, "corrupt compressed data or base64: the rest was skipped")       \
+	F(truncated, ERROR, "input ended inside a container (compressed stream, block)")   \
+	F(trailing_garbage, WARN, "bytes after the end of a compressed stream, skipped")   \
+	F(utf16_bad, WARN, "unpaired UTF-16 surrogates or odd bytes, replaced by U+FFFD") \
+	F(js_bad_escape, WARN, "malformed escapes in a linuxPerfData string, kept as-is")  \
+	F(zip_skipped, ERROR, "zip archives, which are not read (unzip them first)")
+
+#define GFXSTAT_UNWRAP_STAT__(name, sev, doc) GFXSTAT_UNWRAP_STAT_##name,
+enum gfxstat_unwrap_stat {
+	GFXSTAT_UNWRAP_STATS(GFXSTAT_UNWRAP_STAT__)
+	GFXSTAT_UNWRAP_STAT_COUNT
+};
+#undef GFXSTAT_UNWRAP_STAT__
+
+struct gfxstat_unwrap_stats {
+	uint64_t v[GFXSTAT_UNWRAP_STAT_COUNT];
+};
+
+/**
+ * gfxstat_unwrap_stat_name() - short name of an unwrap counter, e.g. "corrupt"
+ * gfxstat_unwrap_stat_doc() - one-line description
+ * gfxstat_unwrap_stat_severity() - how much a non-zero value matters
+ */
+const char *gfxstat_unwrap_stat_name(enum gfxstat_unwrap_stat s);
+const char *gfxstat_unwrap_stat_doc(enum gfxstat_unwrap_stat s);
+enum gfxstat_severity gfxstat_unwrap_stat_severity(enum gfxstat_unwrap_stat s);
+
+/* ---------------------------------------------------------------------------------------- */
+/* The unwrapper                                                                             */
+
+/* Receives decoded bytes, in chunks of any size. Return non-zero to stop. */
+typedef int (*gfxstat_bytes_fn)(void *user, const void *buf, size_t n);
+
+struct gfxstat_unwrap;
+
+/* How deep containers may nest (gzip > HTML > base64 > gzip > text is 4). */
+#define GFXSTAT_UNWRAP_MAX_DEPTH 6
+
+/**
+ * gfxstat_unwrap_new() - make an unwrapper that passes decoded trace bytes to @out
+ * @out: called with the decoded bytes
+ * @user: passed to @out
+ * @stats: counters to update (see GFXSTAT_UNWRAP_STATS); may be NULL
+ *
+ * The first bytes decide what the stream is (as gfxstat_detect()):
+ *   - text: passed on, a UTF-8 BOM dropped, "\r\n" and "\r\r\n" line ends made "\n";
+ *   - atrace output: lines up to "TRACE:" dropped, then text or a zlib stream (-z); when
+ *     the "TRACE:" line ends in "\r\n" or "\r\r\n" the zlib bytes are taken to have gone
+ *     through a pty (adb shell) and that rewriting is undone first, as catapult does;
+ *   - systrace HTML: each <script class="trace-data"> block and each trace2html
+ *     <script id="viewer-data"> block (base64, then gzip if it starts with 1f 8b) is
+ *     unwrapped in turn; blocks of ftrace text are passed on, JSON and PROCESS DUMP blocks
+ *     are skipped and counted; the 2012 form (var linuxPerfData = "...\n\) is decoded
+ *     from its JavaScript string;
+ *   - gzip (several members too) and zlib: decompressed, and what they hold unwrapped;
+ *   - UTF-16LE/BE with a BOM: converted to UTF-8, then unwrapped;
+ *   - Perfetto protobuf: passed on raw, byte for byte;
+ *   - a zip archive: nothing passed on, counted (zip_skipped).
+ * Blocks passed on are separated by a '\n' when one does not end with it.
+ * Return: NULL when out of memory.
+ */
+struct gfxstat_unwrap *gfxstat_unwrap_new(gfxstat_bytes_fn out, void *user,
+					  struct gfxstat_unwrap_stats *stats);
+void gfxstat_unwrap_free(struct gfxstat_unwrap *u);
+
+/**
+ * gfxstat_unwrap_feed() - push a chunk of the container; chunks may be cut anywhere
+ * Return: 0, GFXSTAT_E_ABORTED if @out asked to stop, or GFXSTAT_E_NOMEM. Corrupt input is
+ * counted, never an error: the rest of the broken layer is skipped.
+ */
+int gfxstat_unwrap_feed(struct gfxstat_unwrap *u, const void *buf, size_t n);
+
+/**
+ * gfxstat_unwrap_finish() - end of input: flush what is held, count an unfinished layer
+ * Return: as gfxstat_unwrap_feed(). The unwrapper can then be fed a new stream, which is
+ * sniffed afresh.
+ */
+int gfxstat_unwrap_finish(struct gfxstat_unwrap *u);
+
+/**
+ * gfxstat_unwrap_kind() - the outer format detected (GFXSTAT_FMT_UNKNOWN before the first
+ * bytes decided it)
+ */
+enum gfxstat_format gfxstat_unwrap_kind(const struct gfxstat_unwrap *u);
+
+/**
+ * gfxstat_unwrap_layers() - every layer detected, outermost first, e.g.
+ * GZIP, SYSTRACE_HTML, FTRACE_TEXT
+ * @out: filled with up to @max formats
+ * Return: the number of layers (may exceed @max). For HTML, the inner layer is that of the
+ * first block passed on.
+ */
+int gfxstat_unwrap_layers(const struct gfxstat_unwrap *u, enum gfxstat_format *out, int max);
+
+#endif

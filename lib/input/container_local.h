@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/* The unwrapper's insides, shared by container.c and container_html.c. Not for src/. */
+#ifndef GX_CONTAINER_LOCAL_H
+#define GX_CONTAINER_LOCAL_H
+
+#include <zlib.h>
+
+#include "../gx_local.h"
+#include "gfxstat/gfxstat_container.h"
+
+#define GX_UW_HEAD 1024     /* bytes sniffed before deciding */
+#define GX_UW_TAG 1024      /* longest HTML tag examined */
+#define GX_UW_WS 256        /* indentation held before a possible </script> */
+#define GX_UW_OBUF 4096     /* staging buffer of the byte-at-a-time decoders */
+#define GX_UW_ZOUT 65536    /* inflate output window */
+#define GX_UW_MAX_LAYERS 8
+
+#define GX_UW_INC(u, name) GX_UW_ADD(u, name, 1)
+#define GX_UW_ADD(u, name, k)                                                              \
+	do {                                                                               \
+		if ((u)->sink->st)                                                         \
+			(u)->sink->st->v[GFXSTAT_UNWRAP_STAT_##name] += (k);               \
+	} while (0)
+
+/* Where every level's output ends up; shared by the whole tree of unwrappers. */
+struct gx_uw_sink {
+	gfxstat_bytes_fn out;
+	void *user;
+	struct gfxstat_unwrap_stats *st;
+	int last;        /* last byte passed on, or -1 */
+	int need_sep;    /* a text stream ended: the next one starts on a new line */
+	int nlayers;     /* layers recorded at the first byte passed on; 0 = not yet */
+	enum gfxstat_format layers[GX_UW_MAX_LAYERS];
+};
+
+enum gx_uw_mode {
+	GX_UW_SNIFF,   /* collecting the head */
+	GX_UW_TEXT,    /* text passed on, CRs before LF dropped */
+	GX_UW_RAW,     /* bytes passed on as they are (Perfetto) */
+	GX_UW_SKIP,    /* bytes dropped (zip, JSON blocks, after corruption) */
+	GX_UW_PRELUDE, /* atrace lines before "TRACE:" */
+	GX_UW_CHILD,   /* everything goes to the child (after "TRACE:") */
+	GX_UW_INFLATE, /* gzip or zlib */
+	GX_UW_UTF16,   /* UTF-16 to UTF-8 */
+	GX_UW_HTML,    /* systrace HTML scanner */
+};
+
+/* HTML scanner states */
+enum gx_html_state {
+	GX_H_TEXT,      /* outside tags */
+	GX_H_TAG,       /* inside "<...", collecting */
+	GX_H_SKIPTAG,   /* an over-long tag: skip to '>' */
+	GX_H_COMMENT,   /* "<!-- ... -->" */
+	GX_H_SCRIPT,    /* an ordinary <script>: look for </script> and linuxPerfData */
+	GX_H_JSNL,      /* after linuxPerfData = "\, expecting the line end */
+	GX_H_JS,        /* inside the JavaScript string */
+	GX_H_BLOCK_NL,  /* just after a data block's opening tag: drop one line end */
+	GX_H_BLOCK,     /* inside a trace-data / viewer-data block */
+	GX_H_ENDTAG,    /* after "</script": skip to '>' */
+};
+
+struct gfxstat_unwrap {
+	struct gx_uw_sink *sink;
+	struct gx_uw_sink own_sink;   /* the root's */
+	struct gfxstat_unwrap *parent, *child;
+	int depth;
+	int block;        /* inside an HTML block: only ftrace text is passed on */
+	int collapse;     /* 1 or 2: undo "\r\n" or "\r\r\n" (pty) before sniffing */
+	unsigned cpend;   /* CRs held by the collapse filter */
+	int skip_nl;      /* drop line ends before sniffing (after "TRACE:") */
+	int ended;        /* finish seen since the last byte */
+	enum gx_uw_mode mode;
+	enum gfxstat_format kind;
+	enum gfxstat_format via; /* HTML: the current block's form (VIEWER_DATA, SYSTRACE_JS) */
+	unsigned char head[GX_UW_HEAD];
+	size_t nhead;
+	uint64_t text_cr; /* TEXT: CRs held until the next byte says whether they end a line */
+	/* PRELUDE */
+	char pline[8];
+	size_t plen;
+	/* INFLATE */
+	z_stream z;
+	int z_init, z_gzip, z_done, z_any, z_trailing;
+	unsigned char *zout;
+	/* UTF16 */
+	int be, have_odd;
+	unsigned char odd;
+	uint32_t hi;      /* a pending high surrogate, or 0 */
+	/* HTML */
+	enum gx_html_state hs;
+	char tag[GX_UW_TAG];
+	size_t ntag;
+	int tag_m;        /* progress through "!--" / "-->" / "</script" */
+	int js_m;         /* progress through linuxPerfData = "\ */
+	char hold[16];    /* a possible "</script" */
+	size_t nhold;
+	char ws[GX_UW_WS];
+	size_t nws;
+	int ws_active;
+	int b64;          /* the block is base64 (viewer-data) */
+	int b64_bad;
+	uint32_t b64acc;
+	int b64n, b64pad;
+	int js_esc;       /* 0, or the escape state in the JavaScript string */
+	uint32_t js_val;
+	int js_digits;
+	unsigned char obuf[GX_UW_OBUF];
+	size_t nobuf;
+};
+
+/* container.c */
+GFXSTAT_HIDDEN int gx_uw_input(struct gfxstat_unwrap *u, const void *buf, size_t n);
+GFXSTAT_HIDDEN int gx_uw_end(struct gfxstat_unwrap *u);
+GFXSTAT_HIDDEN struct gfxstat_unwrap *gx_uw_child(struct gfxstat_unwrap *u, int block);
+/* Stage a code point as UTF-8 in u->obuf / pass u->obuf to u->child. */
+GFXSTAT_HIDDEN int gx_uw_put_utf8(struct gfxstat_unwrap *u, uint32_t cp);
+GFXSTAT_HIDDEN int gx_uw_obuf_flush(struct gfxstat_unwrap *u);
+
+/* container_html.c */
+GFXSTAT_HIDDEN void gx_html_start(struct gfxstat_unwrap *u);
+GFXSTAT_HIDDEN int gx_html_feed(struct gfxstat_unwrap *u, const unsigned char *p, size_t n);
+GFXSTAT_HIDDEN int gx_html_end(struct gfxstat_unwrap *u);
+
+#endif

@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests: the container unwrapper (every split point) and gfxstat_detect(). */
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "check.h"
+#include "gfxstat/gfxstat_container.h"
+
+#define OUT_CAP (1 << 16)
+
+struct sink {
+	char buf[OUT_CAP];
+	size_t n;
+	int stop_after; /* return 1 once this many bytes arrived; 0 = never */
+};
+
+static int on_bytes(void *user, const void *p, size_t n)
+{
+	struct sink *s = user;
+
+	if (s->n + n > OUT_CAP)
+		n = OUT_CAP - s->n;
+	memcpy(s->buf + s->n, p, n);
+	s->n += n;
+	return s->stop_after && s->n >= (size_t)s->stop_after;
+}
+
+/* Unwrap @in fed as [0, cut) + [cut, n) (cut == n: one feed); @chunk > 0 feeds that size. */
+static int unwrap(const void *in, size_t n, size_t cut, size_t chunk, struct sink *s,
+		  struct gfxstat_unwrap_stats *st, enum gfxstat_format *layers, int *nlayers)
+{
+	struct gfxstat_unwrap *u = gfxstat_unwrap_new(on_bytes, s, st);
+	const unsigned char *p = in;
+	int rc = 0;
+	size_t off;
+
+	s->n = 0;
+	if (!u)
+		return GFXSTAT_E_NOMEM;
+	if (chunk) {
+		for (off = 0; off < n && !rc; off += chunk)
+			rc = gfxstat_unwrap_feed(u, p + off, n - off < chunk ? n - off : chunk);
+	} else {
+		rc = gfxstat_unwrap_feed(u, p, cut);
+		if (!rc)
+			rc = gfxstat_unwrap_feed(u, p + cut, n - cut);
+	}
+	if (!rc)
+		rc = gfxstat_unwrap_finish(u);
+	if (layers)
+		*nlayers = gfxstat_unwrap_layers(u, layers, 8);
+	gfxstat_unwrap_free(u);
+	return rc;
+}
+
+static struct sink s1, s2;
+
+/* Every split point and byte-at-a-time give @want exactly. */
+static void check_all_splits(const void *in, size_t n, const char *want, size_t wn)
+{
+	size_t cut;
+	int bad = 0;
+
+	for (cut = 0; cut <= n; cut++) {
+		int rc = unwrap(in, n, cut, 0, &s1, NULL, NULL, NULL);
+
+		if (rc || s1.n != wn || memcmp(s1.buf, want, wn) != 0) {
+			if (!bad)
+				fprintf(stderr, "  split at %zu: rc %d, %zu bytes: '%.*s'\n", cut, rc,
+					s1.n, (int)(s1.n > 200 ? 200 : s1.n), s1.buf);
+			bad++;
+		}
+	}
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(unwrap(in, n, 0, 1, &s2, NULL, NULL, NULL), 0);
+	CHECK(s2.n == wn && memcmp(s2.buf, want, wn) == 0);
+	CHECK_EQ(unwrap(in, n, 0, 7, &s2, NULL, NULL, NULL), 0);
+	CHECK(s2.n == wn && memcmp(s2.buf, want, wn) == 0);
+}
+
+static const char trace[] =
+	"# tracer: nop\n"
+	"#\n"
+	"  surfaceflinger-683   (  683) [000] ...1   200.000000: tracing_mark_write: B|683|x\n"
+	"  surfaceflinger-683   (  683) [000] ...1   200.000100: tracing_mark_write: E|683\n";
+
+static size_t zpack(const void *in, size_t n, unsigned char *out, size_t cap, int gzip)
+{
+	z_stream z;
+
+	memset(&z, 0, sizeof(z));
+	if (deflateInit2(&z, 6, Z_DEFLATED, gzip ? 16 + 15 : 15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return 0;
+	z.next_in = (unsigned char *)(uintptr_t)in;
+	z.avail_in = (unsigned)n;
+	z.next_out = out;
+	z.avail_out = (unsigned)cap;
+	deflate(&z, Z_FINISH);
+	n = cap - z.avail_out;
+	deflateEnd(&z);
+	return n;
+}
+
+TEST(plain_text)
+{
+	static const char in[] = "\xef\xbb\xbf# tracer: nop\r\nline two\r\r\nlone\rcr\n";
+	static const char want[] = "# tracer: nop\nline two\nlone\rcr\n";
+	enum gfxstat_format l[8];
+	int nl = 0;
+
+	check_all_splits(in, sizeof(in) - 1, want, sizeof(want) - 1);
+	CHECK_EQ(unwrap(in, sizeof(in) - 1, 3, 0, &s1, NULL, l, &nl), 0);
+	CHECK_EQ(nl, 1);
+	CHECK_EQ(l[0], GFXSTAT_FMT_FTRACE_TEXT);
+	/* a last line without '\n', and a CR at the very end */
+	check_all_splits("a\r\nb\r", 5, "a\nb\r", 4);
+}
+
+static const char html[] =
+	"<!DOCTYPE html>\n<html>\n<head>\n<script>\n"
+	"if(!r.advanceToLineMatching(/^  var linuxPerfData = \"\\\\$/))return;\n"
+	"var s='<script class=\"trace-data\" type=\"application\\/text\">';\n"
+	"</script>\n<!-- <script class=\"trace-data\">not this</script> -->\n"
+	"</head><body>\n"
+	"<!-- BEGIN TRACE -->\n"
+	"  <script class=\"trace-data\" type=\"application/text\">\n"
+	"PROCESS DUMP\nUSER PID\nroot 1\n"
+	"  </script>\n"
+	"  <script class=\"trace-data\" type=\"application/text\">\n"
+	"# tracer: nop\n"
+	"#\n"
+	"  surfaceflinger-683   (  683) [000] ...1   200.000000: tracing_mark_write: B|683|x\n"
+	"  surfaceflinger-683   (  683) [000] ...1   200.000100: tracing_mark_write: E|683\n"
+	"  </SCRIPT>\n"
+	"  <script class=\"trace-data\" type=\"application/text\">\n"
+	"{\"traceEvents\": [], \"x\": \"</scrip\"}  </script>\n"
+	"<!-- END TRACE -->\n</body>\n</html>\n";
+
+TEST(systrace_html)
+{
+	struct gfxstat_unwrap_stats st;
+	enum gfxstat_format l[8];
+	int nl = 0;
+
+	check_all_splits(html, sizeof(html) - 1, trace, sizeof(trace) - 1);
+	memset(&st, 0, sizeof(st));
+	CHECK_EQ(unwrap(html, sizeof(html) - 1, 100, 0, &s1, &st, l, &nl), 0);
+	CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_html_blocks], 3);
+	CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_html_text_blocks], 1);
+	CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_html_dump_blocks], 1);
+	CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_html_json_blocks], 1);
+	CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_truncated], 0);
+	CHECK_EQ(nl, 2);
+	CHECK_EQ(l[0], GFXSTAT_FMT_SYSTRACE_HTML);
+	CHECK_EQ(l[1], GFXSTAT_FMT_FTRACE_TEXT);
+	/* cut inside the block: what came is passed on, and the cut is counted */
+	memset(&st, 0, sizeof(st));
+	CHECK_EQ(unwrap(html, strstr(html, "E|683") - html, 0, 0, &s1, &st, NULL, NULL), 0);
+	CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_truncated], 1);
+	CHECK(s1.n > 100 && memcmp(s1.buf, trace, s1.n - 1) == 0);
+}
+
+TEST(systrace_js)
+{
+	static const char in[] =
+		"<html><body>\n  <div class=\"view\">\n  </div>\n  <script>\n"
+		"  var linuxPerfData = \"\\\n"
+		"# tracer: nop\\n\\\n"
+		"  a-1 [000] 1.000000: 0: B|1|say \\\"hi\\\" \\\\ \\x41\\u00e9\\n\\\r\n"
+		"  a-1 [000] 1.000001: 0: E\\n\";\n"
+		"  </script>\n</body>\n</html>\n";
+	static const char want[] = "# tracer: nop\n"
+				   "  a-1 [000] 1.000000: 0: B|1|say \"hi\" \\ A\xc3\xa9\n"
+				   "  a-1 [000] 1.000001: 0: E\n";
+	enum gfxstat_format l[8];
+	int nl = 0;
+
+	check_all_splits(in, sizeof(in) - 1, want, sizeof(want) - 1);
+	CHECK_EQ(unwrap(in, sizeof(in) - 1, 5, 0, &s1, NULL, l, &nl), 0);
+	CHECK_EQ(nl, 3);
+	CHECK_EQ(l[1], GFXSTAT_FMT_SYSTRACE_JS);
+}
+
+TEST(atrace_z)
+{
+	static unsigned char z[4096], in[8192], mangled[16384];
+	struct gfxstat_unwrap_stats st;
+	size_t zn = zpack(trace, sizeof(trace) - 1, z, sizeof(z), 0), n, m, i;
+	enum gfxstat_format l[8];
+	int nl = 0, k;
+
+	CHECK(zn > 10);
+	n = 0;
+	memcpy(in, "capturing trace... done\nTRACE:\n", 31);
+	n = 31;
+	memcpy(in + n, z, zn);
+	n += zn;
+	check_all_splits(in, n, trace, sizeof(trace) - 1);
+	CHECK_EQ(unwrap(in, n, 0, 0, &s1, NULL, l, &nl), 0);
+	CHECK_EQ(l[0], GFXSTAT_FMT_ATRACE_Z);
+	CHECK_EQ(gfxstat_detect(in, n), GFXSTAT_FMT_ATRACE_Z);
+
+	/* through a pty once ("\r\n") and twice ("\r\r\n", Windows adb): undone */
+	for (k = 1; k <= 2; k++) {
+		for (i = 0, m = 0; i < n; i++) {
+			if (in[i] == '\n') {
+				mangled[m++] = '\r';
+				if (k == 2)
+					mangled[m++] = '\r';
+			}
+			mangled[m++] = in[i];
+		}
+		check_all_splits(mangled, m, trace, sizeof(trace) - 1);
+		memset(&st, 0, sizeof(st));
+		CHECK_EQ(unwrap(mangled, m, 0, 0, &s1, &st, NULL, NULL), 0);
+		CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_corrupt], 0);
+		CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_prelude_lines], 1);
+	}
+	/* atrace without -z: text after TRACE: */
+	memcpy(in, "TRACE:\n", 7);
+	memcpy(in + 7, trace, sizeof(trace) - 1);
+	check_all_splits(in, 7 + sizeof(trace) - 1, trace, sizeof(trace) - 1);
+	/* cut short: counted */
+	memcpy(in, "TRACE:\n", 7);
+	memcpy(in + 7, z, zn);
+	memset(&st, 0, sizeof(st));
+	CHECK_EQ(unwrap(in, 7 + zn / 2, 0, 0, &s1, &st, NULL, NULL), 0);
+	CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_truncated], 1);
+	/* corrupt: counted, the rest skipped */
+	memcpy(in + 7 + 2, "\xff\xff\xff\xff\xff\xff", 6);
+	memset(&st, 0, sizeof(st));
+	CHECK_EQ(unwrap(in, 7 + zn, 0, 0, &s1, &st, NULL, NULL), 0);
+	CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_corrupt], 1);
+}
+
+TEST(gzip_nested)
+{
+	static unsigned char gz[8192], two[16384];
+	struct gfxstat_unwrap_stats st;
+	size_t n = zpack(html, sizeof(html) - 1, gz, sizeof(gz), 1), m;
+	enum gfxstat_format l[8];
+	int nl = 0;
+
+	CHECK(n > 20);
+	check_all_splits(gz, n, trace, sizeof(trace) - 1);
+	CHECK_EQ(unwrap(gz, n, 0, 0, &s1, NULL, l, &nl), 0);
+	CHECK_EQ(nl, 3);
+	CHECK_EQ(l[0], GFXSTAT_FMT_GZIP);
+	CHECK_EQ(l[1], GFXSTAT_FMT_SYSTRACE_HTML);
+	CHECK_EQ(l[2], GFXSTAT_FMT_FTRACE_TEXT);
+	/* two gzip members of text: read as one stream */
+	m = zpack(trace, sizeof(trace) - 1, two, sizeof(two), 1);
+	m += zpack(trace, sizeof(trace) - 1, two + m, sizeof(two) - m, 1);
+	memset(&st, 0, sizeof(st));
+	CHECK_EQ(unwrap(two, m, m / 2, 0, &s1, &st, NULL, NULL), 0);
+	CHECK_EQ(s1.n, 2 * (sizeof(trace) - 1));
+	CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_multi_members], 1);
+}
+
+TEST(viewer_data)
+{
+	static const char b64[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	static unsigned char gz[4096];
+	static char in[16384];
+	size_t n = zpack(trace, sizeof(trace) - 1, gz, sizeof(gz), 1), i, m;
+	enum gfxstat_format l[8];
+	int nl = 0;
+
+	m = (size_t)snprintf(in, sizeof(in),
+			     "<html>\n<script id=\"viewer-data\" type=\"text/plain\">\n");
+	for (i = 0; i < n; i += 3) {
+		uint32_t v = (uint32_t)gz[i] << 16;
+
+		if (i + 1 < n)
+			v |= (uint32_t)gz[i + 1] << 8;
+		if (i + 2 < n)
+			v |= gz[i + 2];
+		in[m++] = b64[v >> 18 & 63];
+		in[m++] = b64[v >> 12 & 63];
+		in[m++] = i + 1 < n ? b64[v >> 6 & 63] : '=';
+		in[m++] = i + 2 < n ? b64[v & 63] : '=';
+		if (i % 57 == 54)
+			in[m++] = '\n';
+	}
+	m += (size_t)snprintf(in + m, sizeof(in) - m, "\n</script>\n</html>\n");
+	check_all_splits(in, m, trace, sizeof(trace) - 1);
+	CHECK_EQ(unwrap(in, m, 0, 0, &s1, NULL, l, &nl), 0);
+	CHECK_EQ(nl, 4);
+	CHECK_EQ(l[1], GFXSTAT_FMT_VIEWER_DATA);
+	CHECK_EQ(l[2], GFXSTAT_FMT_GZIP);
+}
+
+TEST(utf16)
+{
+	/* BOM, "16666667\r\n", U+1F600 as a surrogate pair, a lone low surrogate */
+	static const unsigned char in[] = {
+		0xff, 0xfe, '1', 0, '6', 0, '6', 0, '6', 0, '6', 0, '6', 0, '6', 0, '7', 0,
+		'\r', 0, '\n', 0, 0x3d, 0xd8, 0x00, 0xde, 0x00, 0xdc, 'x', 0, 0xe9, 0,
+	};
+	static const char want[] = "16666667\n\xf0\x9f\x98\x80\xef\xbf\xbdx\xc3\xa9";
+	struct gfxstat_unwrap_stats st;
+
+	check_all_splits(in, sizeof(in), want, sizeof(want) - 1);
+	memset(&st, 0, sizeof(st));
+	CHECK_EQ(unwrap(in, sizeof(in), 0, 0, &s1, &st, NULL, NULL), 0);
+	CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_utf16_bad], 1);
+	/* an odd byte count: the last byte is replaced */
+	memset(&st, 0, sizeof(st));
+	CHECK_EQ(unwrap(in, sizeof(in) - 1, 0, 0, &s1, &st, NULL, NULL), 0);
+	CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_utf16_bad], 2);
+}
+
+TEST(raw_and_skipped)
+{
+	static const unsigned char pb[] = {
+		0x0a, 0x06, 0x08, 0x01, 0x10, 0x00, 0x18, 0x02, 0x0a, 0x02, 0x08, 0x07,
+	};
+	struct gfxstat_unwrap_stats st;
+
+	check_all_splits(pb, sizeof(pb), (const char *)pb, sizeof(pb));
+	memset(&st, 0, sizeof(st));
+	CHECK_EQ(unwrap("PK\3\4abcdefgh", 12, 0, 0, &s1, &st, NULL, NULL), 0);
+	CHECK_EQ(s1.n, 0);
+	CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_zip_skipped], 1);
+	check_all_splits("", 0, "", 0);
+}
+
+TEST(stop)
+{
+	struct gfxstat_unwrap *u;
+
+	s1.n = 0;
+	s1.stop_after = 10;
+	u = gfxstat_unwrap_new(on_bytes, &s1, NULL);
+	CHECK(u != NULL);
+	CHECK_EQ(gfxstat_unwrap_feed(u, html, sizeof(html) - 1), GFXSTAT_E_ABORTED);
+	gfxstat_unwrap_free(u);
+	s1.stop_after = 0;
+	gfxstat_unwrap_free(NULL);
+	CHECK(gfxstat_unwrap_new(NULL, NULL, NULL) == NULL);
+}
+
+TEST(detect)
+{
+	static const struct {
+		const char *in;
+		size_t n;
+		enum gfxstat_format want;
+	} t[] = {
+		{ "", 0, GFXSTAT_FMT_UNKNOWN },
+		{ "\x1f\x8b\x08\x00", 4, GFXSTAT_FMT_GZIP },
+		{ "\x78\x9c\x01\x02", 4, GFXSTAT_FMT_ZLIB },
+		{ "\xff\xfe" "1\0", 4, GFXSTAT_FMT_UTF16LE },
+		{ "\xfe\xff\0" "1", 4, GFXSTAT_FMT_UTF16BE },
+		{ "PK\3\4", 4, GFXSTAT_FMT_ZIP },
+		{ "\x0a\x6b\x32\xe1\x80\x80\x00\x10", 8, GFXSTAT_FMT_PERFETTO },
+		{ "\n# tracer: nop\n", 15, GFXSTAT_FMT_FTRACE_TEXT },
+		{ "\xef\xbb\xbf# tracer: nop\n", 17, GFXSTAT_FMT_FTRACE_TEXT },
+		{ "  <...>-18926 (-----) [002] ...1 1.000000: tracing_mark_write: E\n", 66,
+		  GFXSTAT_FMT_FTRACE_TEXT },
+		{ "TRACE:\n# tracer\n", 16, GFXSTAT_FMT_ATRACE },
+		{ "TRACE:\r\n\x78\x9c", 10, GFXSTAT_FMT_ATRACE_Z },
+		{ "<!DOCTYPE html>\n", 16, GFXSTAT_FMT_SYSTRACE_HTML },
+		{ "{\"traceEvents\": []}", 19, GFXSTAT_FMT_JSON },
+		{ "16666667\n", 9, GFXSTAT_FMT_SF_LATENCY },
+		{ "16666667\r\n", 10, GFXSTAT_FMT_SF_LATENCY },
+		{ "SurfaceFlinger appears to be unresponsive, dumping anyways\n16954612\n"
+		  "7657467895508   7657482691352   7657493499756\n", 113, GFXSTAT_FMT_SF_LATENCY },
+		{ "16666667\n0\t0\t0\n1\t2\t3\n\n", 21, GFXSTAT_FMT_SF_LATENCY },
+		{ "Task=1#46\nDim layer#54\nStatusBar#0\n", 35, GFXSTAT_FMT_SF_LIST },
+		{ "RequestedLayerState{a#1 parentId=2}\n", 36, GFXSTAT_FMT_SF_LIST },
+		{ "Applications Graphics Acceleration Info:\nUptime: 1\n", 51, GFXSTAT_FMT_GFXINFO },
+		{ "\n** Graphics info for pid 1 [x] **\n", 35, GFXSTAT_FMT_GFXINFO },
+		{ "hello world\n", 12, GFXSTAT_FMT_TEXT },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		enum gfxstat_format got = gfxstat_detect(t[i].in, t[i].n);
+
+		if (got != t[i].want)
+			fprintf(stderr, "  detect case %zu: %s, want %s\n", i,
+				gfxstat_format_name(got), gfxstat_format_name(t[i].want));
+		CHECK_EQ(got, t[i].want);
+	}
+	CHECK_CSTR(gfxstat_format_name(GFXSTAT_FMT_SYSTRACE_HTML), "systrace-html");
+	CHECK_CSTR(gfxstat_format_name((enum gfxstat_format)999), "unknown");
+	CHECK_CSTR(gfxstat_unwrap_stat_name(GFXSTAT_UNWRAP_STAT_corrupt), "corrupt");
+	CHECK_EQ(gfxstat_unwrap_stat_severity(GFXSTAT_UNWRAP_STAT_corrupt), GFXSTAT_SEV_ERROR);
+}
+
+TEST_SUITE(test_container)
+{
+	RUN(plain_text);
+	RUN(systrace_html);
+	RUN(systrace_js);
+	RUN(atrace_z);
+	RUN(gzip_nested);
+	RUN(viewer_data);
+	RUN(utf16);
+	RUN(raw_and_skipped);
+	RUN(stop);
+	RUN(detect);
+}
