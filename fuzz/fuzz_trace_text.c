@@ -21,7 +21,8 @@
  *   7  ignored; seeds put '\n' there so the text starts on a line of its own
  * Inputs shorter than 8 bytes are ignored. Each chunk is copied into a buffer of exactly its
  * size and freed after the feed, so AddressSanitizer catches a reader that keeps a pointer
- * into a chunk or reads past one.
+ * into a chunk or reads past one. When the text was cut into chunks, the run is repeated
+ * with one feed per stream, and the rows, counters and period must come out identical.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -51,6 +52,15 @@ struct run {
 	int fired;        /* the sink has asked to stop */
 	int in_finish;    /* inside gfxstat_gfx_finish() */
 	uint64_t windows, drops, window_frames;
+	uint64_t hash;    /* FNV-1a of every formatted row, in order */
+};
+
+/* What must not depend on how the text was cut into chunks. */
+struct result {
+	uint64_t hash, rows;
+	struct gfxstat_stats parser, gfx;
+	int64_t period;
+	int fired;
 };
 
 typedef size_t (*fmt_fn)(const void *row, char *buf, size_t cap);
@@ -65,8 +75,17 @@ static size_t fmt_drop(const void *row, char *buf, size_t cap)
 	return gfxstat_gfx_drop_csv(row, buf, cap);
 }
 
+static uint64_t fnv(uint64_t h, const char *p, size_t n)
+{
+	while (n--) {
+		h ^= (unsigned char)*p++;
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
 /* The formatter must behave like snprintf whatever the capacity. */
-static void check_format(fmt_fn fmt, const void *row)
+static void check_format(struct run *r, fmt_fn fmt, const void *row)
 {
 	char small[SMALL_CAP + 1], *big;
 	size_t n, n0, n1, k;
@@ -88,6 +107,7 @@ static void check_format(fmt_fn fmt, const void *row)
 	CHECK(n1 == n);
 	CHECK(big[n] == 0 && big[n - 1] == '\n');
 	CHECK(memcmp(small, big, k) == 0);
+	r->hash = fnv(r->hash, big, n);
 	free(big);
 
 	/* one byte short: everything but the '\n', then the NUL */
@@ -122,7 +142,7 @@ static int on_window(void *user, const struct gfxstat_gfx_window *w)
 	CHECK(w->a + w->b + w->c <= w->frames);
 	r->windows++;
 	r->window_frames += w->frames;
-	check_format(fmt_window, w);
+	check_format(r, fmt_window, w);
 	return sink_return(r);
 }
 
@@ -141,7 +161,7 @@ static int on_drop(void *user, const struct gfxstat_gfx_drop *d)
 		CHECK(period > 0 && d->used_ns > period);
 	}
 	r->drops++;
-	check_format(fmt_drop, d);
+	check_format(r, fmt_drop, d);
 	return sink_return(r);
 }
 
@@ -220,7 +240,9 @@ static const int64_t periods[8] = {
 static const double targets[4] = { 60, 30, 90, 0.001 };
 static const double kpis[4] = { 100, 16, 1000, 0 };
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* One run over @text (twice if option byte 6 says so), cut into chunks as @mode says. */
+static void run_pipeline(const uint8_t *v, int mode, const uint8_t *text, size_t n,
+			 struct result *res)
 {
 	struct run r;
 	struct gfxstat_gfx_sink sink;
@@ -228,23 +250,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct gfxstat_stats *ps;
 	struct gfxstat_trace_parser *p;
 	struct chunker c;
-	uint8_t v[OPT_BYTES];
-	const uint8_t *text;
-	size_t n, i;
 	int rc = 0, streams, s, fired;
 	uint64_t lines = 0, bytes = 0, ok_markers;
 	const char *src = NULL;
 	int64_t period;
 
-	if (size < OPT_BYTES)
-		return 0;
-	text = data + OPT_BYTES;
-	n = size - OPT_BYTES;
-	for (i = 0; i < OPT_BYTES; i++)
-		v[i] = (uint8_t)(data[i] - '0');
-
 	memset(&r, 0, sizeof(r));
 	memset(&gs, 0, sizeof(gs));
+	r.hash = 1469598103934665603ULL;
 	gfxstat_gfx_opts_init(&r.o);
 	r.o.type = v[0] % 5;
 	r.o.period_ns = periods[v[1] % 8];
@@ -256,7 +269,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		r.o.focus = "com.fuzz.app/.Main";
 	r.stop_at = v[6] % 16;
 	streams = v[6] & 16 ? 2 : 1;
-	c.mode = v[5] % 4;
+	c.mode = mode;
 	c.fixed = v[5] / 4 % 64 + 1;
 	c.state = 0x9e3779b9u ^ v[5];
 
@@ -313,7 +326,39 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(ST(&gs, gfx_frames) <= ST(&gs, gfx_vsync_lines));
 #undef ST
 
+	res->hash = r.hash;
+	res->rows = r.rows;
+	res->parser = *ps;
+	res->gfx = gs;
+	res->period = period;
+	res->fired = fired;
 	gfxstat_trace_parser_free(p);
 	gfxstat_gfx_free(r.g);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint8_t v[OPT_BYTES];
+	struct result a, b;
+	size_t i;
+	int mode;
+
+	if (size < OPT_BYTES)
+		return 0;
+	for (i = 0; i < OPT_BYTES; i++)
+		v[i] = (uint8_t)(data[i] - '0');
+	mode = v[5] % 4;
+	run_pipeline(v, mode, data + OPT_BYTES, size - OPT_BYTES, &a);
+	if (mode == 0)
+		return 0;
+	/* chunk boundaries must not matter (STYLE.md rule 4) */
+	run_pipeline(v, 0, data + OPT_BYTES, size - OPT_BYTES, &b);
+	CHECK(a.hash == b.hash && a.rows == b.rows && a.period == b.period);
+	CHECK(a.fired == b.fired);
+	CHECK(memcmp(&a.gfx, &b.gfx, sizeof(a.gfx)) == 0);
+	/* a stop cuts the feeds short at different byte counts; the lines seen are the same */
+	if (a.fired)
+		a.parser.v[GFXSTAT_STAT_bytes] = b.parser.v[GFXSTAT_STAT_bytes];
+	CHECK(memcmp(&a.parser, &b.parser, sizeof(a.parser)) == 0);
 	return 0;
 }

@@ -79,7 +79,7 @@ enum gfxstat_parse_res gfxstat_atrace_marker_parse(const char *s, size_t n,
 		}
 		return GFXSTAT_PARSE_OK;
 	}
-	if (n < 2 || s[1] != '|' || !strchr("BCSFINGH", k)) {
+	if (n < 2 || s[1] != '|' || !memchr("BCSFINGH", k, 8)) {
 		static const char clock_sync[] = "trace_event_clock_sync:";
 
 		if (n >= sizeof(clock_sync) - 1 &&

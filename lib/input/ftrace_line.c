@@ -8,8 +8,9 @@
  */
 #include "../gx_local.h"
 
-/* Seconds in an ftrace timestamp: enough for centuries of uptime, no int64 overflow. */
-#define MAX_SEC_DIGITS 12
+/* Seconds in an ftrace timestamp: centuries of uptime; sec * 1e9 + frac fits int64. */
+#define MAX_SEC_DIGITS 10
+#define MAX_SEC 9223372035LL
 #define MAX_FRAC_DIGITS 12
 
 static const int64_t pow10_ns[10] = {
@@ -74,7 +75,7 @@ static int scan_ts(const char **pp, const char *end, int64_t *ns)
 			frac = frac * 10 + (*p - '0');
 		p++;
 	}
-	if (!nf || p >= end || *p != ':')
+	if (!nf || p >= end || *p != ':' || sec > MAX_SEC)
 		return -1;
 	*ns = sec * GFXSTAT_NSEC_PER_SEC + frac * pow10_ns[nf < 9 ? nf : 9];
 	*pp = p + 1;

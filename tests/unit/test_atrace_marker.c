@@ -105,6 +105,8 @@ TEST(malformed)
 	CHECK_EQ(mp("G|1|track|5"), GFXSTAT_PARSE_FAIL); /* G needs a name and a cookie */
 	CHECK_EQ(mp("N|1|track"), GFXSTAT_PARSE_FAIL);
 	CHECK_EQ(mp("X|1|y"), GFXSTAT_PARSE_FAIL);
+	/* a NUL kind byte is not one of "BCSFINGH" (strchr would match the terminator) */
+	CHECK_EQ(gfxstat_atrace_marker_parse("\0|5|track|3", 11, &m), GFXSTAT_PARSE_FAIL);
 	CHECK_EQ(mp(""), GFXSTAT_PARSE_FAIL);
 	CHECK_EQ(mp("\n"), GFXSTAT_PARSE_FAIL);
 	CHECK_EQ(mp("trace_event_clock_sync: parent_ts=23.816101"), GFXSTAT_PARSE_UNSUPPORTED);

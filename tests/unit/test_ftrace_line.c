@@ -159,6 +159,11 @@ TEST(not_events)
 	/* a ten-digit tgid would overflow int32 (found by a fuzzer through format detection) */
 	CHECK_EQ(parse("a-1 (3333333333) [000] .... 1.5: e: x", &ev), GFXSTAT_PARSE_FAIL);
 	CHECK_EQ(parse("a-1 [000] .... 1.1234567890123: e: x", &ev), GFXSTAT_PARSE_FAIL);
+	/* seconds whose nanoseconds overflow int64 (found by fuzzing) */
+	CHECK_EQ(parse("a-1 [000] .... 9223372036.999999: e: x", &ev), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(parse("a-1 [000] .... 99999999999.5: e: x", &ev), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(parse("a-1 [000] .... 9223372035.999999: e: x", &ev), GFXSTAT_PARSE_OK);
+	CHECK_EQ(ev.ts_ns, 9223372035999999000LL);
 	CHECK_EQ(parse("a-1 [000] .... 1.5: tracing_mark_write:", &ev), GFXSTAT_PARSE_OK);
 	CHECK_EQ(ev.payload.n, 0);
 }
