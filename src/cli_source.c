@@ -6,6 +6,13 @@
 
 #include "cli.h"
 #include "cli_source.h"
+#include "gfxstat/gfxstat_container.h"
+#include "gfxstat/gfxstat_gfxinfo.h"
+#include "gfxstat/gfxstat_perfetto.h"
+#include "gfxstat/gfxstat_sflatency.h"
+
+/* Bytes of decoded content looked at before choosing the parser. */
+#define SNIFF 4096
 
 /* The CLI keeps its own small layer table: names in first-seen order. */
 struct name_table {
@@ -17,9 +24,17 @@ struct reader {
 	struct cli_source *src;
 	gfxstat_frame_fn fn;
 	void *user;
+	struct gfxstat_unwrap *unwrap;
+	struct gfxstat_unwrap_stats ustats;
 	struct gfxstat_trace_parser *trace;
 	struct gfxstat_sf_frames *sf;
+	struct gfxstat_perfetto *pf;
+	struct gfxstat_gfxinfo *gi;
+	struct gfxstat_sfl *sfl;
+	struct gfxstat_sfl_stats sflstats;
 	int detected;
+	char head[SNIFF];
+	size_t nhead;
 	int lib_rc;
 };
 
@@ -65,19 +80,35 @@ const char *cli_source_layer_name(const struct cli_source *src, size_t i)
 static int on_frame(void *user, const struct gfxstat_frame *frame)
 {
 	struct reader *rd = user;
-	long i = table_find_add(rd->src, frame->layer);
 	struct gfxstat_frame copy;
 	const struct gfxstat_frame *f = frame;
+	long i;
 
-	if (frame->input < 0 && frame->source == GFXSTAT_SRC_FTRACE) {
+	if ((frame->input < 0 && frame->source == GFXSTAT_SRC_FTRACE) ||
+	    (frame->source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY && !frame->layer.n)) {
 		copy = *frame;
-		copy.input = gfxstat_causes_input(rd->src->causes, frame);
+		if (frame->source == GFXSTAT_SRC_FTRACE)
+			copy.input = gfxstat_causes_input(rd->src->causes, frame);
+		if (frame->source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY && !frame->layer.n) {
+			/* display frames have no layer: they are the screen's own timeline */
+			copy.layer.p = "(display)";
+			copy.layer.n = 9;
+		}
 		f = &copy;
 	}
-
-	if (i >= 0) {
+	i = table_find_add(rd->src, f->layer);
+	if (i >= 0 && f->present_ns != GFXSTAT_NS_NONE) {
 		struct cli_layer_stat *st = &rd->src->layer_stat[i];
 
+		/* sources that do not give the interval (FrameTimeline, --latency) get it here */
+		if (f->interval_ns == GFXSTAT_NS_NONE && st->frames &&
+		    f->present_ns >= st->last_present) {
+			if (f != &copy) {
+				copy = *frame;
+				f = &copy;
+			}
+			copy.interval_ns = f->present_ns - st->last_present;
+		}
 		if (!st->frames)
 			st->first_present = f->present_ns;
 		st->last_present = f->present_ns;
@@ -97,31 +128,211 @@ static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
 	return rc ? rc : gfxstat_sf_frames_marker(rd->sf, ev, m);
 }
 
-static int feed(void *user, const void *buf, size_t n)
+/* The parser chosen for the decoded content. */
+static int parse(struct reader *rd, const void *buf, size_t n)
+{
+	if (rd->pf)
+		return gfxstat_perfetto_feed(rd->pf, buf, n);
+	if (rd->gi)
+		return gfxstat_gfxinfo_feed(rd->gi, buf, n);
+	if (rd->sfl)
+		return gfxstat_sfl_feed(rd->sfl, buf, n);
+	return gfxstat_trace_parser_feed(rd->trace, buf, n);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+/* Look at the first decoded bytes, pick the parser, then give it what was held back. */
+static int decide(struct reader *rd)
+{
+	enum gfxstat_format f = gfxstat_detect(rd->head, rd->nhead);
+
+	rd->detected = 1;
+	rd->src->fmt = (int)f;
+	if (f == GFXSTAT_FMT_PERFETTO) {
+		struct gfxstat_perfetto_sink ps;
+
+		memset(&ps, 0, sizeof(ps));
+		ps.marker = on_marker;
+		ps.frame = on_frame;
+		ps.user = rd;
+		rd->pf = gfxstat_perfetto_new(&ps, &rd->src->stats);
+		if (!rd->pf)
+			return GFXSTAT_E_NOMEM;
+	} else if (f == GFXSTAT_FMT_GFXINFO) {
+		struct gfxstat_gfxinfo_sink gs;
+
+		memset(&gs, 0, sizeof(gs));
+		gs.frame = on_frame;
+		gs.user = rd;
+		rd->gi = gfxstat_gfxinfo_new(NULL, &gs, &rd->src->stats);
+		if (!rd->gi)
+			return GFXSTAT_E_NOMEM;
+	} else if (f == GFXSTAT_FMT_SF_LATENCY) {
+		struct gfxstat_sfl_sink ls;
+
+		memset(&ls, 0, sizeof(ls));
+		ls.frame = on_frame;
+		ls.user = rd;
+		/* the dump does not name its layer: the file name stands for it */
+		rd->sfl = gfxstat_sfl_new(base_name(rd->src->path), &ls, &rd->sflstats);
+		if (!rd->sfl)
+			return GFXSTAT_E_NOMEM;
+	}
+	rd->src->format = gfxstat_format_name(f == GFXSTAT_FMT_PERFETTO || f == GFXSTAT_FMT_GFXINFO ||
+						      f == GFXSTAT_FMT_SF_LATENCY
+					      ? f : GFXSTAT_FMT_FTRACE_TEXT);
+	return rd->nhead ? parse(rd, rd->head, rd->nhead) : 0;
+}
+
+/* Decoded bytes from the unwrapper. */
+static int on_unwrapped(void *user, const void *buf, size_t n)
 {
 	struct reader *rd = user;
 
 	if (!rd->detected) {
-		rd->detected = 1;
-		rd->src->format = "ftrace text";
+		size_t take = n < SNIFF - rd->nhead ? n : SNIFF - rd->nhead;
+
+		memcpy(rd->head + rd->nhead, buf, take);
+		rd->nhead += take;
+		if (rd->nhead < SNIFF)
+			return 0;
+		rd->lib_rc = decide(rd);
+		if (rd->lib_rc)
+			return rd->lib_rc;
+		buf = (const char *)buf + take;
+		n -= take;
 	}
-	rd->lib_rc = gfxstat_trace_parser_feed(rd->trace, buf, n);
+	rd->lib_rc = n ? parse(rd, buf, n) : 0;
 	return rd->lib_rc;
+}
+
+static int feed(void *user, const void *buf, size_t n)
+{
+	struct reader *rd = user;
+	int rc = gfxstat_unwrap_feed(rd->unwrap, buf, n);
+
+	return rc ? rc : rd->lib_rc;
 }
 
 static int end_of_file(void *user)
 {
 	struct reader *rd = user;
+	int rc = gfxstat_unwrap_finish(rd->unwrap);
 
-	rd->lib_rc = gfxstat_trace_parser_finish(rd->trace);
-	if (!rd->lib_rc || rd->lib_rc == GFXSTAT_E_ABORTED)
-		rd->lib_rc = gfxstat_sf_frames_finish(rd->sf);
-	return rd->lib_rc;
+	if (!rc && !rd->detected)
+		rc = decide(rd);
+	if (rc && rc != GFXSTAT_E_ABORTED) {
+		rd->lib_rc = rc;
+		return rc;
+	}
+	if (rd->pf)
+		rc = gfxstat_perfetto_finish(rd->pf);
+	else if (rd->gi)
+		rc = gfxstat_gfxinfo_finish(rd->gi);
+	else if (rd->sfl)
+		rc = gfxstat_sfl_finish(rd->sfl);
+	else
+		rc = gfxstat_trace_parser_finish(rd->trace);
+	if (!rc || rc == GFXSTAT_E_ABORTED)
+		rc = gfxstat_sf_frames_finish(rd->sf);
+	rd->lib_rc = rc;
+	return rc;
+}
+
+/* What the chosen parser adds to `inspect`, and its warnings. */
+static void summarise(struct reader *rd)
+{
+	struct cli_source *src = rd->src;
+	size_t k;
+	int i;
+
+	if (rd->pf) {
+		const struct gfxstat_perfetto_summary *ps = gfxstat_perfetto_summary(rd->pf);
+
+		snprintf(src->extra, sizeof(src->extra),
+			 "perfetto: %llu packets, %llu ftrace print events; FrameTimeline: %llu "
+			 "surface frames (%llu janky), %llu display frames (%llu janky), %llu "
+			 "incomplete",
+			 (unsigned long long)ps->packets, (unsigned long long)ps->print_events,
+			 (unsigned long long)ps->frames_surface, (unsigned long long)ps->janky_surface,
+			 (unsigned long long)ps->frames_display, (unsigned long long)ps->janky_display,
+			 (unsigned long long)ps->incomplete);
+		src->warnings += ps->malformed + ps->truncated + ps->broken + ps->packet_too_big +
+				 ps->inflate_failed;
+	} else if (rd->gi) {
+		const struct gfxstat_gfxinfo_counts *gc = gfxstat_gfxinfo_counts(rd->gi);
+
+		snprintf(src->extra, sizeof(src->extra),
+			 "gfxinfo: %llu processes, %llu blocks, %llu framestats rows (%llu with "
+			 "non-zero Flags)",
+			 (unsigned long long)gc->v[GFXSTAT_GFXINFO_processes],
+			 (unsigned long long)gc->v[GFXSTAT_GFXINFO_blocks],
+			 (unsigned long long)gc->v[GFXSTAT_GFXINFO_rows],
+			 (unsigned long long)gc->v[GFXSTAT_GFXINFO_rows_flagged]);
+		for (i = 0; i < GFXSTAT_GFXINFO_COUNT_N; i++) {
+			if (!gc->v[i] ||
+			    gfxstat_gfxinfo_count_severity((enum gfxstat_gfxinfo_count)i) ==
+				    GFXSTAT_SEV_INFO)
+				continue;
+			cli_warn("%s: %llu %s", src->path, (unsigned long long)gc->v[i],
+				 gfxstat_gfxinfo_count_doc((enum gfxstat_gfxinfo_count)i));
+		}
+	} else if (rd->sfl) {
+		const struct gfxstat_sfl_stats *st = &rd->sflstats;
+
+		snprintf(src->extra, sizeof(src->extra),
+			 "--latency: %llu dumps, %llu rows, %llu frames",
+			 (unsigned long long)st->v[GFXSTAT_SFL_STAT_dumps],
+			 (unsigned long long)st->v[GFXSTAT_SFL_STAT_rows],
+			 (unsigned long long)st->v[GFXSTAT_SFL_STAT_frames]);
+		for (i = 0; i < GFXSTAT_SFL_STAT_COUNT; i++) {
+			if (!st->v[i] ||
+			    gfxstat_sfl_stat_severity((enum gfxstat_sfl_stat)i) == GFXSTAT_SEV_INFO)
+				continue;
+			cli_warn("%s: %llu %s", src->path, (unsigned long long)st->v[i],
+				 gfxstat_sfl_stat_doc((enum gfxstat_sfl_stat)i));
+		}
+	}
+	for (i = 0; i < GFXSTAT_UNWRAP_STAT_COUNT; i++) {
+		if (!rd->ustats.v[i] ||
+		    gfxstat_unwrap_stat_severity((enum gfxstat_unwrap_stat)i) == GFXSTAT_SEV_INFO)
+			continue;
+		cli_warn("%s: %llu %s", src->path, (unsigned long long)rd->ustats.v[i],
+			 gfxstat_unwrap_stat_doc((enum gfxstat_unwrap_stat)i));
+		src->warnings += rd->ustats.v[i];
+	}
+	{
+		enum gfxstat_format lay[GFXSTAT_UNWRAP_MAX_DEPTH + 1];
+		int nl = gfxstat_unwrap_layers(rd->unwrap, lay, GFXSTAT_UNWRAP_MAX_DEPTH + 1);
+		size_t off = 0;
+
+		src->layers_desc[0] = 0;
+		for (k = 0; k < (size_t)nl && off < sizeof(src->layers_desc); k++)
+			off += (size_t)snprintf(src->layers_desc + off,
+						sizeof(src->layers_desc) - off, "%s%s",
+						k ? " > " : "", gfxstat_format_name(lay[k]));
+	}
+}
+
+static void reader_free(struct reader *rd)
+{
+	gfxstat_unwrap_free(rd->unwrap);
+	gfxstat_trace_parser_free(rd->trace);
+	gfxstat_sf_frames_free(rd->sf);
+	gfxstat_perfetto_free(rd->pf);
+	gfxstat_gfxinfo_free(rd->gi);
+	gfxstat_sfl_free(rd->sfl);
 }
 
 int cli_source_read(const char *path, gfxstat_frame_fn fn, void *user, struct cli_source *src)
 {
-	struct reader rd;
+	struct reader *rd = calloc(1, sizeof(*rd));
 	char *paths[1];
 	int rc;
 
@@ -129,46 +340,47 @@ int cli_source_read(const char *path, gfxstat_frame_fn fn, void *user, struct cl
 	src->path = path;
 	src->format = "empty";
 	src->layers = calloc(1, sizeof(struct name_table));
-	memset(&rd, 0, sizeof(rd));
-	rd.src = src;
-	rd.fn = fn;
-	rd.user = user;
-	rd.sf = gfxstat_sf_frames_new(on_frame, &rd);
 	src->causes = gfxstat_causes_new();
-	rd.trace = rd.sf && src->causes ? gfxstat_trace_parser_new(on_marker, &rd) : NULL;
-	if (!src->layers || !rd.trace) {
+	if (rd) {
+		rd->src = src;
+		rd->fn = fn;
+		rd->user = user;
+		rd->sf = gfxstat_sf_frames_new(on_frame, rd);
+		rd->trace = rd->sf ? gfxstat_trace_parser_new(on_marker, rd) : NULL;
+		rd->unwrap = gfxstat_unwrap_new(on_unwrapped, rd, &rd->ustats);
+	}
+	if (!rd || !src->layers || !src->causes || !rd->trace || !rd->unwrap) {
 		cli_error("out of memory");
-		gfxstat_sf_frames_free(rd.sf);
-		gfxstat_causes_free(src->causes);
-		free(src->layers);
-		src->layers = NULL;
-		src->causes = NULL;
+		if (rd)
+			reader_free(rd);
+		free(rd);
+		cli_source_free(src);
 		return CLI_INPUT;
 	}
 	paths[0] = (char *)path;
-	rc = cli_read_inputs(paths, 1, feed, end_of_file, &rd, &src->bytes);
-	src->stats = *gfxstat_trace_parser_stats(rd.trace);
-	gfxstat_sf_frames_summary(rd.sf, &src->sf);
-	src->have_sf = 1;
+	rc = cli_read_inputs(paths, 1, feed, end_of_file, rd, &src->bytes);
+	if (!rd->pf && !rd->gi && !rd->sfl)
+		src->stats = *gfxstat_trace_parser_stats(rd->trace);
+	gfxstat_sf_frames_summary(rd->sf, &src->sf);
+	src->have_sf = !rd->gi && !rd->sfl;
 	src->interrupted = cli_stop_signal != 0;
-	gfxstat_trace_parser_free(rd.trace);
-	gfxstat_sf_frames_free(rd.sf);
-	if (rc) {
-		cli_source_free(src);
-		return rc;
+	summarise(rd);
+	if (!rc && rd->lib_rc && rd->lib_rc != GFXSTAT_E_ABORTED) {
+		cli_error("%s: %s", path, gfxstat_strerror(rd->lib_rc));
+		rc = CLI_INPUT;
 	}
-	if (rd.lib_rc && rd.lib_rc != GFXSTAT_E_ABORTED) {
-		cli_error("%s: %s", path, gfxstat_strerror(rd.lib_rc));
-		cli_source_free(src);
-		return CLI_INPUT;
+	if (!rc && src->bytes && !src->nlayers && !rd->pf && !rd->gi && !rd->sfl &&
+	    !src->stats.v[GFXSTAT_STAT_events]) {
+		cli_error("%s: no frame source found (%s is not ftrace text, Perfetto, dumpsys "
+			  "gfxinfo or SurfaceFlinger --latency)", path,
+			  src->layers_desc[0] ? src->layers_desc : "it");
+		rc = CLI_INPUT;
 	}
-	if (src->bytes && !src->stats.v[GFXSTAT_STAT_events]) {
-		cli_error("%s: no frame source found (not ftrace text, and no other format this "
-			  "build reads)", path);
+	reader_free(rd);
+	free(rd);
+	if (rc)
 		cli_source_free(src);
-		return CLI_INPUT;
-	}
-	return CLI_OK;
+	return rc;
 }
 
 void cli_source_free(struct cli_source *src)
@@ -242,12 +454,18 @@ void cli_source_report(const struct cli_source *src, int verbose)
 	if (!verbose)
 		return;
 	printf("%s\n", src->path);
-	printf("  format: %s, %llu bytes, %llu lines (%llu events, %llu atrace markers)\n",
-	       src->format, src->bytes, (unsigned long long)st->v[GFXSTAT_STAT_lines],
-	       (unsigned long long)st->v[GFXSTAT_STAT_events],
-	       (unsigned long long)st->v[GFXSTAT_STAT_marker_events]);
+	printf("  format: %s (%s), %llu bytes", src->format,
+	       src->layers_desc[0] ? src->layers_desc : "?", src->bytes);
+	if (st->v[GFXSTAT_STAT_lines])
+		printf(", %llu lines (%llu events, %llu atrace markers)",
+		       (unsigned long long)st->v[GFXSTAT_STAT_lines],
+		       (unsigned long long)st->v[GFXSTAT_STAT_events],
+		       (unsigned long long)st->v[GFXSTAT_STAT_marker_events]);
+	printf("\n");
+	if (src->extra[0])
+		printf("  %s\n", src->extra);
 	if (!src->have_sf)
-		return;
+		goto layers;
 	printf("  android: %s\n", era(sf) ? era(sf) : "unknown (no SurfaceFlinger markers)");
 	if (sf->first_ts != GFXSTAT_NS_NONE) {
 		printf("  span: ");
@@ -271,6 +489,7 @@ void cli_source_report(const struct cli_source *src, int verbose)
 		if (!sf->nmodes)
 			printf("  refresh rate: unknown (too few VSYNC toggles); 60 Hz assumed\n");
 	}
+layers:
 	printf("  layers: %zu\n", src->nlayers);
 	for (i = 0; i < src->nlayers; i++) {
 		const struct cli_layer_stat *l = &src->layer_stat[i];
@@ -283,7 +502,7 @@ void cli_source_report(const struct cli_source *src, int verbose)
 			printf("  %26s", "");
 		printf("  %s\n", cli_source_layer_name(src, i));
 	}
-	if (sf->latched_unpresented)
+	if (src->have_sf && sf->latched_unpresented)
 		printf("  latched at the end but never presented: %llu\n",
 		       (unsigned long long)sf->latched_unpresented);
 	{

@@ -13,7 +13,11 @@ struct cli_layer_stat {
 
 struct cli_source {
 	const char *path;
-	const char *format;          /* human-readable, e.g. "ftrace text" */
+	const char *format;          /* the frame source, e.g. "ftrace-text" */
+	char layers_desc[128];       /* containers, outermost first: "gzip > systrace-html" */
+	int fmt;                     /* enum gfxstat_format of the decoded content */
+	char extra[512];             /* what the format's parser adds for inspect */
+	unsigned long long warnings; /* non-INFO counters of the format's parser, summed */
 	unsigned long long bytes;
 	struct gfxstat_stats stats;  /* parser counters */
 	int have_sf;                 /* an ftrace input: sf summary valid */

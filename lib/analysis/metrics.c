@@ -262,10 +262,12 @@ static int64_t stream_period(const struct stream *s, const int64_t *iv_sorted, s
 	}
 	if (best)
 		return best;
-	/* intervals: the cluster around the 10th percentile of those under 100 ms */
+	/* intervals: the median of those near the 10th percentile of the ones under 100 ms
+	 * (present jitter spreads single-vsync intervals around the period; skipped vsyncs
+	 * make multiples of it, which this leaves out) */
 	{
-		size_t lo = 0, m = 0;
-		int64_t base, sum = 0;
+		size_t lo = 0, m = 0, a, b;
+		int64_t base;
 
 		while (lo < niv && iv_sorted[lo] <= 0)
 			lo++;
@@ -274,13 +276,11 @@ static int64_t stream_period(const struct stream *s, const int64_t *iv_sorted, s
 		if (m < 3)
 			return dflt;
 		base = iv_sorted[lo + m / 10];
-		for (i = lo, k = 0; i < lo + m; i++) {
-			if (iv_sorted[i] >= base * 85 / 100 && iv_sorted[i] <= base * 115 / 100) {
-				sum += iv_sorted[i];
-				k++;
-			}
-		}
-		return k ? sum / (int64_t)k : dflt;
+		for (a = lo; a < lo + m && iv_sorted[a] < base / 2; a++)
+			;
+		for (b = a; b < lo + m && iv_sorted[b] <= base * 3 / 2; b++)
+			;
+		return b > a ? iv_sorted[a + (b - a) / 2] : dflt;
 	}
 }
 

@@ -141,3 +141,50 @@ if [ -x "$GFXSIM" ]; then
 		head -5 "$jf/janky.csv"
 	fi
 fi
+
+# -- one command for every source: frames and inspect route each input to its parser ---------
+if [ -d "$SAMPLES" ]; then
+	rt=$TMP/route
+	mkdir -p "$rt"
+	# Perfetto: per layer, the actual surface frames that completed (perfetto-dump counts
+	# them too, see 50-perfetto.sh: 739 on MainActivity of which one never got its FrameEnd)
+	"$GFXSTAT" frames -q "$SAMPLES/perfetto/nowinandroid-sidky/trace.perfetto-trace" \
+		> "$rt/pf.csv"
+	n_main=$(grep -c '^frametimeline,TX - com.google.samples.apps.nowinandroid.demo/com.google.samples.apps.nowinandroid.MainActivity#50010,' "$rt/pf.csv")
+	n_disp=$(grep -c '^frametimeline_display,(display),' "$rt/pf.csv")
+	if [ "$n_main" = 738 ] && [ "$n_disp" = 801 ]; then pass; else
+		fail "frames on the Perfetto sample: MainActivity $n_main (want 738), display $n_disp (want 801)"
+	fi
+	# 2012 systrace (JS-string HTML): 181 postFramebuffer (INDEX.md), the launcher latched in
+	# 180 of them; the status bar once
+	"$GFXSTAT" inspect "$SAMPLES/systrace_html/catapult/android_systrace.html" > "$rt/jb.txt" 2>&1
+	if grep -q 'Android 4.x' "$rt/jb.txt" &&
+		grep -q '180 frames .*com.android.launcher/com.android.launcher2.Launcher' "$rt/jb.txt"; then
+		pass
+	else
+		fail "inspect on the 2012 systrace HTML"
+		cat "$rt/jb.txt"
+	fi
+	# dumpsys gfxinfo: rows per window, as 40-gfxinfo.sh states them (Taskbar: 120 rows)
+	"$GFXSTAT" frames -q "$SAMPLES/gfxinfo/aNavMode/gfxinfo.txt" > "$rt/gi.csv"
+	n=$(grep -c '^gfxinfo,Taskbar,' "$rt/gi.csv")
+	rows=$(($(wc -l < "$rt/gi.csv") - 1))
+	if [ "$n" = 120 ] && [ "$rows" = 1091 ]; then pass; else
+		fail "frames on the gfxinfo sample: Taskbar $n (want 120), all $rows (want 1091)"
+	fi
+	# --latency: the 3 catapult rows, 16954612 ns apart
+	"$GFXSTAT" frames -q "$SAMPLES/sf_latency/catapult-devil/surface_stats_collector_test_rows.txt" \
+		> "$rt/lat.csv"
+	if [ "$(awk -F, 'NR > 1 && $6 != "" { print $6 }' "$rt/lat.csv" | sort -u)" = 16954612 ] &&
+		[ "$(wc -l < "$rt/lat.csv")" = 4 ]; then pass; else
+		fail "frames on the --latency sample"
+		cat "$rt/lat.csv"
+	fi
+	# atrace -z: app-only, no SurfaceFlinger: read, and said so
+	"$GFXSTAT" inspect "$SAMPLES/atrace_text/catapult/compressed_atrace_data.txt" > "$rt/z.txt" 2>&1
+	if grep -q 'atrace-z > zlib > ftrace-text' "$rt/z.txt" &&
+		grep -q 'surfaceflinger: not found' "$rt/z.txt"; then pass; else
+		fail "inspect on atrace -z output"
+		cat "$rt/z.txt"
+	fi
+fi
