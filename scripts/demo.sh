@@ -4,6 +4,11 @@
 set -eu
 BUILD=${1:-build}
 EX=examples/launcher-60hz.trace
+echo "\$ $BUILD/gfxstat inspect $EX"
+"$BUILD/gfxstat" inspect "$EX"
+echo
+echo "\$ $BUILD/gfxstat analyze --layer app2 $EX"
+"$BUILD/gfxstat" analyze --layer app2 "$EX"
 echo "\$ $BUILD/gfxstat gfx -T 1 -F $BUILD/demo $EX"
 "$BUILD/gfxstat" gfx -T 1 -F "$BUILD/demo" "$EX"
 echo
