@@ -69,6 +69,23 @@ GFXSTAT_HIDDEN long gx_strmap_find(const struct gx_strmap *m, const char *p, siz
 /* Return: the index (new or old), GFXSTAT_E_LIMIT when full, or GFXSTAT_E_NOMEM. */
 GFXSTAT_HIDDEN long gx_strmap_add(struct gx_strmap *m, const char *p, size_t n, int *created);
 
+/* Mean of the cluster of intervals around their 10th percentile (+-15%): a refresh period
+ * from vsync toggles that may skip. At most GX_CLUSTER_MAX values are used. */
+#define GX_CLUSTER_MAX 128
+GFXSTAT_HIDDEN int64_t gx_cluster_mean(const int64_t *iv, unsigned n);
+
+/* A bounded writer that counts what it would write past the end, like snprintf. */
+struct gx_out {
+	char *p;
+	size_t cap, len;
+};
+
+GFXSTAT_HIDDEN void gx_out_put(struct gx_out *o, const char *s, size_t n);
+GFXSTAT_HIDDEN void gx_out_puts(struct gx_out *o, const char *s);
+GFXSTAT_HIDDEN void gx_out_i64(struct gx_out *o, int64_t v);
+/* Append '\n', NUL-terminate within the buffer; return the full length (as snprintf). */
+GFXSTAT_HIDDEN size_t gx_out_line(struct gx_out *o);
+
 static inline int gx_str_eq(struct gfxstat_str s, const char *lit)
 {
 	size_t n = strlen(lit);

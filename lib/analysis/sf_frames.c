@@ -163,32 +163,6 @@ struct gfxstat_str gfxstat_layer_app(const char *name, size_t n)
 /* ------------------------------------------------------------------------------------ */
 /* vsync grid and refresh period                                                          */
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Mean of the cluster around the 10th percentile: skipped vsyncs do not lengthen it. */
-static int64_t ring_period(const struct family *f)
-{
-	int64_t v[RING], lo, hi, sum = 0;
-	unsigned i, k = 0;
-
-	memcpy(v, f->iv, f->n * sizeof(v[0]));
-	qsort(v, f->n, sizeof(v[0]), cmp_i64);
-	lo = v[f->n / 10] - v[f->n / 10] * 15 / 100;
-	hi = v[f->n / 10] + v[f->n / 10] * 15 / 100;
-	for (i = 0; i < f->n; i++) {
-		if (v[i] >= lo && v[i] <= hi) {
-			sum += v[i];
-			k++;
-		}
-	}
-	return (sum + k / 2) / k;
-}
-
 static void note_mode(struct gfxstat_sf_frames *sf, int64_t ts)
 {
 	struct gfxstat_sf_summary *s = &sf->sum;
@@ -231,7 +205,7 @@ static void vsync_toggle(struct gfxstat_sf_frames *sf, int fi, int64_t ts)
 		if (sf->fam[best].n >= 8 && ts - sf->fam[best].last <= GFXSTAT_NSEC_PER_SEC)
 			break;
 	if (best < FAM_COUNT) {
-		sf->period = ring_period(&sf->fam[best]);
+		sf->period = gx_cluster_mean(sf->fam[best].iv, sf->fam[best].n);
 		note_mode(sf, ts);
 	}
 }

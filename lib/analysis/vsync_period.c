@@ -86,17 +86,21 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int64_t cluster_mean(const struct family *f)
+int64_t gx_cluster_mean(const int64_t *iv, unsigned n)
 {
-	int64_t v[DET_MAX], lo, hi, sum = 0;
+	int64_t v[GX_CLUSTER_MAX], lo, hi, sum = 0;
 	unsigned i, k = 0;
 
-	memcpy(v, f->iv, f->n * sizeof(v[0]));
-	qsort(v, f->n, sizeof(v[0]), cmp_i64);
+	if (!n)
+		return 0;
+	if (n > GX_CLUSTER_MAX)
+		n = GX_CLUSTER_MAX;
+	memcpy(v, iv, n * sizeof(v[0]));
+	qsort(v, n, sizeof(v[0]), cmp_i64);
 	/* the 10th percentile, not the minimum: one early vsync must not decide */
-	lo = v[f->n / 10] - v[f->n / 10] * 15 / 100;
-	hi = v[f->n / 10] + v[f->n / 10] * 15 / 100;
-	for (i = 0; i < f->n; i++) {
+	lo = v[n / 10] - v[n / 10] * 15 / 100;
+	hi = v[n / 10] + v[n / 10] * 15 / 100;
+	for (i = 0; i < n; i++) {
 		if (v[i] >= lo && v[i] <= hi) {
 			sum += v[i];
 			k++;
@@ -120,5 +124,5 @@ int64_t gfxstat_vsync_detect_result(const struct gfxstat_vsync_detect *d, const 
 		*source = best < 0 ? NULL : fam_names[best];
 	if (intervals)
 		*intervals = best < 0 ? 0 : d->fam[best].n;
-	return best < 0 ? 0 : cluster_mean(&d->fam[best]);
+	return best < 0 ? 0 : gx_cluster_mean(d->fam[best].iv, d->fam[best].n);
 }

@@ -14,124 +14,88 @@
 	F(actual_start_ns, actual_start_ns)                                                \
 	F(actual_end_ns, actual_end_ns)
 
-struct out {
-	char *p;
-	size_t cap, len;
-};
-
-static void put(struct out *o, const char *s, size_t n)
-{
-	if (o->len < o->cap) {
-		size_t room = o->cap - o->len;
-
-		memcpy(o->p + o->len, s, n < room ? n : room);
-	}
-	o->len += n;
-}
-
-static void puts_(struct out *o, const char *s)
-{
-	put(o, s, strlen(s));
-}
-
-static void put_i64(struct out *o, int64_t v)
-{
-	char b[32];
-
-	snprintf(b, sizeof(b), "%lld", (long long)v);
-	puts_(o, b);
-}
-
-static size_t finish(struct out *o)
-{
-	put(o, "\n", 1);
-	if (o->cap)
-		o->p[o->len < o->cap ? o->len : o->cap - 1] = 0;
-	return o->len;
-}
-
 /* RFC 4180: quote a field that holds a comma, a quote or a line break */
-static void put_csv(struct out *o, struct gfxstat_str s)
+static void put_csv(struct gx_out *o, struct gfxstat_str s)
 {
 	const char *p = s.p, *end = s.p + s.n, *q;
 
 	if (!memchr(s.p, ',', s.n) && !memchr(s.p, '"', s.n) && !memchr(s.p, '\n', s.n) &&
 	    !memchr(s.p, '\r', s.n)) {
-		put(o, s.p, s.n);
+		gx_out_put(o, s.p, s.n);
 		return;
 	}
-	put(o, "\"", 1);
+	gx_out_put(o, "\"", 1);
 	while ((q = memchr(p, '"', (size_t)(end - p)))) {
-		put(o, p, (size_t)(q - p) + 1);
-		put(o, "\"", 1);
+		gx_out_put(o, p, (size_t)(q - p) + 1);
+		gx_out_put(o, "\"", 1);
 		p = q + 1;
 	}
-	put(o, p, (size_t)(end - p));
-	put(o, "\"", 1);
+	gx_out_put(o, p, (size_t)(end - p));
+	gx_out_put(o, "\"", 1);
 }
 
-static void put_json_str(struct out *o, struct gfxstat_str s)
+static void put_json_str(struct gx_out *o, struct gfxstat_str s)
 {
 	size_t i;
 
-	put(o, "\"", 1);
+	gx_out_put(o, "\"", 1);
 	for (i = 0; i < s.n; i++) {
 		unsigned char c = (unsigned char)s.p[i];
 		char b[8];
 
 		if (c == '"' || c == '\\') {
-			put(o, "\\", 1);
-			put(o, s.p + i, 1);
+			gx_out_put(o, "\\", 1);
+			gx_out_put(o, s.p + i, 1);
 		} else if (c < 0x20) {
 			snprintf(b, sizeof(b), "\\u%04x", c);
-			puts_(o, b);
+			gx_out_puts(o, b);
 		} else {
-			put(o, s.p + i, 1);
+			gx_out_put(o, s.p + i, 1);
 		}
 	}
-	put(o, "\"", 1);
+	gx_out_put(o, "\"", 1);
 }
 
 size_t gfxstat_frame_csv_header(char *buf, size_t cap)
 {
-	struct out o = { buf, cap, 0 };
+	struct gx_out o = { buf, cap, 0 };
 	int i;
 
-	puts_(&o, "source,layer,app,pid,present_ns,interval_ns");
-#define HDR(name, field) puts_(&o, "," #name);
+	gx_out_puts(&o, "source,layer,app,pid,present_ns,interval_ns");
+#define HDR(name, field) gx_out_puts(&o, "," #name);
 	OPT_COLUMNS(HDR)
 #undef HDR
-	puts_(&o, ",token,display_token,jank_type,present_type,prediction_type,janky,jank_reasons");
+	gx_out_puts(&o, ",token,display_token,jank_type,present_type,prediction_type,janky,jank_reasons");
 	for (i = 0; i < GFXSTAT_FI_COUNT; i++) {
-		put(&o, ",", 1);
-		puts_(&o, gfxstat_frameinfo_name((enum gfxstat_frameinfo)i));
+		gx_out_put(&o, ",", 1);
+		gx_out_puts(&o, gfxstat_frameinfo_name((enum gfxstat_frameinfo)i));
 	}
-	return finish(&o);
+	return gx_out_line(&o);
 }
 
-static void opt_ns(struct out *o, int64_t v)
+static void opt_ns(struct gx_out *o, int64_t v)
 {
-	put(o, ",", 1);
+	gx_out_put(o, ",", 1);
 	if (v != GFXSTAT_NS_NONE)
-		put_i64(o, v);
+		gx_out_i64(o, v);
 }
 
-static void opt_code(struct out *o, int64_t v)
+static void opt_code(struct gx_out *o, int64_t v)
 {
-	put(o, ",", 1);
+	gx_out_put(o, ",", 1);
 	if (v >= 0)
-		put_i64(o, v);
+		gx_out_i64(o, v);
 }
 
 size_t gfxstat_frame_csv(const struct gfxstat_frame *f, char *buf, size_t cap)
 {
-	struct out o = { buf, cap, 0 };
+	struct gx_out o = { buf, cap, 0 };
 	int i;
 
-	puts_(&o, gfxstat_frame_source_name(f->source));
-	put(&o, ",", 1);
+	gx_out_puts(&o, gfxstat_frame_source_name(f->source));
+	gx_out_put(&o, ",", 1);
 	put_csv(&o, f->layer);
-	put(&o, ",", 1);
+	gx_out_put(&o, ",", 1);
 	put_csv(&o, f->app);
 	opt_code(&o, f->pid);
 	opt_ns(&o, f->present_ns);
@@ -145,30 +109,30 @@ size_t gfxstat_frame_csv(const struct gfxstat_frame *f, char *buf, size_t cap)
 	opt_code(&o, f->present_type);
 	opt_code(&o, f->prediction_type);
 	opt_code(&o, f->janky);
-	put(&o, ",", 1);
+	gx_out_put(&o, ",", 1);
 	if (f->source == GFXSTAT_SRC_GFXINFO)
-		put_i64(&o, f->jank_reasons);
+		gx_out_i64(&o, f->jank_reasons);
 	for (i = 0; i < GFXSTAT_FI_COUNT; i++)
 		opt_ns(&o, f->fi[i]);
-	return finish(&o);
+	return gx_out_line(&o);
 }
 
 size_t gfxstat_frame_json(const struct gfxstat_frame *f, char *buf, size_t cap)
 {
-	struct out o = { buf, cap, 0 };
+	struct gx_out o = { buf, cap, 0 };
 	int i;
 
-	puts_(&o, "{\"source\":\"");
-	puts_(&o, gfxstat_frame_source_name(f->source));
-	puts_(&o, "\",\"layer\":");
+	gx_out_puts(&o, "{\"source\":\"");
+	gx_out_puts(&o, gfxstat_frame_source_name(f->source));
+	gx_out_puts(&o, "\",\"layer\":");
 	put_json_str(&o, f->layer);
-	puts_(&o, ",\"app\":");
+	gx_out_puts(&o, ",\"app\":");
 	put_json_str(&o, f->app);
 #define NUM(key, v, absent)                                                                \
 	do {                                                                               \
 		if (!(absent)) {                                                           \
-			puts_(&o, ",\"" key "\":");                                         \
-			put_i64(&o, v);                                                    \
+			gx_out_puts(&o, ",\"" key "\":");                                         \
+			gx_out_i64(&o, v);                                                    \
 		}                                                                          \
 	} while (0)
 	NUM("pid", f->pid, f->pid < 0);
@@ -187,12 +151,12 @@ size_t gfxstat_frame_json(const struct gfxstat_frame *f, char *buf, size_t cap)
 	for (i = 0; i < GFXSTAT_FI_COUNT; i++) {
 		if (f->fi[i] == GFXSTAT_NS_NONE)
 			continue;
-		puts_(&o, ",\"");
-		puts_(&o, gfxstat_frameinfo_name((enum gfxstat_frameinfo)i));
-		puts_(&o, "\":");
-		put_i64(&o, f->fi[i]);
+		gx_out_puts(&o, ",\"");
+		gx_out_puts(&o, gfxstat_frameinfo_name((enum gfxstat_frameinfo)i));
+		gx_out_puts(&o, "\":");
+		gx_out_i64(&o, f->fi[i]);
 	}
 #undef NUM
-	put(&o, "}", 1);
-	return finish(&o);
+	gx_out_put(&o, "}", 1);
+	return gx_out_line(&o);
 }

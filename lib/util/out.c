@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* A bounded text writer for the row formatters: never overflows, reports the full length. */
+#include <stdio.h>
+
+#include "../gx_local.h"
+
+void gx_out_put(struct gx_out *o, const char *s, size_t n)
+{
+	if (o->len < o->cap) {
+		size_t room = o->cap - o->len;
+
+		memcpy(o->p + o->len, s, n < room ? n : room);
+	}
+	o->len += n;
+}
+
+void gx_out_puts(struct gx_out *o, const char *s)
+{
+	gx_out_put(o, s, strlen(s));
+}
+
+void gx_out_i64(struct gx_out *o, int64_t v)
+{
+	char b[32];
+
+	snprintf(b, sizeof(b), "%lld", (long long)v);
+	gx_out_puts(o, b);
+}
+
+size_t gx_out_line(struct gx_out *o)
+{
+	gx_out_put(o, "\n", 1);
+	if (o->cap)
+		o->p[o->len < o->cap ? o->len : o->cap - 1] = 0;
+	return o->len;
+}
