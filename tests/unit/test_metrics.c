@@ -255,6 +255,35 @@ TEST(scrolls)
 	gfxstat_metrics_free(m);
 }
 
+/*
+ * Per-window FPS (GameBench's per-second series) and its median, and FPS over the wall span.
+ * Presents every 10 ms from 0 to 1000 ms, then every 20 ms to 2500 ms: 176 frames, 175
+ * intervals (100 of 10 ms, 75 of 20 ms) over 2.5 s. Full 1 s windows: 2. Window 0 holds the
+ * presents at 0..990 ms (100): 100 FPS; window 1 holds 1000..1980 ms step 20 (50): 50 FPS.
+ * Median of {100, 50} = 75; fps_wall = 175 / 2.5 = 70; fps (no waits) = 70 too.
+ */
+TEST(windows)
+{
+	double ms[175];
+	size_t i;
+	struct gfxstat_metrics *m;
+	const struct gfxstat_layer_metrics *l;
+
+	for (i = 0; i < 175; i++)
+		ms[i] = i < 100 ? 10 : 20;
+	l = run(&m, ms, 175, "");
+	CHECK_EQ(l->frames, 176);
+	CHECK_EQ(l->nwindows, 2);
+	if (l->nwindows == 2) {
+		CHECK(fabs(l->window_fps[0] - 100) < 1e-9);
+		CHECK(fabs(l->window_fps[1] - 50) < 1e-9);
+	}
+	CHECK(fabs(l->fps_median - 75) < 1e-9);
+	CHECK(fabs(l->fps_wall - 70) < 1e-9);
+	CHECK(fabs(l->fps - 70) < 1e-9);
+	gfxstat_metrics_free(m);
+}
+
 TEST_SUITE(test_metrics)
 {
 	RUN(taobao_worked_example);
@@ -262,4 +291,5 @@ TEST_SUITE(test_metrics)
 	RUN(percentiles_waits_score);
 	RUN(frozen);
 	RUN(scrolls);
+	RUN(windows);
 }
