@@ -10,6 +10,8 @@ have cc || need="$need gcc libc6-dev"
 have make || need="$need make"
 have awk || need="$need mawk"
 have unzip || need="$need unzip"
+# the real adb client for `gfxstat record`/`devices` (tests use tests/fake-adb instead)
+have adb || need="$need adb"
 have mkfifo || need="$need coreutils"
 # zlib for compressed traces (atrace -z, gzip, Perfetto compressed_packets)
 [ -f /usr/include/zlib.h ] || need="$need zlib1g-dev"

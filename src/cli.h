@@ -75,6 +75,12 @@ const char *cli_bytes(unsigned long long n, char *buf, size_t cap);
 int cmd_gfx(int argc, char **argv);
 int cmd_frames(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
+int cmd_devices(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+
+struct gfxstat_layer_metrics;
+/* One layer's metrics as the JSON object `analyze --json` prints. */
+void cli_json_layer(FILE *o, const struct gfxstat_layer_metrics *l);
 int cmd_inspect(int argc, char **argv);
 
 #endif

@@ -189,20 +189,20 @@ static const char *csv_name(const char *s)
 	return buf;
 }
 
-static void json_str(const char *s)
+static void json_str(FILE *o, const char *s)
 {
-	putchar('"');
+	fputc('"', o);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
 		if (c == '"' || c == '\\')
-			printf("\\%c", c);
+			fprintf(o, "\\%c", c);
 		else if (c < 0x20)
-			printf("\\u%04x", c);
+			fprintf(o, "\\u%04x", c);
 		else
-			putchar(c);
+			fputc(c, o);
 	}
-	putchar('"');
+	fputc('"', o);
 }
 
 static const char *const ft_jank_names[GFXSTAT_FT_JANK_BITS] = {
@@ -227,93 +227,93 @@ static const char *const matrix_names[GFXSTAT_MATRIX_LEVELS] = {
 	"best", "normal", "middle", "high", "frozen",
 };
 
-static void print_json_layer(const struct gfxstat_layer_metrics *l)
+void cli_json_layer(FILE *o, const struct gfxstat_layer_metrics *l)
 {
 	size_t i;
 	int first;
 
-	printf("{\"name\":");
-	json_str(l->name);
-	printf(",\"app\":");
-	json_str(l->app);
-	printf(",\"kind\":\"%s\",\"source\":\"%s\"", l->is_app ? "app" : "layer",
+	fprintf(o, "{\"name\":");
+	json_str(o, l->name);
+	fprintf(o, ",\"app\":");
+	json_str(o, l->app);
+	fprintf(o, ",\"kind\":\"%s\",\"source\":\"%s\"", l->is_app ? "app" : "layer",
 	       gfxstat_frame_source_name(l->source));
-	printf(",\"frames\":%llu,\"duration_s\":%.6f,\"refresh_hz\":%.3f,\"period_ns\":%lld",
+	fprintf(o, ",\"frames\":%llu,\"duration_s\":%.6f,\"refresh_hz\":%.3f,\"period_ns\":%lld",
 	       (unsigned long long)l->frames, l->duration_s, l->refresh_hz,
 	       (long long)l->period_ns);
-	printf(",\"fps\":%.3f,\"fps_wall\":%.3f,\"active_s\":%.6f,\"waits\":%llu,\"wait_s\":%.6f",
+	fprintf(o, ",\"fps\":%.3f,\"fps_wall\":%.3f,\"active_s\":%.6f,\"waits\":%llu,\"wait_s\":%.6f",
 	       l->fps, l->fps_wall, l->active_s, (unsigned long long)l->waits, l->wait_s);
-	printf(",\"frame_ms\":{\"p50\":%.3f,\"p90\":%.3f,\"p95\":%.3f,\"p99\":%.3f,\"max\":%.3f}",
+	fprintf(o, ",\"frame_ms\":{\"p50\":%.3f,\"p90\":%.3f,\"p95\":%.3f,\"p99\":%.3f,\"max\":%.3f}",
 	       l->frame_ms_p50, l->frame_ms_p90, l->frame_ms_p95, l->frame_ms_p99,
 	       l->frame_ms_max);
-	printf(",\"fps_median\":%.3f,\"fps_low_1pct\":%.3f", l->fps_median, l->fps_low_1pct);
-	printf(",\"window_fps\":[");
+	fprintf(o, ",\"fps_median\":%.3f,\"fps_low_1pct\":%.3f", l->fps_median, l->fps_low_1pct);
+	fprintf(o, ",\"window_fps\":[");
 	for (i = 0; i < l->nwindows; i++)
-		printf("%s%.3f", i ? "," : "", l->window_fps[i]);
-	printf("]");
-	printf(",\"jank\":%llu,\"big_jank\":%llu,\"jank_per_10min\":%.3f,"
+		fprintf(o, "%s%.3f", i ? "," : "", l->window_fps[i]);
+	fprintf(o, "]");
+	fprintf(o, ",\"jank\":%llu,\"big_jank\":%llu,\"jank_per_10min\":%.3f,"
 	       "\"big_jank_per_10min\":%.3f,\"stutter\":%.6f",
 	       (unsigned long long)l->jank, (unsigned long long)l->big_jank, l->jank_per_10min,
 	       l->big_jank_per_10min, l->stutter);
-	printf(",\"frozen_frames\":%llu,\"frozen_share\":%.6f,\"slow_frames\":%llu",
+	fprintf(o, ",\"frozen_frames\":%llu,\"frozen_share\":%.6f,\"slow_frames\":%llu",
 	       (unsigned long long)l->frozen_frames, l->frozen_share,
 	       (unsigned long long)l->slow_frames);
-	printf(",\"seed\":{\"A\":%llu,\"B\":%llu,\"C\":%llu,\"D\":%llu,\"score\":%.2f}",
+	fprintf(o, ",\"seed\":{\"A\":%llu,\"B\":%llu,\"C\":%llu,\"D\":%llu,\"score\":%.2f}",
 	       (unsigned long long)l->a, (unsigned long long)l->b, (unsigned long long)l->c,
 	       (unsigned long long)l->d, l->score);
-	printf(",\"hitch_ms_per_s\":%.3f", l->hitch_ms_per_s);
-	printf(",\"matrix\":{\"dropped\":%llu,\"dropped_per_frame\":%.6f",
+	fprintf(o, ",\"hitch_ms_per_s\":%.3f", l->hitch_ms_per_s);
+	fprintf(o, ",\"matrix\":{\"dropped\":%llu,\"dropped_per_frame\":%.6f",
 	       (unsigned long long)l->matrix_dropped, l->matrix_dropped_per_frame);
 	for (i = 0; i < GFXSTAT_MATRIX_LEVELS; i++)
-		printf(",\"%s\":%llu", matrix_names[i], (unsigned long long)l->matrix_levels[i]);
-	printf("},\"jank_windows\":[");
+		fprintf(o, ",\"%s\":%llu", matrix_names[i], (unsigned long long)l->matrix_levels[i]);
+	fprintf(o, "},\"jank_windows\":[");
 	for (i = 0; i < l->njank_windows; i++) {
 		const struct gfxstat_jank_window *w = &l->jank_windows[i];
 
-		printf("%s{\"start_ns\":%lld,\"frames\":%u,\"dur_ms\":%.3f,\"fps\":%.3f,"
+		fprintf(o, "%s{\"start_ns\":%lld,\"frames\":%u,\"dur_ms\":%.3f,\"fps\":%.3f,"
 		       "\"longest_ms\":%.3f}", i ? "," : "", (long long)w->start_ns, w->frames,
 		       (double)w->dur_ns / 1e6, w->fps, (double)w->longest_ns / 1e6);
 	}
-	printf("],\"scrolls\":[");
+	fprintf(o, "],\"scrolls\":[");
 	for (i = 0; i < l->nscrolls; i++) {
 		const struct gfxstat_scroll *sc = &l->scrolls[i];
 
-		printf("%s{\"start_ns\":%lld,\"duration_s\":%.6f,\"frames\":%u,\"fps\":%.3f,"
+		fprintf(o, "%s{\"start_ns\":%lld,\"duration_s\":%.6f,\"frames\":%u,\"fps\":%.3f,"
 		       "\"hitch_ms_per_s\":%.3f,\"jank\":%u,\"longest_ms\":%.3f}", i ? "," : "",
 		       (long long)sc->start_ns, (double)(sc->end_ns - sc->start_ns) / 1e9, sc->frames,
 		       sc->fps, sc->hitch_ms_per_s, sc->jank, (double)sc->longest_ns / 1e6);
 	}
-	printf("],\"scroll_hitch_slope\":%.6f", l->scroll_hitch_slope);
+	fprintf(o, "],\"scroll_hitch_slope\":%.6f", l->scroll_hitch_slope);
 	if (l->source_judged) {
-		printf(",\"android\":{\"judged\":%llu,\"janky\":%llu",
+		fprintf(o, ",\"android\":{\"judged\":%llu,\"janky\":%llu",
 		       (unsigned long long)l->source_judged, (unsigned long long)l->source_janky);
-		printf(",\"jank_type\":{");
+		fprintf(o, ",\"jank_type\":{");
 		for (i = 0, first = 1; i < GFXSTAT_FT_JANK_BITS; i++) {
 			if (!l->ft_jank[i])
 				continue;
-			printf("%s\"%s\":%llu", first ? "" : ",", ft_jank_names[i],
+			fprintf(o, "%s\"%s\":%llu", first ? "" : ",", ft_jank_names[i],
 			       (unsigned long long)l->ft_jank[i]);
 			first = 0;
 		}
-		printf("},\"present_type\":{");
+		fprintf(o, "},\"present_type\":{");
 		for (i = 0, first = 1; i < 6; i++) {
 			if (!l->ft_present[i])
 				continue;
-			printf("%s\"%s\":%llu", first ? "" : ",", present_names[i],
+			fprintf(o, "%s\"%s\":%llu", first ? "" : ",", present_names[i],
 			       (unsigned long long)l->ft_present[i]);
 			first = 0;
 		}
-		printf("},\"jank_reasons\":{");
+		fprintf(o, "},\"jank_reasons\":{");
 		for (i = 0, first = 1; i < GFXSTAT_GFXINFO_REASONS; i++) {
 			if (!l->gfxinfo_reasons[i])
 				continue;
-			printf("%s\"%s\":%llu", first ? "" : ",", reason_names[i],
+			fprintf(o, "%s\"%s\":%llu", first ? "" : ",", reason_names[i],
 			       (unsigned long long)l->gfxinfo_reasons[i]);
 			first = 0;
 		}
-		printf("}}");
+		fprintf(o, "}}");
 	}
-	printf("}");
+	fprintf(o, "}");
 }
 
 static void print_table_layer(const struct gfxstat_layer_metrics *l)
@@ -428,7 +428,7 @@ int cmd_analyze(int argc, char **argv)
 		for (k = 0; k < n; k++) {
 			if (k)
 				printf(",\n");
-			print_json_layer(gfxstat_metrics_get(r.m, k));
+			cli_json_layer(stdout, gfxstat_metrics_get(r.m, k));
 		}
 		printf("]}\n");
 	} else if (r.csv) {

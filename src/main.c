@@ -17,10 +17,12 @@ struct command {
 
 static const struct command commands[] = {
 	{ "analyze", cmd_analyze, "frame rate and jank per layer and app, by every tool's definition" },
+	{ "devices", cmd_devices, "attached phones: model, Android version, refresh, tracing" },
 	{ "frames", cmd_frames, "every frame of every layer, from any supported input" },
 	{ "gfxinfo", cmd_gfxinfo, "dumpsys gfxinfo summaries recomputed from the framestats rows" },
 	{ "gfx", cmd_gfx, "per-surface FPS windows from atrace gfx text (android_FPS_frome_GFX)" },
 	{ "latency", cmd_latency, "frames from dumpsys SurfaceFlinger --latency polls, stitched" },
+	{ "record", cmd_record, "measure a phone over adb, live, from the best source it allows" },
 	{ "unwrap", cmd_unwrap, "decode systrace HTML, atrace -z, gzip or UTF-16 to trace text" },
 	{ "perfetto-dump", cmd_perfetto_dump,
 	  "what the Perfetto decoder finds in a protobuf trace (developer)" },

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Driving the real `adb` client: always an argument vector, never a host shell string
+ * (git's run-command model). `$ADB` or --adb names the client; "adb" from PATH otherwise.
+ */
+#ifndef ADB_H
+#define ADB_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* A child process; in/out/err: -1 = "give me a pipe" (the caller then reads/writes and
+ * closes it), -2 = /dev/null, else inherit. */
+struct cli_child {
+	const char **argv;
+	int in, out, err;
+	pid_t pid;
+};
+
+int cli_child_start(struct cli_child *c);
+/* Wait for it; return its exit status (0-255), 128 + signal, or -1. */
+int cli_child_finish(struct cli_child *c);
+
+struct adb {
+	const char *path;   /* the client */
+	const char *serial; /* -s SERIAL, or NULL */
+	int timeout_s;      /* for run commands (not streams) */
+};
+
+void adb_init(struct adb *a, const char *path, const char *serial);
+
+/*
+ * adb_run() - run `adb [-s S] ARGS...` and collect its standard output (at most @cap - 1
+ * bytes, NUL-terminated); stderr is discarded unless @err_out is set.
+ * Return: the exit status, or -1 when it could not be started or timed out.
+ */
+int adb_run(const struct adb *a, char *out, size_t cap, const char *const *args);
+
+/* adb_shell() - adb_run of `shell CMD` (the command runs in the device's shell). */
+int adb_shell(const struct adb *a, char *out, size_t cap, const char *cmd);
+
+/*
+ * adb_stream() - start `adb [-s S] ARGS...` with its standard output piped to us.
+ * Return: 0 and @c filled (read c->out, then cli_child_finish), or -1.
+ */
+int adb_stream(const struct adb *a, struct cli_child *c, const char *const *args,
+	       int want_stdin);
+
+#endif

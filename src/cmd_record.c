@@ -1,0 +1,1262 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gfxstat devices: what each attached phone can give.
+ * gfxstat record: measure a phone over adb, live, with the best source it allows:
+ *   trace     atrace gfx/view/input streamed from trace_pipe (the seed's method, done right)
+ *   perfetto  a Perfetto trace with FrameTimeline (Android 12+), pulled at the end
+ *   latency   dumpsys SurfaceFlinger --latency <layer>, polled about once a second, stitched
+ *   gfxinfo   dumpsys gfxinfo <pkg> framestats, polled often enough for its 120-frame ring
+ * Whatever stops it (Ctrl-C, --duration, the device or adb going away), what was captured is
+ * kept and summarised, and the device's tracing is switched off again.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "adb.h"
+#include "cli.h"
+#include "cli_source.h"
+#include "gfxstat/gfxstat.h"
+#include "gfxstat/gfxstat_gfxinfo.h"
+#include "gfxstat/gfxstat_sflatency.h"
+
+#define OUT_MAX (1 << 20)
+#define MAX_DEVICES 16
+#define MAX_LIVE 64
+#define PERFETTO_FILE "/data/misc/perfetto-traces/gfxstat.pftrace"
+
+enum { OPT_ADB = 256, OPT_ALL, OPT_DURATION, OPT_APP, OPT_SOURCE, OPT_CATEGORIES,
+       OPT_RECONNECT };
+enum source { SRC_AUTO, SRC_TRACE, SRC_PERFETTO, SRC_LATENCY, SRC_GFXINFO };
+static const char *const source_names[] = { "auto", "trace", "perfetto", "latency", "gfxinfo" };
+
+struct device {
+	char serial[128];
+	char state[32];
+	char model[128], release[32];
+	int sdk;
+	char tracefs[64];     /* "" when none */
+	int root;
+	int perfetto;
+	int64_t period_ns;
+	char modes[128];      /* refresh rates, e.g. "60 90 120" */
+	char focus[256];      /* "pkg/activity" or "" */
+	int tracing_on;
+};
+
+/* ---------------------------------------------------------------------------------------- */
+/* probing                                                                                   */
+
+static void trim(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' '))
+		s[--n] = 0;
+}
+
+static void first_line(char *dst, size_t cap, const char *src)
+{
+	size_t n = strcspn(src, "\r\n");
+
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(dst, src, n);
+	dst[n] = 0;
+}
+
+/* "mCurrentFocus=Window{1e3 u0 com.pkg/com.pkg.Main}" -> "com.pkg/com.pkg.Main" */
+static void parse_focus(const char *text, char *out, size_t cap)
+{
+	const char *keys[] = { "mCurrentFocus=Window{", "mFocusedWindow=Window{", NULL };
+	int k;
+
+	out[0] = 0;
+	for (k = 0; keys[k]; k++) {
+		const char *p = strstr(text, keys[k]), *end, *sp;
+
+		if (!p)
+			continue;
+		end = strchr(p, '}');
+		if (!end)
+			continue;
+		/* the component is the last space-separated token before '}' */
+		for (sp = end; sp > p && sp[-1] != ' '; sp--)
+			;
+		if (end - sp > 0 && (size_t)(end - sp) < cap && memchr(sp, '/', (size_t)(end - sp))) {
+			memcpy(out, sp, (size_t)(end - sp));
+			out[end - sp] = 0;
+			return;
+		}
+	}
+}
+
+/* refresh rates from dumpsys display: every "fps=NN.N" (modes) */
+static void parse_modes(const char *text, char *out, size_t cap)
+{
+	int seen[32], n = 0, i;
+	const char *p = text;
+	size_t off = 0;
+
+	out[0] = 0;
+	while ((p = strstr(p, "fps=")) && n < 32) {
+		int hz = (int)(strtod(p + 4, NULL) + 0.5), dup = 0;
+
+		p += 4;
+		if (hz <= 0 || hz > 1000)
+			continue;
+		for (i = 0; i < n; i++)
+			dup |= seen[i] == hz;
+		if (!dup)
+			seen[n++] = hz;
+	}
+	for (i = 0; i < n && off < cap; i++)
+		off += (size_t)snprintf(out + off, cap - off, "%s%d", i ? " " : "", seen[i]);
+}
+
+static int probe(const struct adb *a, struct device *d)
+{
+	char *buf = malloc(OUT_MAX);
+	int rc;
+
+	if (!buf)
+		return -1;
+	rc = adb_shell(a, buf, OUT_MAX, "getprop ro.product.model");
+	if (rc != 0) {
+		free(buf);
+		return -1;
+	}
+	first_line(d->model, sizeof(d->model), buf);
+	adb_shell(a, buf, OUT_MAX, "getprop ro.build.version.release");
+	first_line(d->release, sizeof(d->release), buf);
+	adb_shell(a, buf, OUT_MAX, "getprop ro.build.version.sdk");
+	d->sdk = atoi(buf);
+	d->tracefs[0] = 0;
+	if (adb_shell(a, buf, OUT_MAX, "ls -d /sys/kernel/tracing/trace_pipe "
+					"/sys/kernel/debug/tracing/trace_pipe") >= 0) {
+		char *p = strstr(buf, "/sys/kernel/tracing/trace_pipe") ? "/sys/kernel/tracing"
+			  : strstr(buf, "/sys/kernel/debug/tracing/trace_pipe")
+				  ? "/sys/kernel/debug/tracing" : "";
+
+		snprintf(d->tracefs, sizeof(d->tracefs), "%s", p);
+	}
+	adb_shell(a, buf, OUT_MAX, "id -u");
+	d->root = atoi(buf) == 0 && buf[0] == '0';
+	d->perfetto = adb_shell(a, buf, OUT_MAX, "which perfetto") == 0 && strchr(buf, '/');
+	adb_shell(a, buf, OUT_MAX, "dumpsys SurfaceFlinger --latency");
+	d->period_ns = strtoll(buf, NULL, 10);
+	adb_shell(a, buf, OUT_MAX, "dumpsys display");
+	parse_modes(buf, d->modes, sizeof(d->modes));
+	adb_shell(a, buf, OUT_MAX, "dumpsys window");
+	parse_focus(buf, d->focus, sizeof(d->focus));
+	d->tracing_on = -1;
+	if (d->tracefs[0]) {
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "cat %s/tracing_on", d->tracefs);
+		if (adb_shell(a, buf, OUT_MAX, cmd) == 0)
+			d->tracing_on = atoi(buf);
+	}
+	free(buf);
+	return 0;
+}
+
+/* `adb devices -l`: serial and state of each device. */
+static int list_devices(const struct adb *a, struct device *out, int max)
+{
+	char *buf = malloc(OUT_MAX), *line, *save = NULL;
+	const char *args[] = { "devices", "-l", NULL };
+	int n = 0;
+
+	if (!buf)
+		return -1;
+	if (adb_run(a, buf, OUT_MAX, args) != 0) {
+		free(buf);
+		return -1;
+	}
+	for (line = strtok_r(buf, "\n", &save); line && n < max; line = strtok_r(NULL, "\n", &save)) {
+		char serial[128], state[32];
+
+		trim(line);
+		if (!*line || line[0] == '*' || strncmp(line, "List of devices", 15) == 0)
+			continue;
+		if (sscanf(line, "%127s %31s", serial, state) != 2)
+			continue;
+		memset(&out[n], 0, sizeof(out[n]));
+		snprintf(out[n].serial, sizeof(out[n].serial), "%s", serial);
+		snprintf(out[n].state, sizeof(out[n].state), "%s", state);
+		n++;
+	}
+	free(buf);
+	return n;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* gfxstat devices                                                                           */
+
+static const char *adb_path;
+
+static int dev_opt(void *user, int id, const char *arg)
+{
+	(void)user;
+	if (id == OPT_ADB) {
+		adb_path = arg;
+		return 0;
+	}
+	return -1;
+}
+
+static const struct cli_opt devices_opts[] = {
+	{ OPT_ADB, "adb", "PATH", "the adb client (default: $ADB, else adb from PATH)" },
+	{ 0, NULL, NULL, NULL },
+};
+
+static const struct cli_cmd devices_cmd = {
+	"gfxstat devices",
+	"gfxstat devices [--adb PATH]",
+	"List attached devices: model, Android version, refresh rates, tracing, Perfetto, root,\n"
+	"focused window.",
+	"Exit status: 0 ok, 2 usage, 4 adb failed or no device.\n",
+	devices_opts,
+};
+
+int cmd_devices(int argc, char **argv)
+{
+	struct device devs[MAX_DEVICES];
+	struct adb a;
+	int first, n, i;
+
+	first = cli_parse(&devices_cmd, argc, argv, dev_opt, NULL);
+	if (first == -2)
+		return CLI_OK;
+	if (first < 0)
+		return CLI_USAGE;
+	adb_init(&a, adb_path, NULL);
+	n = list_devices(&a, devs, MAX_DEVICES);
+	if (n < 0) {
+		cli_error("cannot run '%s devices': is adb installed? (Debian: apt-get install adb)",
+			  a.path);
+		return CLI_DEVICE;
+	}
+	if (!n) {
+		cli_error("no device attached");
+		return CLI_DEVICE;
+	}
+	for (i = 0; i < n; i++) {
+		struct device *d = &devs[i];
+
+		if (strcmp(d->state, "device")) {
+			printf("%s\t%s\n", d->serial, d->state);
+			continue;
+		}
+		adb_init(&a, adb_path, d->serial);
+		if (probe(&a, d)) {
+			printf("%s\tnot answering\n", d->serial);
+			continue;
+		}
+		printf("%s\n  model: %s\n  android: %s (SDK %d)\n", d->serial, d->model, d->release,
+		       d->sdk);
+		printf("  refresh: %s%s", d->period_ns > 0 ? "" : "unknown",
+		       d->period_ns > 0 ? "" : "");
+		if (d->period_ns > 0)
+			printf("%.1f Hz now", 1e9 / (double)d->period_ns);
+		if (d->modes[0])
+			printf(" (modes: %s Hz)", d->modes);
+		printf("\n  tracefs: %s%s\n", d->tracefs[0] ? d->tracefs : "not reachable",
+		       d->tracing_on == 1 ? " (tracing is ON now)" : "");
+		printf("  perfetto: %s\n  root: %s\n  focus: %s\n", d->perfetto ? "yes" : "no",
+		       d->root ? "yes" : "no", d->focus[0] ? d->focus : "unknown");
+	}
+	return CLI_OK;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* gfxstat record                                                                            */
+
+struct live {
+	char name[160];
+	uint64_t frames, frames_1s;
+	int64_t longest_1s, longest_all, last_present;
+	int64_t iv[3];
+	unsigned niv;
+	uint64_t jank, big;
+};
+
+struct rec {
+	struct adb a;
+	struct device dev;
+	enum source source;
+	const char *why;
+	const char *app;
+	const char *dir;
+	char dirbuf[512];
+	const char *categories;
+	int64_t duration_ns;
+	int reconnect_s;
+	int tty;
+	const char *prefix;   /* serial, when several devices record at once */
+	/* outputs */
+	gzFile raw;
+	FILE *frames;
+	FILE *fps, *drop;
+	char row[8192];
+	/* pipeline */
+	struct gfxstat_trace_parser *trace;
+	struct gfxstat_sf_frames *sf;
+	struct gfxstat_causes *causes;
+	struct gfxstat_gfx *gfx;
+	struct gfxstat_metrics *m;
+	struct gfxstat_stats gfx_stats;
+	/* gfxinfo polling: the newest IntendedVsync per window, to drop rows seen before */
+	struct {
+		char name[160];
+		int64_t newest;
+	} seen[32];
+	int nseen;
+	struct live live[MAX_LIVE];
+	int nlive;
+	double t0, next_view, next_focus;
+	uint64_t frames_total;
+	const char *stop_reason;
+	int exit_code;
+	int write_failed;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+static struct live *live_of(struct rec *r, struct gfxstat_str name)
+{
+	int i;
+
+	for (i = 0; i < r->nlive; i++)
+		if (strlen(r->live[i].name) == name.n && !memcmp(r->live[i].name, name.p, name.n))
+			return &r->live[i];
+	if (r->nlive == MAX_LIVE)
+		return NULL;
+	memset(&r->live[r->nlive], 0, sizeof(r->live[0]));
+	snprintf(r->live[r->nlive].name, sizeof(r->live[0].name), "%.*s", (int)name.n, name.p);
+	return &r->live[r->nlive++];
+}
+
+static void live_frame(struct rec *r, const struct gfxstat_frame *f)
+{
+	struct live *l = live_of(r, f->layer);
+	int64_t iv = f->interval_ns;
+
+	if (!l)
+		return;
+	l->frames++;
+	l->frames_1s++;
+	if (iv != GFXSTAT_NS_NONE && iv > 0) {
+		if (iv > l->longest_1s)
+			l->longest_1s = iv;
+		if (iv > l->longest_all)
+			l->longest_all = iv;
+		/* PerfDog, as analyze computes it */
+		if (l->niv == 3 && 3 * iv > 2 * (l->iv[0] + l->iv[1] + l->iv[2]) &&
+		    iv > 83333333) {
+			l->jank++;
+			l->big += iv > 125000000;
+		}
+		l->iv[0] = l->iv[1];
+		l->iv[1] = l->iv[2];
+		l->iv[2] = iv;
+		if (l->niv < 3)
+			l->niv++;
+	}
+	l->last_present = f->present_ns;
+}
+
+static void live_view(struct rec *r, double now)
+{
+	double el = now - r->t0;
+	int i;
+
+	if (cli_quiet)
+		return;
+	if (r->tty) {
+		printf("\033[H\033[2J");
+		printf("gfxstat: recording %s (%s: %s), %.0f s%s  -- Ctrl-C to stop\n",
+		       r->dev.serial, source_names[r->source], r->why, el,
+		       r->dev.focus[0] ? "" : "");
+		if (r->dev.focus[0])
+			printf("focus: %s\n", r->dev.focus);
+		printf("%-60s %7s %8s %5s %5s %10s %10s\n", "layer", "fps(1s)", "fps(all)", "jank",
+		       "big", "max(1s)ms", "max ms");
+	}
+	for (i = 0; i < r->nlive; i++) {
+		struct live *l = &r->live[i];
+		double all = el > 0 ? (double)l->frames / el : 0;
+
+		if (!l->frames_1s && !r->tty)
+			continue;
+		if (r->tty)
+			printf("%-60.60s %7llu %8.1f %5llu %5llu %10.1f %10.1f\n", l->name,
+			       (unsigned long long)l->frames_1s, all, (unsigned long long)l->jank,
+			       (unsigned long long)l->big, (double)l->longest_1s / 1e6,
+			       (double)l->longest_all / 1e6);
+		else
+			printf("%s%s%.0f s\t%s\tfps %llu (all %.1f)\tjank %llu\tbig %llu\tmax %.1f ms "
+			       "(all %.1f)\n", r->prefix ? r->prefix : "", r->prefix ? "\t" : "",
+			       el, l->name, (unsigned long long)l->frames_1s, all,
+			       (unsigned long long)l->jank, (unsigned long long)l->big,
+			       (double)l->longest_1s / 1e6, (double)l->longest_all / 1e6);
+		l->frames_1s = 0;
+		l->longest_1s = 0;
+	}
+	fflush(stdout);
+}
+
+static int on_frame(void *user, const struct gfxstat_frame *frame)
+{
+	struct rec *r = user;
+	const struct gfxstat_frame *f = frame;
+	struct gfxstat_frame copy;
+	size_t n;
+
+	if (frame->source == GFXSTAT_SRC_FTRACE && frame->input < 0) {
+		/* as `gfxstat analyze` does, so the session's metrics are the same */
+		copy = *frame;
+		copy.input = gfxstat_causes_input(r->causes, frame);
+		f = &copy;
+	}
+	if (f->source == GFXSTAT_SRC_GFXINFO && f->fi[GFXSTAT_FI_INTENDED_VSYNC] > 0) {
+		/* polls overlap: keep a row once, by its window and IntendedVsync */
+		int i;
+
+		for (i = 0; i < r->nseen; i++)
+			if (strlen(r->seen[i].name) == f->layer.n &&
+			    !memcmp(r->seen[i].name, f->layer.p, f->layer.n))
+				break;
+		if (i == r->nseen && r->nseen < 32) {
+			snprintf(r->seen[i].name, sizeof(r->seen[i].name), "%.*s", (int)f->layer.n,
+				 f->layer.p);
+			r->seen[i].newest = 0;
+			r->nseen++;
+		}
+		if (i < 32) {
+			if (f->fi[GFXSTAT_FI_INTENDED_VSYNC] <= r->seen[i].newest)
+				return 0;
+			r->seen[i].newest = f->fi[GFXSTAT_FI_INTENDED_VSYNC];
+		}
+	}
+	r->frames_total++;
+	live_frame(r, f);
+	if (gfxstat_metrics_frame(r->m, f))
+		return -1;
+	n = gfxstat_frame_csv(f, r->row, sizeof(r->row));
+	if (n < sizeof(r->row) && fwrite(r->row, 1, n, r->frames) != n)
+		r->write_failed = errno ? errno : EIO;
+	return 0;
+}
+
+static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
+		     const struct gfxstat_marker *m)
+{
+	struct rec *r = user;
+	int rc = gfxstat_causes_marker(r->causes, ev, m);
+
+	if (!rc && r->gfx)
+		rc = gfxstat_gfx_marker(r->gfx, ev, m);
+	return rc ? rc : gfxstat_sf_frames_marker(r->sf, ev, m);
+}
+
+static int on_window(void *user, const struct gfxstat_gfx_window *w)
+{
+	struct rec *r = user;
+	size_t n = gfxstat_gfx_window_csv(w, r->row, sizeof(r->row));
+
+	if (n < sizeof(r->row))
+		fwrite(r->row, 1, n, r->fps);
+	fflush(r->fps);
+	return 0;
+}
+
+static int on_drop(void *user, const struct gfxstat_gfx_drop *d)
+{
+	struct rec *r = user;
+	size_t n = gfxstat_gfx_drop_csv(d, r->row, sizeof(r->row));
+
+	if (n < sizeof(r->row))
+		fwrite(r->row, 1, n, r->drop);
+	fflush(r->drop);
+	return 0;
+}
+
+static FILE *open_in(struct rec *r, const char *name, const char *mode)
+{
+	char path[768];
+
+	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
+	return fopen(path, mode);
+}
+
+static void json_esc(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		if ((unsigned char)*s >= 0x20)
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void write_device_json(struct rec *r)
+{
+	FILE *f = open_in(r, "device.json", "w");
+
+	if (!f)
+		return;
+	fprintf(f, "{\"serial\":");
+	json_esc(f, r->dev.serial);
+	fprintf(f, ",\"model\":");
+	json_esc(f, r->dev.model);
+	fprintf(f, ",\"android\":");
+	json_esc(f, r->dev.release);
+	fprintf(f, ",\"sdk\":%d,\"refresh_period_ns\":%lld,\"refresh_modes_hz\":", r->dev.sdk,
+		(long long)r->dev.period_ns);
+	json_esc(f, r->dev.modes);
+	fprintf(f, ",\"tracefs\":");
+	json_esc(f, r->dev.tracefs);
+	fprintf(f, ",\"root\":%s,\"perfetto\":%s,\"focus\":", r->dev.root ? "true" : "false",
+		r->dev.perfetto ? "true" : "false");
+	json_esc(f, r->dev.focus);
+	fprintf(f, ",\"source\":\"%s\",\"source_reason\":", source_names[r->source]);
+	json_esc(f, r->why);
+	fprintf(f, "}\n");
+	fclose(f);
+}
+
+/* Pick the best source the device allows (the issue's order), and say why. */
+static enum source choose(struct rec *r, enum source want)
+{
+	const struct device *d = &r->dev;
+
+	if (want != SRC_AUTO) {
+		r->why = "asked for with --source";
+		return want;
+	}
+	if (d->tracefs[0]) {
+		r->why = "trace_pipe is reachable: atrace streamed live";
+		return SRC_TRACE;
+	}
+	if (d->sdk >= 31 && d->perfetto) {
+		r->why = "no trace_pipe; Android 12+ with perfetto: FrameTimeline";
+		return SRC_PERFETTO;
+	}
+	if (r->app || d->focus[0]) {
+		r->why = "no trace_pipe or Perfetto: SurfaceFlinger --latency polls";
+		return SRC_LATENCY;
+	}
+	r->why = "nothing else: gfxinfo framestats polls";
+	return SRC_GFXINFO;
+}
+
+static int should_stop(struct rec *r, double now)
+{
+	if (cli_stop_signal) {
+		r->stop_reason = cli_signal_name(cli_stop_signal);
+		return 1;
+	}
+	if (r->duration_ns > 0 && (now - r->t0) * 1e9 >= (double)r->duration_ns) {
+		r->stop_reason = "duration reached";
+		return 1;
+	}
+	return 0;
+}
+
+static void tick(struct rec *r, double now)
+{
+	if (now >= r->next_view) {
+		live_view(r, now);
+		fflush(r->frames);
+		if (r->raw)
+			gzflush(r->raw, Z_SYNC_FLUSH); /* a killed capture keeps what it read */
+		r->next_view = now + 1.0;
+	}
+	if (now >= r->next_focus) {
+		/* follow the focused app as it changes */
+		char *buf = malloc(OUT_MAX);
+
+		if (buf && adb_shell(&r->a, buf, OUT_MAX, "dumpsys window") == 0)
+			parse_focus(buf, r->dev.focus, sizeof(r->dev.focus));
+		free(buf);
+		r->next_focus = now + 5.0;
+	}
+}
+
+/* atrace streamed from trace_pipe, parsed as it arrives. */
+static int record_trace(struct rec *r)
+{
+	char cmd[512], pipe_path[128], buf[1 << 16];
+	const char *args[] = { "exec-out", "cat", pipe_path, NULL };
+	struct cli_child c;
+	int eof = 0, st;
+	uint64_t got = 0;
+
+	if (r->dev.tracing_on == 1) {
+		/* a stale session (ours or the seed's) would fight us for trace_pipe */
+		cli_info("%s: tracing is already on: stopping the old session first", r->dev.serial);
+		adb_shell(&r->a, NULL, 0, "atrace --async_stop -o /dev/null");
+	}
+	snprintf(cmd, sizeof(cmd), "atrace -b 4096 -c --async_start %s", r->categories);
+	if (adb_shell(&r->a, NULL, 0, cmd) != 0) {
+		cli_error("%s: '%s' failed", r->dev.serial, cmd);
+		return CLI_DEVICE;
+	}
+	snprintf(pipe_path, sizeof(pipe_path), "%s/trace_pipe", r->dev.tracefs);
+	if (adb_stream(&r->a, &c, args, 0)) {
+		cli_error("cannot start %s", r->a.path);
+		return CLI_DEVICE;
+	}
+	fcntl(c.out, F_SETFL, O_NONBLOCK);
+	while (!eof) {
+		struct pollfd p = { c.out, POLLIN, 0 };
+		double now = now_s();
+
+		if (should_stop(r, now))
+			break;
+		tick(r, now);
+		if (poll(&p, 1, 200) <= 0)
+			continue;
+		for (;;) {
+			ssize_t n = read(c.out, buf, sizeof(buf));
+
+			if (n > 0) {
+				got += (uint64_t)n;
+				if (gzwrite(r->raw, buf, (unsigned)n) != (int)n)
+					r->write_failed = EIO;
+				gfxstat_trace_parser_feed(r->trace, buf, (size_t)n);
+				continue;
+			}
+			if (n == 0)
+				eof = 1;
+			break;
+		}
+	}
+	kill(c.pid, SIGTERM);
+	close(c.out);
+	st = cli_child_finish(&c);
+	if (eof && !got && !r->stop_reason) {
+		/* nothing at all came: trace_pipe is not readable here (permission denied) */
+		adb_shell(&r->a, NULL, 0, "atrace --async_stop -o /dev/null");
+		return -1;
+	}
+	if (eof && !r->stop_reason) {
+		r->stop_reason = "the trace stream ended: device disconnected or adb died";
+		r->exit_code = CLI_DEVICE;
+	}
+	(void)st;
+	return CLI_OK;
+}
+
+/* One poll command's output, fed to a parser and kept in the raw capture. */
+static int poll_once(struct rec *r, const char *cmd, char *buf, int (*feed)(void *, const char *,
+									     size_t), void *p)
+{
+	int rc = adb_shell(&r->a, buf, OUT_MAX, cmd);
+	size_t n = strlen(buf);
+
+	if (rc != 0)
+		return -1;
+	gzprintf(r->raw, "$ %s\n", cmd);
+	gzwrite(r->raw, buf, (unsigned)n);
+	return feed(p, buf, n);
+}
+
+static int feed_sfl(void *p, const char *buf, size_t n)
+{
+	return gfxstat_sfl_feed(p, buf, n) || gfxstat_sfl_end_file(p);
+}
+
+static int feed_gfxinfo(void *p, const char *buf, size_t n)
+{
+	return gfxstat_gfxinfo_feed(p, buf, n) || gfxstat_gfxinfo_finish(p);
+}
+
+/* The layer to poll: the --list name that best matches the app. */
+static int pick_layer(struct rec *r, const char *pkg, char *out, size_t cap)
+{
+	char *buf = malloc(OUT_MAX), *line, *save = NULL;
+	int best = 0;
+
+	out[0] = 0;
+	if (!buf)
+		return -1;
+	if (adb_shell(&r->a, buf, OUT_MAX, "dumpsys SurfaceFlinger --list") == 0) {
+		for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			struct gfxstat_str name;
+			int score;
+
+			trim(line);
+			if (gfxstat_sflist_line(line, strlen(line), &name) != GFXSTAT_PARSE_OK)
+				continue;
+			score = gfxstat_sflist_score(name, pkg);
+			if (score > best && name.n < cap) {
+				best = score;
+				memcpy(out, name.p, name.n);
+				out[name.n] = 0;
+			}
+		}
+	}
+	free(buf);
+	return out[0] ? 0 : -1;
+}
+
+static int record_polls(struct rec *r)
+{
+	char *buf = malloc(OUT_MAX), cmd[600], layer[400], pkg[256];
+	void *parser = NULL;
+	int (*feed)(void *, const char *, size_t);
+	int fails = 0;
+	double next = 0;
+
+	if (!buf)
+		return CLI_INPUT;
+	snprintf(pkg, sizeof(pkg), "%s", r->app ? r->app : r->dev.focus);
+	pkg[strcspn(pkg, "/")] = 0;
+	if (r->source == SRC_LATENCY) {
+		struct gfxstat_sfl_sink ls;
+
+		if (pick_layer(r, pkg, layer, sizeof(layer))) {
+			cli_error("%s: no SurfaceFlinger layer for '%s'", r->dev.serial, pkg);
+			free(buf);
+			return CLI_DEVICE;
+		}
+		cli_info("%s: polling --latency of '%s'", r->dev.serial, layer);
+		memset(&ls, 0, sizeof(ls));
+		ls.frame = on_frame;
+		ls.user = r;
+		parser = gfxstat_sfl_new(layer, &ls, NULL);
+		feed = feed_sfl;
+		snprintf(cmd, sizeof(cmd), "dumpsys SurfaceFlinger --latency '%s'", layer);
+	} else {
+		struct gfxstat_gfxinfo_sink gs;
+
+		if (!pkg[0]) {
+			cli_error("%s: gfxinfo needs --app PKG (no focused app found)", r->dev.serial);
+			free(buf);
+			return CLI_USAGE;
+		}
+		memset(&gs, 0, sizeof(gs));
+		gs.frame = on_frame;
+		gs.user = r;
+		parser = gfxstat_gfxinfo_new(NULL, &gs, NULL);
+		feed = feed_gfxinfo;
+		snprintf(cmd, sizeof(cmd), "dumpsys gfxinfo %s framestats", pkg);
+	}
+	if (!parser) {
+		free(buf);
+		return CLI_INPUT;
+	}
+	for (;;) {
+		double now = now_s();
+
+		if (should_stop(r, now))
+			break;
+		tick(r, now);
+		if (now < next) {
+			sleep_ms(50);
+			continue;
+		}
+		/* latency: the ring holds 127 frames, ~1 s at 120 Hz; gfxinfo: 120 frames */
+		next = now + (r->source == SRC_LATENCY ? 0.9 : 0.8);
+		if (poll_once(r, cmd, buf, feed, parser) < 0) {
+			if (++fails >= 3) {
+				r->stop_reason = "the device stopped answering";
+				r->exit_code = CLI_DEVICE;
+				break;
+			}
+		} else {
+			fails = 0;
+		}
+	}
+	if (r->source == SRC_LATENCY) {
+		gfxstat_sfl_finish(parser);
+		gfxstat_sfl_free(parser);
+	} else {
+		gfxstat_gfxinfo_free(parser);
+	}
+	free(buf);
+	return CLI_OK;
+}
+
+/* Perfetto with FrameTimeline for the duration, then pulled and read like a file. */
+static int record_perfetto(struct rec *r)
+{
+	char cfg[1024], local[600];
+	const char *args[] = { "shell", "perfetto --txt -c - -o " PERFETTO_FILE, NULL };
+	const char *pull[] = { "exec-out", "cat", PERFETTO_FILE, NULL };
+	struct cli_child c;
+	long ms = r->duration_ns > 0 ? (long)(r->duration_ns / 1000000) : 10000;
+	int n, fd;
+	struct cli_source src;
+
+	n = snprintf(cfg, sizeof(cfg),
+		     "duration_ms: %ld\nbuffers: { size_kb: 65536 fill_policy: DISCARD }\n"
+		     "data_sources: { config { name: \"linux.ftrace\" ftrace_config {\n"
+		     "  ftrace_events: \"ftrace/print\"\n  atrace_categories: \"gfx\"\n"
+		     "  atrace_categories: \"view\"\n  atrace_categories: \"input\"\n} } }\n"
+		     "data_sources: { config { name: \"android.surfaceflinger.frametimeline\" } }\n",
+		     ms);
+	if (adb_stream(&r->a, &c, args, 1)) {
+		cli_error("cannot start %s", r->a.path);
+		return CLI_DEVICE;
+	}
+	if (write(c.in, cfg, (size_t)n) != n)
+		cli_warn("%s: could not send the Perfetto config", r->dev.serial);
+	close(c.in);
+	cli_info("%s: Perfetto runs for %ld ms on the device", r->dev.serial, ms);
+	while (!cli_stop_signal) {
+		int st;
+		pid_t w = waitpid(c.pid, &st, WNOHANG);
+
+		if (w == c.pid)
+			break;
+		tick(r, now_s());
+		sleep_ms(100);
+	}
+	if (cli_stop_signal) {
+		/* perfetto writes its trace when interrupted */
+		adb_shell(&r->a, NULL, 0, "pkill -INT perfetto");
+		r->stop_reason = cli_signal_name(cli_stop_signal);
+	}
+	close(c.out);
+	cli_child_finish(&c);
+	snprintf(local, sizeof(local), "%s/trace.pftrace", r->dir);
+	fd = open(local, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || adb_stream(&r->a, &c, pull, 0)) {
+		if (fd >= 0)
+			close(fd);
+		cli_error("%s: cannot pull the Perfetto trace", r->dev.serial);
+		return CLI_DEVICE;
+	}
+	for (;;) {
+		char b[1 << 16];
+		ssize_t k = read(c.out, b, sizeof(b));
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0 || write(fd, b, (size_t)k) != k)
+			break;
+	}
+	close(c.out);
+	close(fd);
+	cli_child_finish(&c);
+	if (!r->stop_reason)
+		r->stop_reason = "duration reached";
+	if (cli_source_read(local, on_frame, r, &src) == CLI_OK)
+		cli_source_free(&src);
+	return CLI_OK;
+}
+
+/* Switch the device's tracing off, waiting for it to come back if it went away. */
+static void tracing_off(struct rec *r)
+{
+	const char *wait_args[] = { "wait-for-device", NULL };
+	struct adb w = r->a;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (adb_shell(&r->a, NULL, 0, "atrace --async_stop -o /dev/null") == 0)
+			return;
+		if (i == 0) {
+			cli_warn("%s: cannot switch tracing off now; waiting up to %d s for the "
+				 "device", r->dev.serial, r->reconnect_s);
+			w.timeout_s = r->reconnect_s;
+			adb_run(&w, NULL, 0, wait_args);
+		}
+	}
+	cli_error("%s: tracing may still be on; run: adb -s %s shell atrace --async_stop",
+		  r->dev.serial, r->dev.serial);
+	r->exit_code = CLI_DEVICE;
+}
+
+static void write_summary(struct rec *r)
+{
+	FILE *f = open_in(r, "summary.json", "w");
+	size_t k, n;
+
+	if (!f)
+		return;
+	gfxstat_metrics_finish(r->m);
+	n = gfxstat_metrics_count(r->m);
+	fprintf(f, "{\"serial\":");
+	json_esc(f, r->dev.serial);
+	fprintf(f, ",\"source\":\"%s\",\"source_reason\":", source_names[r->source]);
+	json_esc(f, r->why);
+	fprintf(f, ",\"stop\":");
+	json_esc(f, r->stop_reason ? r->stop_reason : "?");
+	fprintf(f, ",\"exit\":%d,\"seconds\":%.3f,\"frames\":%llu,\"layers\":[", r->exit_code,
+		now_s() - r->t0, (unsigned long long)r->frames_total);
+	for (k = 0; k < n; k++) {
+		if (k)
+			fprintf(f, ",\n");
+		cli_json_layer(f, gfxstat_metrics_get(r->m, k));
+	}
+	fprintf(f, "]}\n");
+	fclose(f);
+}
+
+static int mkdir_p(const char *dir)
+{
+	char tmp[512], *s;
+
+	snprintf(tmp, sizeof(tmp), "%s", dir);
+	for (s = tmp + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		if (mkdir(tmp, 0777) && errno != EEXIST)
+			return -1;
+		*s = '/';
+	}
+	return mkdir(tmp, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+static int record_one(struct rec *r, enum source want)
+{
+	struct gfxstat_gfx_sink gs;
+	struct gfxstat_gfx_opts go;
+	char hdr[2048];
+	int rc = CLI_OK;
+
+	if (probe(&r->a, &r->dev)) {
+		cli_error("%s: the device does not answer", r->dev.serial);
+		return CLI_DEVICE;
+	}
+	r->source = choose(r, want);
+	if (r->source == SRC_TRACE && !r->dev.tracefs[0]) {
+		cli_error("%s: trace_pipe is not reachable (no tracefs): try --source latency",
+			  r->dev.serial);
+		return CLI_DEVICE;
+	}
+	if (!r->dir) {
+		time_t t = time(NULL);
+		struct tm tm;
+
+		localtime_r(&t, &tm);
+		snprintf(r->dirbuf, sizeof(r->dirbuf), "gfxstat-%s-%04d%02d%02d-%02d%02d%02d",
+			 r->dev.serial, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+			 tm.tm_min, tm.tm_sec);
+		r->dir = r->dirbuf;
+	}
+	if (mkdir_p(r->dir)) {
+		cli_error("cannot create '%s': %s", r->dir, strerror(errno));
+		return CLI_OUTPUT;
+	}
+	cli_info("%s: %s %s (Android %s); source %s: %s; session %s", r->dev.serial,
+		 r->dev.model, "", r->dev.release, source_names[r->source], r->why, r->dir);
+	write_device_json(r);
+	r->frames = open_in(r, "frames.csv", "w");
+	{
+		char raw[600];
+
+		snprintf(raw, sizeof(raw), "%s/%s", r->dir,
+			 r->source == SRC_TRACE ? "trace.txt.gz"
+			 : r->source == SRC_LATENCY ? "latency.txt.gz" : "gfxinfo.txt.gz");
+		r->raw = r->source == SRC_PERFETTO ? NULL : gzopen(raw, "wb");
+	}
+	r->m = gfxstat_metrics_new(NULL);
+	r->causes = gfxstat_causes_new();
+	r->sf = gfxstat_sf_frames_new(on_frame, r);
+	r->trace = gfxstat_trace_parser_new(on_marker, r);
+	if (!r->frames || (r->source != SRC_PERFETTO && !r->raw) || !r->m || !r->causes ||
+	    !r->sf || !r->trace) {
+		cli_error("cannot write the session in '%s': %s", r->dir, strerror(errno));
+		return CLI_OUTPUT;
+	}
+	gfxstat_frame_csv_header(hdr, sizeof(hdr));
+	fputs(hdr, r->frames);
+	if (r->source == SRC_TRACE) {
+		/* the seed-compatible monitor runs alongside */
+		r->fps = open_in(r, "fps.csv", "w");
+		r->drop = open_in(r, "dropFrames.csv", "w");
+		gfxstat_gfx_opts_init(&go);
+		go.type = 2;
+		go.period_ns = r->dev.period_ns > 0 ? r->dev.period_ns : 0;
+		if (r->dev.focus[0])
+			go.focus = r->dev.focus;
+		gs.window = on_window;
+		gs.drop = on_drop;
+		gs.user = r;
+		if (r->fps && r->drop) {
+			fprintf(r->fps, "%s\n", gfxstat_gfx_fps_header);
+			fprintf(r->drop, "%s\n", gfxstat_gfx_drop_header);
+			r->gfx = gfxstat_gfx_new(&go, &gs, &r->gfx_stats);
+		}
+	}
+	r->t0 = now_s();
+	r->next_view = r->t0 + 1.0;
+	r->next_focus = r->t0 + 5.0;
+	if (r->source == SRC_TRACE) {
+		rc = record_trace(r);
+		if (rc < 0) {
+			/* fall back to the next source the device allows */
+			r->dev.tracefs[0] = 0;
+			r->source = choose(r, SRC_AUTO);
+			r->why = r->source == SRC_PERFETTO
+					 ? "trace_pipe gave nothing (permission denied?): Perfetto"
+					 : "trace_pipe gave nothing (permission denied?): --latency polls";
+			cli_warn("%s: %s", r->dev.serial, r->why);
+			write_device_json(r);
+			rc = r->source == SRC_PERFETTO ? record_perfetto(r) : record_polls(r);
+		}
+	}
+	else if (r->source == SRC_PERFETTO)
+		rc = record_perfetto(r);
+	else
+		rc = record_polls(r);
+	/* whatever stopped us: flush the parsers, keep everything, switch tracing off */
+	gfxstat_trace_parser_finish(r->trace);
+	gfxstat_sf_frames_finish(r->sf);
+	if (r->gfx)
+		gfxstat_gfx_finish(r->gfx);
+	if (r->source == SRC_TRACE)
+		tracing_off(r);
+	if (rc && !r->exit_code)
+		r->exit_code = rc;
+	live_view(r, now_s());
+	write_summary(r);
+	if (r->raw)
+		gzclose(r->raw);
+	fclose(r->frames);
+	if (r->fps)
+		fclose(r->fps);
+	if (r->drop)
+		fclose(r->drop);
+	cli_info("%s: stopped (%s): %llu frames; session in %s", r->dev.serial,
+		 r->stop_reason ? r->stop_reason : "?", (unsigned long long)r->frames_total,
+		 r->dir);
+	gfxstat_trace_parser_free(r->trace);
+	gfxstat_sf_frames_free(r->sf);
+	gfxstat_causes_free(r->causes);
+	gfxstat_gfx_free(r->gfx);
+	gfxstat_metrics_free(r->m);
+	return r->exit_code;
+}
+
+struct rec_opts {
+	const char *serial;
+	int all;
+	double duration;
+	const char *app;
+	enum source source;
+	const char *dir;
+	const char *categories;
+	long reconnect;
+};
+
+static int rec_opt(void *user, int id, const char *arg)
+{
+	struct rec_opts *o = user;
+	size_t i;
+
+	switch (id) {
+	case 's':
+		o->serial = arg;
+		return 0;
+	case OPT_ALL:
+		o->all = 1;
+		return 0;
+	case OPT_ADB:
+		adb_path = arg;
+		return 0;
+	case OPT_DURATION:
+		return cli_double("--duration", arg, 0.001, 1e7, &o->duration);
+	case OPT_APP:
+		o->app = arg;
+		return 0;
+	case OPT_SOURCE:
+		for (i = 0; i < sizeof(source_names) / sizeof(source_names[0]); i++) {
+			if (!strcmp(arg, source_names[i])) {
+				o->source = (enum source)i;
+				return 0;
+			}
+		}
+		cli_error("--source takes auto, trace, perfetto, latency or gfxinfo, not '%s'", arg);
+		return -1;
+	case 'o':
+		o->dir = arg;
+		return 0;
+	case OPT_CATEGORIES:
+		o->categories = arg;
+		return 0;
+	case OPT_RECONNECT:
+		return cli_long("--reconnect-wait", arg, 0, 3600, &o->reconnect);
+	case 'q':
+		cli_quiet = 1;
+		return 0;
+	}
+	return -1;
+}
+
+static const struct cli_opt record_opts[] = {
+	{ 's', "serial", "SERIAL", "the device (adb -s); needed when several are attached" },
+	{ OPT_ALL, "all", NULL, "record every attached device at once, one session each" },
+	{ OPT_DURATION, "duration", "SEC", "stop after SEC seconds (default: until Ctrl-C)" },
+	{ OPT_APP, "app", "PKG", "the app to measure (latency/gfxinfo; default: the focused one)" },
+	{ OPT_SOURCE, "source", "NAME", "auto, trace, perfetto, latency or gfxinfo (auto)" },
+	{ 'o', "output", "DIR", "session folder (default gfxstat-SERIAL-DATE-TIME)" },
+	{ OPT_CATEGORIES, "categories", "LIST", "atrace categories (\"gfx view input\")" },
+	{ OPT_RECONNECT, "reconnect-wait", "SEC", "wait this long for a lost device at the end (10)" },
+	{ OPT_ADB, "adb", "PATH", "the adb client (default: $ADB, else adb from PATH)" },
+	{ 'q', "quiet", NULL, "no live view" },
+	{ 0, NULL, NULL, NULL },
+};
+
+static const char record_details[] =
+	"Sources, best first (auto picks the first the device allows, and says why):\n"
+	"  trace     atrace gfx view input, streamed from trace_pipe and parsed live\n"
+	"  perfetto  Android 12+: FrameTimeline for --duration (10 s by default), then pulled\n"
+	"  latency   dumpsys SurfaceFlinger --latency <the app's layer>, polled, stitched\n"
+	"  gfxinfo   dumpsys gfxinfo <pkg> framestats, polled (needs --app or a focused app)\n"
+	"The live view refreshes every second: per layer FPS over the last second and since the\n"
+	"start, jank and big jank (PerfDog), the longest frame. Without a terminal it prints plain\n"
+	"lines. The session folder holds the raw capture (compressed), device.json, frames.csv,\n"
+	"summary.json (the metrics of 'gfxstat analyze --json') and, for trace, the seed's\n"
+	"fps.csv/dropFrames.csv, written as it goes. Ctrl-C, --duration, a device that goes\n"
+	"away or adb dying all stop it the same way: nothing captured is lost, and tracing is\n"
+	"switched off (waiting for the device to come back if it went away).\n"
+	"\n"
+	"Exit status: 0 stopped by Ctrl-C or --duration, 2 usage, 4 the device or adb failed\n"
+	"(what was captured is still saved), 5 the session could not be written.\n";
+
+static const struct cli_cmd record_cmd = {
+	"gfxstat record",
+	"gfxstat record [-s SERIAL | --all] [--duration SEC] [--app PKG] [--source NAME]\n"
+	"                      [-o DIR] [--categories LIST] [--adb PATH] [-q]",
+	"Measure a phone over adb, live, from the best source it allows.",
+	record_details,
+	record_opts,
+};
+
+int cmd_record(int argc, char **argv)
+{
+	struct rec_opts o;
+	struct device devs[MAX_DEVICES];
+	struct adb a;
+	int first, n, i, ready = 0, rc = CLI_OK;
+
+	memset(&o, 0, sizeof(o));
+	o.categories = "gfx view input";
+	o.reconnect = 10;
+	first = cli_parse(&record_cmd, argc, argv, rec_opt, &o);
+	if (first == -2)
+		return CLI_OK;
+	if (first < 0)
+		return CLI_USAGE;
+	if (first < argc) {
+		cli_error("unexpected argument '%s'", argv[first]);
+		return CLI_USAGE;
+	}
+	adb_init(&a, adb_path, NULL);
+	n = list_devices(&a, devs, MAX_DEVICES);
+	if (n < 0) {
+		cli_error("cannot run '%s devices': is adb installed? (Debian: apt-get install adb)",
+			  a.path);
+		return CLI_DEVICE;
+	}
+	for (i = 0; i < n; i++)
+		ready += !strcmp(devs[i].state, "device");
+	if (!o.serial && !o.all && ready != 1) {
+		cli_error(ready ? "%d devices attached: choose one with -s SERIAL, or --all"
+				: "no device attached%.0d", ready);
+		return ready ? CLI_USAGE : CLI_DEVICE;
+	}
+	cli_catch_signals();
+	signal(SIGPIPE, SIG_IGN);
+	if (!o.all) {
+		struct rec *r = calloc(1, sizeof(*r));
+
+		if (!r)
+			return CLI_INPUT;
+		for (i = 0; i < n && !o.serial; i++)
+			if (!strcmp(devs[i].state, "device"))
+				o.serial = devs[i].serial;
+		{
+			size_t k = strlen(o.serial);
+
+			k = k < sizeof(r->dev.serial) ? k : sizeof(r->dev.serial) - 1;
+			memcpy(r->dev.serial, o.serial, k);
+			r->dev.serial[k] = 0;
+		}
+		adb_init(&r->a, adb_path, r->dev.serial);
+		r->app = o.app;
+		r->dir = o.dir;
+		r->categories = o.categories;
+		r->duration_ns = (int64_t)(o.duration * 1e9);
+		r->reconnect_s = (int)o.reconnect;
+		r->tty = isatty(1);
+		rc = record_one(r, o.source);
+		free(r);
+		return rc;
+	}
+	/* --all: one process per device, in parallel; plain lines prefixed with the serial */
+	{
+		pid_t pids[MAX_DEVICES];
+		int np = 0;
+
+		for (i = 0; i < n; i++) {
+			pid_t pid;
+
+			if (strcmp(devs[i].state, "device"))
+				continue;
+			pid = fork();
+			if (pid == 0) {
+				struct rec *r = calloc(1, sizeof(*r));
+				char dir[512];
+
+				if (!r)
+					_exit(CLI_INPUT);
+				memcpy(r->dev.serial, devs[i].serial, sizeof(r->dev.serial));
+				adb_init(&r->a, adb_path, r->dev.serial);
+				if (o.dir) {
+					snprintf(dir, sizeof(dir), "%s/%s", o.dir, devs[i].serial);
+					r->dir = dir;
+				}
+				r->app = o.app;
+				r->categories = o.categories;
+				r->duration_ns = (int64_t)(o.duration * 1e9);
+				r->reconnect_s = (int)o.reconnect;
+				r->prefix = devs[i].serial;
+				_exit(record_one(r, o.source));
+			}
+			if (pid > 0)
+				pids[np++] = pid;
+		}
+		for (i = 0; i < np; i++) {
+			int st;
+
+			while (waitpid(pids[i], &st, 0) < 0 && errno == EINTR)
+				;
+			if (WIFEXITED(st) && WEXITSTATUS(st) && !rc)
+				rc = WEXITSTATUS(st);
+		}
+	}
+	return rc;
+}

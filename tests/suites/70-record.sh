@@ -1,0 +1,216 @@
+# SPDX-License-Identifier: MIT
+# gfxstat devices / record against a fake adb (tests/fake-adb/adb) that answers from a
+# scenario folder, streams trace_pipe at a recorded pace and fails on cue. Checks that every
+# source and every way of stopping keeps what was captured and switches tracing off, and that
+# a session's frames and metrics equal `gfxstat frames` / `analyze` on its raw capture.
+# Sourced by tests/run.sh.
+FAKE=$ROOT/tests/fake-adb/adb
+rec=$TMP/record
+mkdir -p "$rec"
+
+scenario() { # scenario DIR SERIAL...: one plain Android 9 device per serial
+	d=$1
+	shift
+	rm -rf "$d"
+	mkdir -p "$d"
+	printf 'List of devices attached\n' > "$d/devices"
+	for s in "$@"; do
+		printf '%s\tdevice product:fake model:Fake_9 device:fake transport_id:1\n' "$s" \
+			>> "$d/devices"
+		mkdir -p "$d/$s"
+		printf 'ro.product.model=Fake 9\nro.build.version.release=9\nro.build.version.sdk=28\n' \
+			> "$d/$s/props"
+		echo /sys/kernel/tracing > "$d/$s/tracefs"
+		printf '  mCurrentFocus=Window{1f2e u0 com.example.app2/com.example.app2.MainActivity}\n' \
+			> "$d/$s/window"
+		printf 'DisplayModeRecord{mMode={id=1, width=1080, height=2400, fps=60.000004}}\n' \
+			> "$d/$s/display"
+		cp "$rec/trace" "$d/$s/trace_pipe"
+		echo "4000 0.05" > "$d/$s/pace"
+		echo 3 > "$d/$s/hold"
+	done
+}
+tracing_is_off() { # tracing_is_off DIR SERIAL
+	[ "$(cat "$1/$2/state/tracing_on" 2> /dev/null || echo 0)" = 0 ]
+}
+layers_of() { # the "layers" array of a summary.json or an analyze --json output
+	tr -d '\n' < "$1" | sed 's/.*"layers":\[//; s/\]}$//; s/\]}[^]]*$//'
+}
+
+if [ ! -x "$GFXSIM" ]; then
+	skip "record: $GFXSIM missing"
+else
+	"$GFXSIM" --seed 11 --hz 60 --duration 6 --apps 2 --jank 10 --no-header \
+		-o "$rec/trace" 2> /dev/null
+	export ADB="$FAKE"
+
+	# -- devices --------------------------------------------------------------------------
+	scenario "$rec/s1" FAKE1
+	FAKE_ADB=$rec/s1 "$GFXSTAT" devices > "$rec/devices.out" 2>&1
+	if grep -q 'model: Fake 9' "$rec/devices.out" && grep -q 'tracefs: /sys/kernel/tracing' \
+		"$rec/devices.out" && grep -q 'refresh: 60.0 Hz now (modes: 60 Hz)' "$rec/devices.out"; then
+		pass
+	else
+		fail "gfxstat devices against the fake adb"
+		cat "$rec/devices.out"
+	fi
+
+	# -- trace source, stopped by --duration: the whole trace, tracing off ------------------
+	FAKE_ADB=$rec/s1 "$GFXSTAT" record -q --duration 3 -o "$rec/sess1" > "$rec/r1.out" 2>&1
+	rc=$?
+	"$GFXSTAT" frames -q "$rec/sess1/trace.txt.gz" > "$rec/f1.csv"
+	"$GFXSTAT" analyze -q --json "$rec/sess1/trace.txt.gz" > "$rec/a1.json"
+	if [ $rc -eq 0 ] && tracing_is_off "$rec/s1" FAKE1 &&
+		grep -q 'atrace -b 4096 -c --async_start gfx view input' "$rec/s1/log" &&
+		cmp -s "$rec/f1.csv" "$rec/sess1/frames.csv" &&
+		[ "$(wc -l < "$rec/f1.csv")" -gt 100 ] &&
+		[ "$(layers_of "$rec/sess1/summary.json")" = "$(layers_of "$rec/a1.json")" ] &&
+		[ -s "$rec/sess1/fps.csv" ] && grep -q '"source":"trace"' "$rec/sess1/device.json"; then
+		pass
+	else
+		fail "record --duration (trace): exit $rc; frames and metrics must equal frames/analyze on the raw capture"
+		tail -5 "$rec/r1.out"
+		diff "$rec/f1.csv" "$rec/sess1/frames.csv" | head -5
+	fi
+	# the whole simulated trace made it through (it is 6 s of frames; the pace streams it
+	# in well under 3 s): the raw capture is the trace
+	if cmp -s "$rec/trace" "$(zcat "$rec/sess1/trace.txt.gz" > "$rec/raw1"; echo "$rec/raw1")"; then
+		pass
+	else
+		fail "record: the raw capture differs from what the device streamed"
+	fi
+
+	# -- Ctrl-C: everything kept, tracing off, exit 0 --------------------------------------
+	scenario "$rec/s2" FAKE1
+	echo "500 0.2" > "$rec/s2/FAKE1/pace"
+	FAKE_ADB=$rec/s2 "$GFXSTAT" record -q -o "$rec/sess2" > "$rec/r2.out" 2>&1 &
+	pid=$!
+	sleep 2
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	n=$(($(wc -l < "$rec/sess2/frames.csv") - 1))
+	if [ $rc -eq 0 ] && [ "$n" -gt 10 ] && tracing_is_off "$rec/s2" FAKE1 &&
+		grep -q '"stop":"SIGINT"' "$rec/sess2/summary.json"; then
+		pass
+	else
+		fail "record stopped by SIGINT: exit $rc, $n frames"
+		tail -5 "$rec/r2.out"
+	fi
+
+	# -- the device disconnects mid-stream: exit 4, data kept, tracing switched off later --
+	scenario "$rec/s3" FAKE1
+	echo 3000 > "$rec/s3/FAKE1/fail_stream_after"
+	: > "$rec/s3/FAKE1/gone_at_stop"
+	FAKE_ADB=$rec/s3 "$GFXSTAT" record -q --reconnect-wait 2 -o "$rec/sess3" > "$rec/r3.out" 2>&1
+	rc=$?
+	n=$(($(wc -l < "$rec/sess3/frames.csv") - 1))
+	if [ $rc -eq 4 ] && [ "$n" -gt 10 ] && tracing_is_off "$rec/s3" FAKE1 &&
+		grep -q 'wait-for-device' "$rec/s3/log" &&
+		grep -q 'device disconnected' "$rec/sess3/summary.json"; then
+		pass
+	else
+		fail "record with a disconnect: exit $rc (want 4), $n frames"
+		tail -5 "$rec/r3.out"
+	fi
+
+	# -- the device is away when tracing must be switched off: gfxstat waits and retries ----
+	scenario "$rec/s4" FAKE1
+	: > "$rec/s4/FAKE1/gone_at_stop"
+	FAKE_ADB=$rec/s4 "$GFXSTAT" record -q --duration 1 --reconnect-wait 1 -o "$rec/sess4" \
+		> "$rec/r4.out" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ] && tracing_is_off "$rec/s4" FAKE1 && grep -q 'wait-for-device' "$rec/s4/log"; then
+		pass
+	else
+		fail "record: tracing off after the device came back (exit $rc)"
+		tail -5 "$rec/r4.out"
+	fi
+
+	# -- trace_pipe not readable: falls back to --latency polls -----------------------------
+	scenario "$rec/s5" FAKE1
+	: > "$rec/s5/FAKE1/deny_trace"
+	printf 'com.example.app2/com.example.app2.MainActivity#0\nStatusBar#0\n' > "$rec/s5/FAKE1/sf_list"
+	mkdir -p "$rec/s5/FAKE1/latency"
+	# two overlapping polls of a 60 Hz layer: 5 rows, then 3 of them again and 3 new ones
+	printf '16666667\n0\t0\t0\n1000000000\t1000000000\t999000000\n1016666667\t1016666667\t1015666667\n1033333334\t1033333334\t1032333334\n' \
+		> "$rec/s5/FAKE1/latency/001"
+	printf '16666667\n1016666667\t1016666667\t1015666667\n1033333334\t1033333334\t1032333334\n1050000001\t1050000001\t1049000001\n1066666668\t1066666668\t1065666668\n' \
+		> "$rec/s5/FAKE1/latency/002"
+	FAKE_ADB=$rec/s5 "$GFXSTAT" record -q --duration 2.5 -o "$rec/sess5" > "$rec/r5.out" 2>&1
+	rc=$?
+	# stitched: 1000.0, 1016.7, 1033.3, 1050.0, 1066.7 ms: 5 frames, each once
+	n=$(($(wc -l < "$rec/sess5/frames.csv") - 1))
+	if [ $rc -eq 0 ] && [ "$n" = 5 ] && grep -q '"source":"latency"' "$rec/sess5/device.json" &&
+		tracing_is_off "$rec/s5" FAKE1; then
+		pass
+	else
+		fail "record falling back to --latency: exit $rc, $n frames (want 5)"
+		tail -5 "$rec/r5.out"
+	fi
+
+	# -- several devices: -s needed, --all records each ------------------------------------
+	scenario "$rec/s6" FAKE1 FAKE2
+	FAKE_ADB=$rec/s6 "$GFXSTAT" record -q --duration 1 > "$rec/r6.out" 2>&1
+	rc=$?
+	if [ $rc -eq 2 ] && grep -q 'choose one with -s' "$rec/r6.out"; then pass; else
+		fail "record with two devices and no -s: exit $rc (want 2)"
+	fi
+	FAKE_ADB=$rec/s6 "$GFXSTAT" record -q --all --duration 2 -o "$rec/sess6" > "$rec/r6b.out" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ] && [ -s "$rec/sess6/FAKE1/frames.csv" ] && [ -s "$rec/sess6/FAKE2/frames.csv" ] &&
+		tracing_is_off "$rec/s6" FAKE1 && tracing_is_off "$rec/s6" FAKE2; then
+		pass
+	else
+		fail "record --all: exit $rc"
+		tail -5 "$rec/r6b.out"
+	fi
+
+	# -- an offline device, and no adb at all ------------------------------------------------
+	scenario "$rec/s7" FAKE1
+	printf 'List of devices attached\nFAKE1\toffline\n' > "$rec/s7/devices"
+	FAKE_ADB=$rec/s7 "$GFXSTAT" record -q --duration 1 > "$rec/r7.out" 2>&1
+	rc=$?
+	if [ $rc -eq 4 ] && grep -q 'no device attached' "$rec/r7.out"; then pass; else
+		fail "record with an offline device: exit $rc (want 4)"
+	fi
+	ADB=/nonexistent/adb "$GFXSTAT" devices > "$rec/r8.out" 2>&1
+	rc=$?
+	if [ $rc -eq 4 ] && grep -q 'is adb installed' "$rec/r8.out"; then pass; else
+		fail "devices without adb: exit $rc (want 4)"
+	fi
+
+	# -- Perfetto and gfxinfo sources, on the real samples ------------------------------------
+	if [ -d "$SAMPLES" ]; then
+		scenario "$rec/s9" FAKE1
+		rm "$rec/s9/FAKE1/tracefs"
+		printf 'ro.product.model=Pixel 7 Pro\nro.build.version.release=13\nro.build.version.sdk=33\n' \
+			> "$rec/s9/FAKE1/props"
+		echo /system/bin/perfetto > "$rec/s9/FAKE1/perfetto"
+		cp "$SAMPLES/perfetto/nowinandroid-sidky/trace.perfetto-trace" "$rec/s9/FAKE1/perfetto.pftrace"
+		FAKE_ADB=$rec/s9 "$GFXSTAT" record -q --duration 1 -o "$rec/sess9" > "$rec/r9.out" 2>&1
+		rc=$?
+		"$GFXSTAT" frames -q "$rec/sess9/trace.pftrace" > "$rec/f9.csv"
+		if [ $rc -eq 0 ] && grep -q '"source":"perfetto"' "$rec/sess9/device.json" &&
+			cmp -s "$rec/f9.csv" "$rec/sess9/frames.csv" && [ "$(wc -l < "$rec/f9.csv")" -gt 1000 ]; then
+			pass
+		else
+			fail "record --source auto choosing Perfetto: exit $rc"
+			tail -5 "$rec/r9.out"
+		fi
+		scenario "$rec/s10" FAKE1
+		mkdir -p "$rec/s10/FAKE1/gfxinfo"
+		cp "$SAMPLES/gfxinfo/Sound-to-Visualiation-Kotlin/framestats.txt" "$rec/s10/FAKE1/gfxinfo/001"
+		cp "$SAMPLES/gfxinfo/Sound-to-Visualiation-Kotlin/framestats.txt" "$rec/s10/FAKE1/gfxinfo/002"
+		FAKE_ADB=$rec/s10 "$GFXSTAT" record -q --source gfxinfo --app com.soundvisualization.accessibility \
+			--duration 2 -o "$rec/sess10" > "$rec/r10.out" 2>&1
+		rc=$?
+		# two polls of the same 120 rows: each row once
+		n=$(($(wc -l < "$rec/sess10/frames.csv") - 1))
+		if [ $rc -eq 0 ] && [ "$n" = 120 ]; then pass; else
+			fail "record --source gfxinfo: exit $rc, $n frames (want 120)"
+			tail -5 "$rec/r10.out"
+		fi
+	fi
+	unset ADB
+fi
