@@ -265,8 +265,7 @@ int cmd_devices(int argc, char **argv)
 		}
 		printf("%s\n  model: %s\n  android: %s (SDK %d)\n", d->serial, d->model, d->release,
 		       d->sdk);
-		printf("  refresh: %s%s", d->period_ns > 0 ? "" : "unknown",
-		       d->period_ns > 0 ? "" : "");
+		printf("  refresh: %s", d->period_ns > 0 ? "" : "unknown");
 		if (d->period_ns > 0)
 			printf("%.1f Hz now", 1e9 / (double)d->period_ns);
 		if (d->modes[0])
@@ -398,9 +397,8 @@ static void live_view(struct rec *r, double now)
 		return;
 	if (r->tty) {
 		printf("\033[H\033[2J");
-		printf("gfxstat: recording %s (%s: %s), %.0f s%s  -- Ctrl-C to stop\n",
-		       r->dev.serial, source_names[r->source], r->why, el,
-		       r->dev.focus[0] ? "" : "");
+		printf("gfxstat: recording %s (%s: %s), %.0f s  -- Ctrl-C to stop\n",
+		       r->dev.serial, source_names[r->source], r->why, el);
 		if (r->dev.focus[0])
 			printf("focus: %s\n", r->dev.focus);
 		printf("%-60s %7s %8s %5s %5s %10s %10s\n", "layer", "fps(1s)", "fps(all)", "jank",
@@ -969,8 +967,8 @@ static int record_one(struct rec *r, enum source want)
 		cli_error("cannot create '%s': %s", r->dir, strerror(errno));
 		return CLI_OUTPUT;
 	}
-	cli_info("%s: %s %s (Android %s); source %s: %s; session %s", r->dev.serial,
-		 r->dev.model, "", r->dev.release, source_names[r->source], r->why, r->dir);
+	cli_info("%s: %s (Android %s); source %s: %s; session %s", r->dev.serial, r->dev.model,
+		 r->dev.release, source_names[r->source], r->why, r->dir);
 	write_device_json(r);
 	r->frames = open_in(r, "frames.csv", "w");
 	{
