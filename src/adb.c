@@ -142,15 +142,13 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-int adb_run(const struct adb *a, char *out, size_t cap, const char *const *args)
+int cli_run(const char **argv, char *out, size_t cap, int timeout_s)
 {
-	const char *argv[MAX_ARGS];
 	struct cli_child c;
 	size_t len = 0;
-	double deadline = now_s() + a->timeout_s;
+	double deadline = now_s() + timeout_s;
 	int timed_out = 0, rc;
 
-	build_argv(a, argv, args);
 	memset(&c, 0, sizeof(c));
 	c.argv = argv;
 	c.in = -2;
@@ -194,6 +192,14 @@ int adb_run(const struct adb *a, char *out, size_t cap, const char *const *args)
 		kill(c.pid, SIGKILL);
 	rc = cli_child_finish(&c);
 	return timed_out ? -1 : rc;
+}
+
+int adb_run(const struct adb *a, char *out, size_t cap, const char *const *args)
+{
+	const char *argv[MAX_ARGS];
+
+	build_argv(a, argv, args);
+	return cli_run(argv, out, cap, a->timeout_s);
 }
 
 int adb_shell(const struct adb *a, char *out, size_t cap, const char *cmd)

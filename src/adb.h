@@ -21,6 +21,12 @@ int cli_child_start(struct cli_child *c);
 /* Wait for it; return its exit status (0-255), 128 + signal, or -1. */
 int cli_child_finish(struct cli_child *c);
 
+/*
+ * cli_run() - run @argv, collect its standard output (at most @cap - 1 bytes, NUL-terminated)
+ * Return: the exit status, or -1 when it could not be started or ran over @timeout_s.
+ */
+int cli_run(const char **argv, char *out, size_t cap, int timeout_s);
+
 struct adb {
 	const char *path;   /* the client */
 	const char *serial; /* -s SERIAL, or NULL */

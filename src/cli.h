@@ -77,6 +77,8 @@ int cmd_frames(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_stop(int argc, char **argv);
+int cmd_pull(int argc, char **argv);
 
 struct gfxstat_layer_metrics;
 /* One layer's metrics as the JSON object `analyze --json` prints. */

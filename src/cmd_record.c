@@ -34,8 +34,16 @@
 #define MAX_LIVE 64
 #define PERFETTO_FILE "/data/misc/perfetto-traces/gfxstat.pftrace"
 
-enum { OPT_ADB = 256, OPT_ALL, OPT_DURATION, OPT_APP, OPT_SOURCE, OPT_CATEGORIES,
-       OPT_RECONNECT };
+enum {
+	OPT_ADB = 256, OPT_ALL, OPT_DURATION, OPT_APP, OPT_SOURCE, OPT_CATEGORIES, OPT_RECONNECT,
+	OPT_LOCAL, OPT_PID_FILE, OPT_ON_DEVICE, OPT_DEVICE_BINARY
+};
+
+/* Where the phone-side binary and its sessions live. */
+#define DEV_DIR "/data/local/tmp"
+#define DEV_BIN DEV_DIR "/gfxstat"
+#define DEV_SESSIONS DEV_DIR "/gfxstat-sessions"
+#define DEV_PID DEV_DIR "/gfxstat.pid"
 enum source { SRC_AUTO, SRC_TRACE, SRC_PERFETTO, SRC_LATENCY, SRC_GFXINFO };
 static const char *const source_names[] = { "auto", "trace", "perfetto", "latency", "gfxinfo" };
 
@@ -44,7 +52,7 @@ struct device {
 	char state[32];
 	char model[128], release[32];
 	int sdk;
-	char tracefs[64];     /* "" when none */
+	char tracefs[512];    /* "" when none */
 	int root;
 	int perfetto;
 	int64_t period_ns;
@@ -123,48 +131,68 @@ static void parse_modes(const char *text, char *out, size_t cap)
 		off += (size_t)snprintf(out + off, cap - off, "%s%d", i ? " " : "", seen[i]);
 }
 
-static int probe(const struct adb *a, struct device *d)
+/* Runs a command in the device's shell: over adb, or on the phone itself (--local). */
+typedef int (*shell_fn)(const void *ctx, char *out, size_t cap, const char *cmd);
+
+static int shell_adb(const void *ctx, char *out, size_t cap, const char *cmd)
+{
+	return adb_shell(ctx, out, cap, cmd);
+}
+
+static int shell_local(const void *ctx, char *out, size_t cap, const char *cmd)
+{
+	const char *argv[] = { "sh", "-c", cmd, NULL };
+
+	(void)ctx;
+	return cli_run(argv, out, cap, 30);
+}
+
+static int probe(shell_fn sh, const void *a, struct device *d)
 {
 	char *buf = malloc(OUT_MAX);
+	const char *tfs = getenv("GFXSTAT_TRACEFS");
 	int rc;
 
 	if (!buf)
 		return -1;
-	rc = adb_shell(a, buf, OUT_MAX, "getprop ro.product.model");
+	rc = sh(a, buf, OUT_MAX, "getprop ro.product.model");
 	if (rc != 0) {
 		free(buf);
 		return -1;
 	}
 	first_line(d->model, sizeof(d->model), buf);
-	adb_shell(a, buf, OUT_MAX, "getprop ro.build.version.release");
+	sh(a, buf, OUT_MAX, "getprop ro.build.version.release");
 	first_line(d->release, sizeof(d->release), buf);
-	adb_shell(a, buf, OUT_MAX, "getprop ro.build.version.sdk");
-	d->sdk = atoi(buf);
+	sh(a, buf, OUT_MAX, "getprop ro.build.version.sdk");
+	d->sdk = (int)strtol(buf, NULL, 10);
 	d->tracefs[0] = 0;
-	if (adb_shell(a, buf, OUT_MAX, "ls -d /sys/kernel/tracing/trace_pipe "
-					"/sys/kernel/debug/tracing/trace_pipe") >= 0) {
+	if (sh == shell_local && tfs && *tfs) {
+		/* on the phone: GFXSTAT_TRACEFS names an unusual tracefs mount */
+		snprintf(d->tracefs, sizeof(d->tracefs), "%s", tfs);
+	} else if (sh(a, buf, OUT_MAX, "ls -d /sys/kernel/tracing/trace_pipe "
+				     "/sys/kernel/debug/tracing/trace_pipe") >= 0) {
 		char *p = strstr(buf, "/sys/kernel/tracing/trace_pipe") ? "/sys/kernel/tracing"
 			  : strstr(buf, "/sys/kernel/debug/tracing/trace_pipe")
 				  ? "/sys/kernel/debug/tracing" : "";
 
 		snprintf(d->tracefs, sizeof(d->tracefs), "%s", p);
 	}
-	adb_shell(a, buf, OUT_MAX, "id -u");
-	d->root = atoi(buf) == 0 && buf[0] == '0';
-	d->perfetto = adb_shell(a, buf, OUT_MAX, "which perfetto") == 0 && strchr(buf, '/');
-	adb_shell(a, buf, OUT_MAX, "dumpsys SurfaceFlinger --latency");
+	sh(a, buf, OUT_MAX, "id -u");
+	d->root = (int)strtol(buf, NULL, 10) == 0 && buf[0] == '0';
+	d->perfetto = sh(a, buf, OUT_MAX, "which perfetto") == 0 && strchr(buf, '/');
+	sh(a, buf, OUT_MAX, "dumpsys SurfaceFlinger --latency");
 	d->period_ns = strtoll(buf, NULL, 10);
-	adb_shell(a, buf, OUT_MAX, "dumpsys display");
+	sh(a, buf, OUT_MAX, "dumpsys display");
 	parse_modes(buf, d->modes, sizeof(d->modes));
-	adb_shell(a, buf, OUT_MAX, "dumpsys window");
+	sh(a, buf, OUT_MAX, "dumpsys window");
 	parse_focus(buf, d->focus, sizeof(d->focus));
 	d->tracing_on = -1;
 	if (d->tracefs[0]) {
-		char cmd[128];
+		char cmd[600];
 
 		snprintf(cmd, sizeof(cmd), "cat %s/tracing_on", d->tracefs);
-		if (adb_shell(a, buf, OUT_MAX, cmd) == 0)
-			d->tracing_on = atoi(buf);
+		if (sh(a, buf, OUT_MAX, cmd) == 0)
+			d->tracing_on = (int)strtol(buf, NULL, 10);
 	}
 	free(buf);
 	return 0;
@@ -259,7 +287,7 @@ int cmd_devices(int argc, char **argv)
 			continue;
 		}
 		adb_init(&a, adb_path, d->serial);
-		if (probe(&a, d)) {
+		if (probe(shell_adb, &a, d)) {
 			printf("%s\tnot answering\n", d->serial);
 			continue;
 		}
@@ -292,6 +320,8 @@ struct live {
 
 struct rec {
 	struct adb a;
+	int local;            /* running on the phone: no adb, trace_pipe read directly */
+	const char *pid_file;
 	struct device dev;
 	enum source source;
 	const char *why;
@@ -329,6 +359,11 @@ struct rec {
 	int exit_code;
 	int write_failed;
 };
+
+static int dev_shell(const struct rec *r, char *out, size_t cap, const char *cmd)
+{
+	return r->local ? shell_local(NULL, out, cap, cmd) : adb_shell(&r->a, out, cap, cmd);
+}
 
 static double now_s(void)
 {
@@ -600,7 +635,7 @@ static void tick(struct rec *r, double now)
 		/* follow the focused app as it changes */
 		char *buf = malloc(OUT_MAX);
 
-		if (buf && adb_shell(&r->a, buf, OUT_MAX, "dumpsys window") == 0)
+		if (buf && dev_shell(r, buf, OUT_MAX, "dumpsys window") == 0)
 			parse_focus(buf, r->dev.focus, sizeof(r->dev.focus));
 		free(buf);
 		r->next_focus = now + 5.0;
@@ -610,7 +645,7 @@ static void tick(struct rec *r, double now)
 /* atrace streamed from trace_pipe, parsed as it arrives. */
 static int record_trace(struct rec *r)
 {
-	char cmd[512], pipe_path[128], buf[1 << 16];
+	char cmd[512], pipe_path[600], buf[1 << 16];
 	const char *args[] = { "exec-out", "cat", pipe_path, NULL };
 	struct cli_child c;
 	int eof = 0, st;
@@ -619,15 +654,24 @@ static int record_trace(struct rec *r)
 	if (r->dev.tracing_on == 1) {
 		/* a stale session (ours or the seed's) would fight us for trace_pipe */
 		cli_info("%s: tracing is already on: stopping the old session first", r->dev.serial);
-		adb_shell(&r->a, NULL, 0, "atrace --async_stop -o /dev/null");
+		dev_shell(r, NULL, 0, "atrace --async_stop -o /dev/null");
 	}
 	snprintf(cmd, sizeof(cmd), "atrace -b 4096 -c --async_start %s", r->categories);
-	if (adb_shell(&r->a, NULL, 0, cmd) != 0) {
+	if (dev_shell(r, NULL, 0, cmd) != 0) {
 		cli_error("%s: '%s' failed", r->dev.serial, cmd);
 		return CLI_DEVICE;
 	}
 	snprintf(pipe_path, sizeof(pipe_path), "%s/trace_pipe", r->dev.tracefs);
-	if (adb_stream(&r->a, &c, args, 0)) {
+	memset(&c, 0, sizeof(c));
+	if (r->local) {
+		/* on the phone: read trace_pipe itself, no cat, no adb */
+		c.out = open(pipe_path, O_RDONLY | O_NONBLOCK);
+		if (c.out < 0) {
+			cli_error("cannot open '%s': %s", pipe_path, strerror(errno));
+			dev_shell(r, NULL, 0, "atrace --async_stop -o /dev/null");
+			return CLI_DEVICE;
+		}
+	} else if (adb_stream(&r->a, &c, args, 0)) {
 		cli_error("cannot start %s", r->a.path);
 		return CLI_DEVICE;
 	}
@@ -651,17 +695,24 @@ static int record_trace(struct rec *r)
 				gfxstat_trace_parser_feed(r->trace, buf, (size_t)n);
 				continue;
 			}
-			if (n == 0)
+			if (n == 0 && r->local) {
+				/* trace_pipe has nothing now (a plain file in tests: at its end) */
+				sleep_ms(100);
+			} else if (n == 0) {
 				eof = 1;
+			}
 			break;
 		}
 	}
-	kill(c.pid, SIGTERM);
 	close(c.out);
-	st = cli_child_finish(&c);
+	st = 0;
+	if (!r->local) {
+		kill(c.pid, SIGTERM);
+		st = cli_child_finish(&c);
+	}
 	if (eof && !got && !r->stop_reason) {
 		/* nothing at all came: trace_pipe is not readable here (permission denied) */
-		adb_shell(&r->a, NULL, 0, "atrace --async_stop -o /dev/null");
+		dev_shell(r, NULL, 0, "atrace --async_stop -o /dev/null");
 		return -1;
 	}
 	if (eof && !r->stop_reason) {
@@ -676,7 +727,7 @@ static int record_trace(struct rec *r)
 static int poll_once(struct rec *r, const char *cmd, char *buf, int (*feed)(void *, const char *,
 									     size_t), void *p)
 {
-	int rc = adb_shell(&r->a, buf, OUT_MAX, cmd);
+	int rc = dev_shell(r, buf, OUT_MAX, cmd);
 	size_t n = strlen(buf);
 
 	if (rc != 0)
@@ -705,7 +756,7 @@ static int pick_layer(struct rec *r, const char *pkg, char *out, size_t cap)
 	out[0] = 0;
 	if (!buf)
 		return -1;
-	if (adb_shell(&r->a, buf, OUT_MAX, "dumpsys SurfaceFlinger --list") == 0) {
+	if (dev_shell(r, buf, OUT_MAX, "dumpsys SurfaceFlinger --list") == 0) {
 		for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 			struct gfxstat_str name;
 			int score;
@@ -840,7 +891,7 @@ static int record_perfetto(struct rec *r)
 	}
 	if (cli_stop_signal) {
 		/* perfetto writes its trace when interrupted */
-		adb_shell(&r->a, NULL, 0, "pkill -INT perfetto");
+		dev_shell(r, NULL, 0, "pkill -INT perfetto");
 		r->stop_reason = cli_signal_name(cli_stop_signal);
 	}
 	close(c.out);
@@ -880,9 +931,9 @@ static void tracing_off(struct rec *r)
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		if (adb_shell(&r->a, NULL, 0, "atrace --async_stop -o /dev/null") == 0)
+		if (dev_shell(r, NULL, 0, "atrace --async_stop -o /dev/null") == 0)
 			return;
-		if (i == 0) {
+		if (i == 0 && !r->local) {
 			cli_warn("%s: cannot switch tracing off now; waiting up to %d s for the "
 				 "device", r->dev.serial, r->reconnect_s);
 			w.timeout_s = r->reconnect_s;
@@ -943,7 +994,7 @@ static int record_one(struct rec *r, enum source want)
 	char hdr[2048];
 	int rc = CLI_OK;
 
-	if (probe(&r->a, &r->dev)) {
+	if (r->local ? probe(shell_local, NULL, &r->dev) : probe(shell_adb, &r->a, &r->dev)) {
 		cli_error("%s: the device does not answer", r->dev.serial);
 		return CLI_DEVICE;
 	}
@@ -1008,6 +1059,14 @@ static int record_one(struct rec *r, enum source want)
 			r->gfx = gfxstat_gfx_new(&go, &gs, &r->gfx_stats);
 		}
 	}
+	if (r->pid_file) {
+		FILE *pf = fopen(r->pid_file, "w");
+
+		if (pf) {
+			fprintf(pf, "%ld\n", (long)getpid());
+			fclose(pf);
+		}
+	}
 	r->t0 = now_s();
 	r->next_view = r->t0 + 1.0;
 	r->next_focus = r->t0 + 5.0;
@@ -1055,12 +1114,15 @@ static int record_one(struct rec *r, enum source want)
 	gfxstat_causes_free(r->causes);
 	gfxstat_gfx_free(r->gfx);
 	gfxstat_metrics_free(r->m);
+	if (r->pid_file)
+		unlink(r->pid_file);
 	return r->exit_code;
 }
 
 struct rec_opts {
 	const char *serial;
-	int all;
+	int all, local, on_device;
+	const char *pid_file, *device_binary;
 	double duration;
 	const char *app;
 	enum source source;
@@ -1109,6 +1171,18 @@ static int rec_opt(void *user, int id, const char *arg)
 	case 'q':
 		cli_quiet = 1;
 		return 0;
+	case OPT_LOCAL:
+		o->local = 1;
+		return 0;
+	case OPT_PID_FILE:
+		o->pid_file = arg;
+		return 0;
+	case OPT_ON_DEVICE:
+		o->on_device = 1;
+		return 0;
+	case OPT_DEVICE_BINARY:
+		o->device_binary = arg;
+		return 0;
 	}
 	return -1;
 }
@@ -1122,6 +1196,10 @@ static const struct cli_opt record_opts[] = {
 	{ 'o', "output", "DIR", "session folder (default gfxstat-SERIAL-DATE-TIME)" },
 	{ OPT_CATEGORIES, "categories", "LIST", "atrace categories (\"gfx view input\")" },
 	{ OPT_RECONNECT, "reconnect-wait", "SEC", "wait this long for a lost device at the end (10)" },
+	{ OPT_ON_DEVICE, "on-device", NULL, "run on the phone, detached: survives unplugging" },
+	{ OPT_DEVICE_BINARY, "device-binary", "PATH", "the phone's gfxstat (default: make android's)" },
+	{ OPT_LOCAL, "local", NULL, "this is the phone: read trace_pipe here, no adb" },
+	{ OPT_PID_FILE, "pid-file", "PATH", "write the process id there while recording" },
 	{ OPT_ADB, "adb", "PATH", "the adb client (default: $ADB, else adb from PATH)" },
 	{ 'q', "quiet", NULL, "no live view" },
 	{ 0, NULL, NULL, NULL },
@@ -1141,6 +1219,12 @@ static const char record_details[] =
 	"away or adb dying all stop it the same way: nothing captured is lost, and tracing is\n"
 	"switched off (waiting for the device to come back if it went away).\n"
 	"\n"
+	"\n"
+	"--on-device pushes the phone build (make android) to " DEV_BIN ", starts it\n"
+	"detached with --local, and returns: the capture survives unplugging the cable, like\n"
+	"the seed's script. 'gfxstat stop' ends it, 'gfxstat pull' fetches the session from\n"
+	DEV_SESSIONS ". GFXSTAT_TRACEFS overrides where --local finds trace_pipe.\n"
+	"\n"
 	"Exit status: 0 stopped by Ctrl-C or --duration, 2 usage, 4 the device or adb failed\n"
 	"(what was captured is still saved), 5 the session could not be written.\n";
 
@@ -1152,6 +1236,69 @@ static const struct cli_cmd record_cmd = {
 	record_details,
 	record_opts,
 };
+
+/* The phone build for @abi, next to this binary as `make android` leaves it. */
+static int device_binary(const char *abi, char *out, size_t cap)
+{
+	char self[512];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	const char *arch = strstr(abi, "arm64") ? "arm64" : strstr(abi, "armeabi") ? "armv7" : NULL;
+	char *slash;
+
+	if (n <= 0 || !arch)
+		return -1;
+	self[n] = 0;
+	slash = strrchr(self, '/');
+	if (slash)
+		*slash = 0;
+	/* build/gfxstat -> build-android/<arch>/gfxstat */
+	snprintf(out, cap, "%s/../build-android/%s/gfxstat", self, arch);
+	return access(out, R_OK) ? -1 : 0;
+}
+
+static int launch_on_device(const struct adb *a, const struct rec_opts *o)
+{
+	char abi[64], bin[600], cmd[1200], name[128], dur[64] = "";
+	const char *push[] = { "push", bin, DEV_BIN, NULL };
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (adb_shell(a, abi, sizeof(abi), "getprop ro.product.cpu.abi")) {
+		cli_error("the device does not answer");
+		return CLI_DEVICE;
+	}
+	trim(abi);
+	if (o->device_binary)
+		snprintf(bin, sizeof(bin), "%s", o->device_binary);
+	else if (device_binary(abi, bin, sizeof(bin))) {
+		cli_error("no gfxstat build for '%s' next to this binary: run 'make android' (or give "
+			  "--device-binary PATH)", abi);
+		return CLI_USAGE;
+	}
+	if (adb_run(a, NULL, 0, push) || adb_shell(a, NULL, 0, "chmod 755 " DEV_BIN)) {
+		cli_error("cannot push '%s' to " DEV_BIN, bin);
+		return CLI_DEVICE;
+	}
+	localtime_r(&t, &tm);
+	snprintf(name, sizeof(name), "gfxstat-%04d%02d%02d-%02d%02d%02d", tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+	if (o->duration > 0)
+		snprintf(dur, sizeof(dur), " --duration %.3f", o->duration);
+	/* nohup and no terminal: the recording outlives this adb session and the cable */
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p " DEV_SESSIONS " && cd " DEV_DIR " && nohup " DEV_BIN
+		 " record --local -q%s --categories '%s' -o " DEV_SESSIONS "/%s --pid-file " DEV_PID
+		 " > " DEV_SESSIONS "/%s.log 2>&1 < /dev/null &",
+		 dur, o->categories, name, name);
+	if (adb_shell(a, NULL, 0, cmd)) {
+		cli_error("cannot start gfxstat on the device");
+		return CLI_DEVICE;
+	}
+	printf("recording on the phone in " DEV_SESSIONS "/%s\n"
+	       "unplugging is fine; 'gfxstat stop' ends it, 'gfxstat pull %s' fetches it\n",
+	       name, name);
+	return CLI_OK;
+}
 
 int cmd_record(int argc, char **argv)
 {
@@ -1172,6 +1319,25 @@ int cmd_record(int argc, char **argv)
 		cli_error("unexpected argument '%s'", argv[first]);
 		return CLI_USAGE;
 	}
+	cli_catch_signals();
+	signal(SIGPIPE, SIG_IGN);
+	if (o.local) {
+		/* on the phone itself */
+		struct rec *r = calloc(1, sizeof(*r));
+
+		if (!r)
+			return CLI_INPUT;
+		r->local = 1;
+		snprintf(r->dev.serial, sizeof(r->dev.serial), "local");
+		r->dir = o.dir;
+		r->pid_file = o.pid_file;
+		r->categories = o.categories;
+		r->duration_ns = (int64_t)(o.duration * 1e9);
+		r->tty = isatty(1);
+		rc = record_one(r, SRC_TRACE);
+		free(r);
+		return rc;
+	}
 	adb_init(&a, adb_path, NULL);
 	n = list_devices(&a, devs, MAX_DEVICES);
 	if (n < 0) {
@@ -1186,8 +1352,13 @@ int cmd_record(int argc, char **argv)
 				: "no device attached%.0d", ready);
 		return ready ? CLI_USAGE : CLI_DEVICE;
 	}
-	cli_catch_signals();
-	signal(SIGPIPE, SIG_IGN);
+	if (o.on_device) {
+		for (i = 0; i < n && !o.serial; i++)
+			if (!strcmp(devs[i].state, "device"))
+				o.serial = devs[i].serial;
+		adb_init(&a, adb_path, o.serial);
+		return launch_on_device(&a, &o);
+	}
 	if (!o.all) {
 		struct rec *r = calloc(1, sizeof(*r));
 
@@ -1257,4 +1428,148 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 	return rc;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* gfxstat stop / gfxstat pull: the phone-side recording                                    */
+
+struct dev_opts {
+	const char *serial;
+	const char *dir;
+};
+
+static int dev_cmd_opt(void *user, int id, const char *arg)
+{
+	struct dev_opts *o = user;
+
+	switch (id) {
+	case 's':
+		o->serial = arg;
+		return 0;
+	case 'o':
+		o->dir = arg;
+		return 0;
+	case OPT_ADB:
+		adb_path = arg;
+		return 0;
+	}
+	return -1;
+}
+
+static const struct cli_opt stop_opts[] = {
+	{ 's', "serial", "SERIAL", "the device (adb -s)" },
+	{ OPT_ADB, "adb", "PATH", "the adb client (default: $ADB, else adb from PATH)" },
+	{ 0, NULL, NULL, NULL },
+};
+
+static const struct cli_cmd stop_cmd = {
+	"gfxstat stop",
+	"gfxstat stop [-s SERIAL] [--adb PATH]",
+	"End the recording that 'gfxstat record --on-device' started on the phone.",
+	"It is stopped like Ctrl-C: it flushes its session and switches tracing off.\n"
+	"Exit status: 0 stopped, 3 nothing was recording, 4 adb failed.\n",
+	stop_opts,
+};
+
+int cmd_stop(int argc, char **argv)
+{
+	struct dev_opts o = { NULL, NULL };
+	struct adb a;
+	char out[256];
+	int first, i;
+
+	first = cli_parse(&stop_cmd, argc, argv, dev_cmd_opt, &o);
+	if (first == -2)
+		return CLI_OK;
+	if (first < 0)
+		return CLI_USAGE;
+	adb_init(&a, adb_path, o.serial);
+	if (adb_shell(&a, out, sizeof(out), "cat " DEV_PID) || !(int)strtol(out, NULL, 10)) {
+		cli_error("nothing is recording on the device (no " DEV_PID ")");
+		return CLI_INPUT;
+	}
+	trim(out);
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "kill -TERM %d", (int)strtol(out, NULL, 10));
+		if (adb_shell(&a, NULL, 0, cmd)) {
+			cli_error("cannot signal process %s on the device", out);
+			return CLI_DEVICE;
+		}
+	}
+	/* it removes its pid file once the session is flushed and tracing is off */
+	for (i = 0; i < 150; i++) {
+		if (adb_shell(&a, NULL, 0, "test -e " DEV_PID))
+			break;
+		{
+			struct timespec ts = { 0, 100000000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	if (i == 150) {
+		cli_error("the recording did not stop within 15 s");
+		return CLI_DEVICE;
+	}
+	printf("stopped; fetch the session with 'gfxstat pull'\n");
+	return CLI_OK;
+}
+
+static const struct cli_opt pull_opts[] = {
+	{ 's', "serial", "SERIAL", "the device (adb -s)" },
+	{ 'o', "output", "DIR", "where to put the session (default: here)" },
+	{ OPT_ADB, "adb", "PATH", "the adb client (default: $ADB, else adb from PATH)" },
+	{ 0, NULL, NULL, NULL },
+};
+
+static const struct cli_cmd pull_cmd = {
+	"gfxstat pull",
+	"gfxstat pull [-s SERIAL] [-o DIR] [--adb PATH] [SESSION]",
+	"Fetch a session recorded on the phone (the newest when SESSION is not given).",
+	"Exit status: 0 fetched, 3 no such session, 4 adb failed.\n",
+	pull_opts,
+};
+
+int cmd_pull(int argc, char **argv)
+{
+	struct dev_opts o = { NULL, "." };
+	struct adb a;
+	char list[8192], src[512], name[256] = "";
+	const char *pull[] = { "pull", src, NULL, NULL };
+	int first;
+
+	first = cli_parse(&pull_cmd, argc, argv, dev_cmd_opt, &o);
+	if (first == -2)
+		return CLI_OK;
+	if (first < 0)
+		return CLI_USAGE;
+	adb_init(&a, adb_path, o.serial);
+	if (first < argc) {
+		snprintf(name, sizeof(name), "%s", argv[first]);
+	} else {
+		char *line, *save = NULL;
+
+		/* session names sort by time: the last one is the newest */
+		if (adb_shell(&a, list, sizeof(list), "ls " DEV_SESSIONS)) {
+			cli_error("no sessions on the device (" DEV_SESSIONS ")");
+			return CLI_INPUT;
+		}
+		for (line = strtok_r(list, "\r\n", &save); line; line = strtok_r(NULL, "\r\n", &save))
+			if (strncmp(line, "gfxstat-", 8) == 0 && !strstr(line, ".log") &&
+			    strcmp(line, name) > 0)
+				snprintf(name, sizeof(name), "%s", line);
+		if (!name[0]) {
+			cli_error("no sessions on the device (" DEV_SESSIONS ")");
+			return CLI_INPUT;
+		}
+	}
+	snprintf(src, sizeof(src), DEV_SESSIONS "/%s", name);
+	pull[2] = o.dir;
+	if (adb_run(&a, NULL, 0, pull)) {
+		cli_error("cannot pull %s", src);
+		return CLI_DEVICE;
+	}
+	printf("%s/%s\n", o.dir, name);
+	return CLI_OK;
 }

@@ -212,5 +212,48 @@ else
 			tail -5 "$rec/r10.out"
 		fi
 	fi
+	# -- on the phone: push, start detached, stop, pull ----------------------------------------
+	on_phone() { # on_phone NAME BINARY: the whole --on-device cycle with BINARY as the phone build
+		d=$rec/$1
+		scenario "$d" FAKE1
+		echo 'ro.product.cpu.abi=arm64-v8a' >> "$d/FAKE1/props"
+		mkdir -p "$d/FAKE1/root/sys/kernel/tracing"
+		cp "$rec/trace" "$d/FAKE1/root/sys/kernel/tracing/trace_pipe"
+		echo 0 > "$d/FAKE1/root/sys/kernel/tracing/tracing_on"
+		FAKE_ADB=$d "$GFXSTAT" record --on-device --device-binary "$2" > "$d.start" 2>&1
+		rc1=$?
+		sleep 3
+		FAKE_ADB=$d "$GFXSTAT" stop > "$d.stop" 2>&1
+		rc2=$?
+		mkdir -p "$d.pulled"
+		FAKE_ADB=$d "$GFXSTAT" pull -o "$d.pulled" > "$d.pull" 2>&1
+		rc3=$?
+		sess=$(ls -d "$d.pulled"/gfxstat-* 2> /dev/null | head -n 1)
+		"$GFXSTAT" frames -q "$sess/trace.txt.gz" > "$d.frames" 2> /dev/null
+		if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ $rc3 -eq 0 ] && [ -n "$sess" ] &&
+			cmp -s "$d.frames" "$sess/frames.csv" && [ "$(wc -l < "$d.frames")" -gt 100 ] &&
+			cmp -s "$rec/trace" "$(zcat "$sess/trace.txt.gz" > "$d.raw"; echo "$d.raw")" &&
+			grep -q '"stop":"SIGTERM"' "$sess/summary.json" &&
+			tracing_is_off "$d" FAKE1 && [ ! -e "$d/FAKE1/root/data/local/tmp/gfxstat.pid" ]; then
+			pass
+		else
+			fail "record --on-device / stop / pull ($1): exits $rc1 $rc2 $rc3"
+			cat "$d.start" "$d.stop" "$d.pull"
+			cat "$d/FAKE1/root/data/local/tmp/gfxstat-sessions/"*.log 2> /dev/null | tail -5
+		fi
+	}
+	on_phone s11 "$GFXSTAT"
+	# the real phone build, run under qemu, when make android has built it
+	QEMU=$(command -v qemu-aarch64-static || command -v qemu-aarch64 || true)
+	# (a phone build older than this tree, without --local, is not the one under test)
+	if [ -x "$ROOT/build-android/arm64/gfxstat" ] && [ -n "$QEMU" ] &&
+		"$QEMU" "$ROOT/build-android/arm64/gfxstat" record --help 2> /dev/null | grep -q -- --local; then
+		printf '#!/bin/sh\nexec %s %s "$@"\n' "$QEMU" "$ROOT/build-android/arm64/gfxstat" \
+			> "$rec/gfxstat-arm64"
+		chmod +x "$rec/gfxstat-arm64"
+		on_phone s12 "$rec/gfxstat-arm64"
+	else
+		skip "record --on-device with the arm64 build: run 'make android' first (and install qemu-user)"
+	fi
 	unset ADB
 fi

@@ -1,0 +1,542 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Device-answer parsers (gfxstat_device.h) on real outputs. Each example names its source;
+ * the "\r\r\n" line ends are what `adb shell` ptys give.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "gfxstat/gfxstat_device.h"
+
+#define S(lit) (lit), (sizeof(lit) - 1)
+
+/* ---------------------------------------------------------------------------------------- */
+/* adb devices                                                                                 */
+
+TEST(adb_long_listing)
+{
+	/* AOSP commit 2ca3e6b "adb: Generalizing -s to take qualifiers" (the -l format) plus
+	 * transport.cpp's " transport_id:N" (adb 1.0.40+) */
+	static const char text[] =
+		"* daemon not running; starting now at tcp:5037\r\n"
+		"* daemon started successfully\r\n"
+		"List of devices attached\r\n"
+		"016B75D60A0060XX       device usb:2-5 product:mysid model:Galaxy_Nexus "
+		"device:toro transport_id:1\r\n"
+		"3731B535FAC200XX       device usb:1-4.2 product:soju model:Nexus_S device:crespo\n"
+		"01498B1F020150XX       device usb:1-4.1   \n"
+		"emulator-5554          offline transport_id:3\n"
+		"\n";
+	struct gfxstat_str t = { text, sizeof(text) - 1 };
+	struct gfxstat_adb_device d;
+
+	CHECK_EQ(gfxstat_adb_devices_next(&t, &d), 1);
+	CHECK_STR(d.serial, "016B75D60A0060XX");
+	CHECK_STR(d.state_text, "device");
+	CHECK_EQ(d.state, GFXSTAT_ADB_DEVICE);
+	CHECK_STR(d.devpath, "usb:2-5");
+	CHECK_STR(d.product, "mysid");
+	CHECK_STR(d.model, "Galaxy_Nexus");
+	CHECK_STR(d.device, "toro");
+	CHECK_EQ(d.transport_id, 1);
+	CHECK_EQ(gfxstat_adb_devices_next(&t, &d), 1);
+	CHECK_STR(d.serial, "3731B535FAC200XX");
+	CHECK_STR(d.device, "crespo");
+	CHECK_EQ(d.transport_id, -1);
+	CHECK_EQ(gfxstat_adb_devices_next(&t, &d), 1);
+	CHECK_STR(d.devpath, "usb:1-4.1");
+	CHECK_EQ(d.product.n, 0);
+	CHECK_EQ(gfxstat_adb_devices_next(&t, &d), 1);
+	CHECK_STR(d.serial, "emulator-5554");
+	CHECK_EQ(d.state, GFXSTAT_ADB_OFFLINE);
+	CHECK_EQ(d.transport_id, 3);
+	CHECK_EQ(gfxstat_adb_devices_next(&t, &d), 0);
+	CHECK_EQ(gfxstat_adb_devices_next(&t, &d), 0);
+}
+
+TEST(adb_short_and_states)
+{
+	struct gfxstat_adb_device d;
+
+	/* "adb devices" without -l: serial TAB state (linuxtopia adb guide) */
+	CHECK_EQ(gfxstat_adb_device_line(S("emulator-5556\tdevice\r"), &d), GFXSTAT_PARSE_OK);
+	CHECK_STR(d.serial, "emulator-5556");
+	CHECK_EQ(d.state, GFXSTAT_ADB_DEVICE);
+	CHECK_EQ(gfxstat_adb_device_line(S("cf264b8f\tunauthorized"), &d), GFXSTAT_PARSE_OK);
+	CHECK_EQ(d.state, GFXSTAT_ADB_UNAUTHORIZED);
+	/* "no permissions" carries its reason, spaces and all, before the extras */
+	CHECK_EQ(gfxstat_adb_device_line(S("0123456789ABCDEF       no permissions (missing udev "
+					   "rules? user is in the plugdev group); see "
+					   "[http://developer.android.com/tools/device.html] "
+					   "usb:1-1 transport_id:2"), &d),
+		 GFXSTAT_PARSE_OK);
+	CHECK_EQ(d.state, GFXSTAT_ADB_NO_PERMISSIONS);
+	CHECK_STR(d.state_text, "no permissions (missing udev rules? user is in the plugdev "
+		  "group); see [http://developer.android.com/tools/device.html]");
+	CHECK_STR(d.devpath, "usb:1-1");
+	CHECK_EQ(d.transport_id, 2);
+	CHECK_EQ(gfxstat_adb_device_line(S("(no serial number)     recovery usb:3-1"), &d),
+		 GFXSTAT_PARSE_OK);
+	CHECK_STR(d.serial, "(no serial number)");
+	CHECK_EQ(d.state, GFXSTAT_ADB_RECOVERY);
+	CHECK_EQ(gfxstat_adb_device_line(S("192.168.0.123:5555     sideload product:x"), &d),
+		 GFXSTAT_PARSE_OK);
+	CHECK_EQ(d.state, GFXSTAT_ADB_SIDELOAD);
+	CHECK_EQ(gfxstat_adb_device_line(S("abc bootloader"), &d), GFXSTAT_PARSE_OK);
+	CHECK_EQ(d.state, GFXSTAT_ADB_BOOTLOADER);
+	CHECK_EQ(gfxstat_adb_device_line(S("abc weird-new-state"), &d), GFXSTAT_PARSE_OK);
+	CHECK_EQ(d.state, GFXSTAT_ADB_UNKNOWN);
+	/* a bad transport_id is not an extra: it stays in the state text */
+	CHECK_EQ(gfxstat_adb_device_line(S("abc device transport_id:x"), &d), GFXSTAT_PARSE_OK);
+	CHECK_EQ(d.transport_id, -1);
+	CHECK_STR(d.state_text, "device transport_id:x");
+	/* chatter and malformed */
+	CHECK_EQ(gfxstat_adb_device_line(S("List of devices attached\r\r"), &d),
+		 GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(gfxstat_adb_device_line(S("adb server version (41) doesn't match this client "
+					   "(39); killing..."), &d),
+		 GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(gfxstat_adb_device_line(S("  \r"), &d), GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(gfxstat_adb_device_line(S("lonelyserial"), &d), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_adb_device_line(S(""), &d), GFXSTAT_PARSE_UNSUPPORTED);
+}
+
+TEST(adb_devices_empty)
+{
+	struct gfxstat_str t = { NULL, 0 };
+	struct gfxstat_adb_device d;
+	static const char only[] = "List of devices attached\n\n";
+
+	CHECK_EQ(gfxstat_adb_devices_next(&t, &d), 0);
+	t.p = only;
+	t.n = sizeof(only) - 1;
+	CHECK_EQ(gfxstat_adb_devices_next(&t, &d), 0);
+	CHECK_EQ(t.n, 0);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Focus                                                                                       */
+
+static void check_component(const struct gfxstat_focus *f, const char *want)
+{
+	char buf[128];
+	size_t k = gfxstat_focus_component(f, buf, sizeof(buf));
+
+	CHECK_EQ(k, strlen(want));
+	CHECK_CSTR(buf, want);
+}
+
+TEST(focus_window_android5_9)
+{
+	/* Android 5.x, csdndocs.com/article/10490799 ("Android L ... FocusedApp") */
+	static const char text[] =
+		"  mHasPermanentDpad=false\r\r\n"
+		"  mCurrentFocus=Window{343a0a2c u0 com.tct.launcher/com.tct.launcher.Launcher}\r\r\n"
+		"  mFocusedApp=AppWindowToken{158efe19 token=Token{1f33d960 ActivityRecord{3ad78963 "
+		"u0 com.tct.launcher/.Launcher t56}}}\r\r\n";
+	struct gfxstat_focus f;
+
+	CHECK_EQ(gfxstat_focus_from_window(S(text), &f), GFXSTAT_PARSE_OK);
+	CHECK_STR(f.pkg, "com.tct.launcher");
+	CHECK_STR(f.activity, "com.tct.launcher.Launcher");
+	CHECK_EQ(f.user, 0);
+	check_component(&f, "com.tct.launcher/com.tct.launcher.Launcher");
+}
+
+TEST(focus_window_android12)
+{
+	/* Android 12+, i-rtfsc.github.io/android/input/focused-window: the shade has focus, so
+	 * the focused app (note the odd "} t12}") gives the activity */
+	static const char text[] =
+		"  mCurrentFocus=Window{f96644 u0 NotificationShade}\n"
+		"  mFocusedApp=ActivityRecord{e9566ee u0 "
+		"com.android.launcher3/.uioverrides.QuickstepLauncher} t12}\n";
+	struct gfxstat_focus f;
+
+	CHECK_EQ(gfxstat_focus_from_window(S(text), &f), GFXSTAT_PARSE_OK);
+	CHECK_STR(f.pkg, "com.android.launcher3");
+	CHECK_STR(f.activity, ".uioverrides.QuickstepLauncher");
+	check_component(&f, "com.android.launcher3/com.android.launcher3.uioverrides."
+			"QuickstepLauncher");
+}
+
+TEST(focus_window_null_and_missing)
+{
+	struct gfxstat_focus f;
+	char small[8];
+
+	CHECK_EQ(gfxstat_focus_from_window(S("  mCurrentFocus=null\r\n"), &f),
+		 GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(f.title.n, 0);
+	CHECK_EQ(gfxstat_focus_from_window(S("  mCurrentFocus=Window{f96644 u0 "
+					     "NotificationShade}\n"), &f),
+		 GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_STR(f.title, "NotificationShade");
+	CHECK_EQ(f.pkg.n, 0);
+	CHECK_EQ(gfxstat_focus_component(&f, small, sizeof(small)), 0);
+	CHECK_CSTR(small, "");
+	CHECK_EQ(gfxstat_focus_from_window(S("WINDOW MANAGER WINDOWS\n"), &f), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_focus_from_window(S(""), &f), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_focus_from_window(NULL, 0, &f), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_focus_from_window(S("mCurrentFocus=Window{abc"), &f),
+		 GFXSTAT_PARSE_UNSUPPORTED);
+}
+
+TEST(focus_names)
+{
+	struct gfxstat_focus f;
+	char buf[12];
+
+	/* Android 12+ input names: hash, title (i-rtfsc.github.io input_focus log) */
+	CHECK_EQ(gfxstat_focus_name_parse(S("e225d94 com.android.launcher3/com.android."
+					    "launcher3.uioverrides.QuickstepLauncher"), &f),
+		 GFXSTAT_PARSE_OK);
+	CHECK_STR(f.pkg, "com.android.launcher3");
+	CHECK_EQ(f.user, -1);
+	CHECK_EQ(gfxstat_focus_name_parse(S("f96644 NotificationShade"), &f),
+		 GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_STR(f.title, "NotificationShade");
+	CHECK_EQ(gfxstat_focus_name_parse(S("com.x/.A"), &f), GFXSTAT_PARSE_OK);
+	CHECK_EQ(gfxstat_focus_name_parse(S("Window{1 u10 com.x/.A EXITING}"), &f),
+		 GFXSTAT_PARSE_OK);
+	CHECK_EQ(f.user, 10);
+	CHECK_STR(f.activity, ".A");
+	CHECK_EQ(gfxstat_focus_name_parse(S("Window{1 u0 Splash Screen com.x}"), &f),
+		 GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_STR(f.title, "Splash Screen com.x");
+	CHECK_EQ(gfxstat_focus_name_parse(S("<null>"), &f), GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(gfxstat_focus_name_parse(S("Window{1 u0 com.x/}"), &f),
+		 GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(gfxstat_focus_name_parse(S("Window{1 u0 /.A}"), &f), GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(gfxstat_focus_name_parse(S("Window{1"), &f), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_focus_name_parse(S("Window{}"), &f), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_focus_name_parse(S("1 2{x}"), &f), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_focus_name_parse(S(""), &f), GFXSTAT_PARSE_FAIL);
+	/* truncation is reported as snprintf does */
+	CHECK_EQ(gfxstat_focus_name_parse(S("com.example/.Main"), &f), GFXSTAT_PARSE_OK);
+	CHECK_EQ(gfxstat_focus_component(&f, buf, sizeof(buf)), 28);
+	CHECK_CSTR(buf, "com.example");
+	CHECK_EQ(gfxstat_focus_component(&f, NULL, 0), 28);
+}
+
+TEST(focus_input)
+{
+	/* Android 7-9 InputDispatcher::dumpDispatchStateLocked(): "FocusedWindow: name='%s'"
+	 * and window lines "%zu: name='%s', displayId=%d, paused=%s, hasFocus=%s, ..." */
+	static const char a8[] =
+		"  FocusedApplication: name='AppWindowToken{9a1c2b token=Token{3d2f1e "
+		"ActivityRecord{5e6f7a u0 com.tencent.mm/.ui.LauncherUI t33}}}', "
+		"dispatchingTimeout=5000.000ms\r\r\n"
+		"  FocusedWindow: name='Window{22fa7e6 u0 com.tencent.mm/com.tencent.mm.ui."
+		"LauncherUI}'\r\r\n"
+		"  Windows:\r\r\n"
+		"    0: name='Window{22fa7e6 u0 com.tencent.mm/com.tencent.mm.ui.LauncherUI}', "
+		"displayId=0, paused=false, hasFocus=true, hasWallpaper=false, visible=true\r\r\n";
+	/* the same window line alone, as the seed's gfx.sh greps it (awk $4 minus "}',") */
+	static const char seed[] =
+		"    3: name='Window{41d6b6a8 u0 com.android.launcher/com.android.launcher2."
+		"Launcher}', paused=false, hasFocus=true, hasWallpaper=true, visible=true\n";
+	/* Android 12+ FocusResolver::dumpFocusedWindows() (i-rtfsc.github.io example) */
+	static const char a12[] =
+		"Input Dispatcher State:\n"
+		"  FocusedApplications:\n"
+		"    displayId=0, name='ActivityRecord{e9566ee u0 com.android.launcher3/"
+		".uioverrides.QuickstepLauncher} t12}', dispatchingTimeout=5000ms\n"
+		"  FocusedWindows:\n"
+		"    displayId=0, name='e225d94 com.android.launcher3/com.android.launcher3."
+		"uioverrides.QuickstepLauncher'\n"
+		"  FocusRequests:\n"
+		"    displayId=0, name='f96644 NotificationShade' result='OK'\n";
+	struct gfxstat_focus f;
+
+	CHECK_EQ(gfxstat_focus_from_input(S(a8), &f), GFXSTAT_PARSE_OK);
+	CHECK_STR(f.pkg, "com.tencent.mm");
+	CHECK_STR(f.activity, "com.tencent.mm.ui.LauncherUI");
+	CHECK_EQ(gfxstat_focus_from_input(S(seed), &f), GFXSTAT_PARSE_OK);
+	CHECK_STR(f.title, "com.android.launcher/com.android.launcher2.Launcher");
+	CHECK_EQ(gfxstat_focus_from_input(S(a12), &f), GFXSTAT_PARSE_OK);
+	CHECK_STR(f.activity, "com.android.launcher3.uioverrides.QuickstepLauncher");
+	CHECK_EQ(gfxstat_focus_from_input(S("  FocusedWindows:\n    displayId=0, "
+					    "name='f96644 NotificationShade'\n"), &f),
+		 GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_STR(f.title, "NotificationShade");
+	CHECK_EQ(gfxstat_focus_from_input(S("  FocusedWindows: <none>\n"), &f),
+		 GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(gfxstat_focus_from_input(S("  FocusedWindow: name='<null>'\n"), &f),
+		 GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(gfxstat_focus_from_input(S("  FocusedWindow: <null>\n"), &f),
+		 GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(f.title.n + f.pkg.n + f.activity.n, 0);
+	CHECK_EQ(gfxstat_focus_from_input(S("hasFocus=true name='unterminated\n"), &f),
+		 GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_focus_from_input(S(""), &f), GFXSTAT_PARSE_FAIL);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Refresh rates                                                                               */
+
+TEST(fps_parse)
+{
+	uint32_t m = 0;
+
+	CHECK_EQ(gfxstat_fps_parse(S("60.000004"), &m), GFXSTAT_PARSE_OK);
+	CHECK_EQ(m, 60000);
+	CHECK_EQ(gfxstat_fps_parse(S("59.94"), &m), GFXSTAT_PARSE_OK);
+	CHECK_EQ(m, 59940);
+	CHECK_EQ(gfxstat_fps_parse(S("120"), &m), GFXSTAT_PARSE_OK);
+	CHECK_EQ(m, 120000);
+	CHECK_EQ(gfxstat_fps_parse(S("90.0004999999"), &m), GFXSTAT_PARSE_OK);
+	CHECK_EQ(m, 90000);
+	CHECK_EQ(gfxstat_fps_parse(S("90.0005"), &m), GFXSTAT_PARSE_OK);
+	CHECK_EQ(m, 90001);
+	CHECK_EQ(gfxstat_fps_parse(S("0.0"), &m), GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(gfxstat_fps_parse(S("Infinity"), &m), GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(gfxstat_fps_parse(S("NaN"), &m), GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(gfxstat_fps_parse(S("99999999999999999999"), &m), GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(gfxstat_fps_parse(S("1.0E-5"), &m), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_fps_parse(S("60."), &m), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_fps_parse(S("-60"), &m), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_fps_parse(S(""), &m), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_mhz_to_period_ns(60000), 16666667);
+	CHECK_EQ(gfxstat_mhz_to_period_ns(90000), 11111111);
+	CHECK_EQ(gfxstat_mhz_to_period_ns(120000), 8333333);
+	CHECK_EQ(gfxstat_mhz_to_period_ns(0), 0);
+}
+
+TEST(display_android13_emulator)
+{
+	/* Android Studio PhysicalDisplayIdResolverTest.kt (emulator dump, Android 13): the
+	 * built-in screen is read, not the 160 Hz HDMI screen listed next */
+	static const char text[] =
+		"Display Devices: size=6\r\r\n"
+		"  DisplayDeviceInfo{\"Built-in Screen\": uniqueId=\"local:4619827259835644672\", "
+		"1080 x 600, modeId 1, defaultModeId 1, supportedModes [{id=1, width=1080, "
+		"height=600, fps=60.000004, alternativeRefreshRates=[]}], colorMode 0, "
+		"supportedColorModes [0], state ON}\r\r\n"
+		"    mActiveModeId=1\r\r\n"
+		"    mSfDisplayModes=\r\r\n"
+		"      DisplayMode{id=0, width=1080, height=600, xDpi=120.0, yDpi=120.0, "
+		"refreshRate=60.000004, appVsyncOffsetNanos=1000000, presentationDeadlineNanos="
+		"16666666, group=0}\r\r\n"
+		"    mActiveSfDisplayMode=DisplayMode{id=0, width=1080, height=600, xDpi=120.0, "
+		"yDpi=120.0, refreshRate=60.000004, appVsyncOffsetNanos=1000000, "
+		"presentationDeadlineNanos=16666666, group=0}\r\r\n"
+		"    mSupportedModes=\r\r\n"
+		"      DisplayModeRecord{mMode={id=1, width=1080, height=600, fps=60.000004, "
+		"alternativeRefreshRates=[]}}\r\r\n"
+		"  DisplayDeviceInfo{\"HDMI Screen\": uniqueId=\"local:4619827551948147201\", "
+		"400 x 600, modeId 2, defaultModeId 2, supportedModes [{id=2, width=400, "
+		"height=600, fps=160.0, alternativeRefreshRates=[]}], colorMode 0}\r\r\n"
+		"    mActiveSfDisplayMode=DisplayMode{id=0, refreshRate=160.0, group=0}\r\r\n";
+	struct gfxstat_display_rates r;
+
+	CHECK_EQ(gfxstat_display_rates_parse(S(text), &r), GFXSTAT_PARSE_OK);
+	CHECK_EQ(r.n, 1);
+	CHECK_EQ(r.mhz[0], 60000);
+	CHECK_EQ(r.active_mhz, 60000);
+	CHECK_EQ(r.render_mhz, 0);
+}
+
+TEST(display_multi_rate)
+{
+	/* A 60/90/120 Hz phone, Android 15 forms: Display.Mode.toString() with ", vsync=" and
+	 * supportedHdrTypes, DisplayDeviceInfo with renderFrameRate, SurfaceControl.DisplayMode
+	 * with peakRefreshRate/vsyncRate, mActiveRenderFrameRate (LocalDisplayAdapter). Mode
+	 * strings from AOSP Display.java / SurfaceControl.java; the rates are illustrative. */
+	static const char text[] =
+		"  DisplayDeviceInfo{\"Built-in Screen\": uniqueId=\"local:4619827677550801152\", "
+		"1080 x 2400, modeId 2, renderFrameRate 60.0, defaultModeId 1, "
+		"userPreferredModeId -1, supportedModes [{id=1, width=1080, height=2400, "
+		"fps=120.00001, vsync=120.00001, alternativeRefreshRates=[60.000004, 90.0], "
+		"supportedHdrTypes=[2, 3, 4]}, {id=2, width=1080, height=2400, fps=90.0, "
+		"vsync=90.0, alternativeRefreshRates=[60.000004, 120.00001], supportedHdrTypes="
+		"[2, 3, 4]}, {id=3, width=1080, height=2400, fps=60.000004, vsync=60.000004, "
+		"alternativeRefreshRates=[90.0, 120.00001], supportedHdrTypes=[2, 3, 4]}, "
+		"{id=4, width=720, height=1600, fps=60.0, vsync=60.0, alternativeRefreshRates=[], "
+		"supportedHdrTypes=[]}], colorMode 0}\n"
+		"    mSfDisplayModes=\n"
+		"      DisplayMode{id=0, width=1080, height=2400, peakRefreshRate=120.00001, "
+		"vsyncRate=120.00001, group=0}\n"
+		"    mActiveSfDisplayMode=DisplayMode{id=1, width=1080, height=2400, xDpi=409.432, "
+		"yDpi=406.4, peakRefreshRate=90.0, vsyncRate=90.0, appVsyncOffsetNanos=1000000, "
+		"group=0}\n"
+		"    mActiveRenderFrameRate=60.0   \n";
+	struct gfxstat_display_rates r;
+
+	CHECK_EQ(gfxstat_display_rates_parse(S(text), &r), GFXSTAT_PARSE_OK);
+	CHECK_EQ(r.n, 3);
+	CHECK_EQ(r.mhz[0], 60000);
+	CHECK_EQ(r.mhz[1], 90000);
+	CHECK_EQ(r.mhz[2], 120000);
+	CHECK_EQ(r.active_mhz, 90000);
+	CHECK_EQ(r.render_mhz, 60000);
+	CHECK_EQ(gfxstat_mhz_to_period_ns(r.active_mhz), 11111111);
+}
+
+TEST(display_old_and_bad)
+{
+	/* Android 6-9 logical display line only (DisplayInfo.toString(): ", mode N,
+	 * defaultMode N, modes [..]"), as in scrcpy's CommandParserTest */
+	static const char old[] =
+		"  mBaseDisplayInfo=DisplayInfo{\"Built-in Screen\", displayId 0, real 1440 x "
+		"3120, largest app 1440 x 3120, smallest app 1440 x 3120, mode 3, defaultMode 1, "
+		"modes [{id=1, width=1440, height=3120, fps=60.0}, {id=3, width=1440, "
+		"height=3120, fps=90.0}], hdrCapabilities HdrCapabilities{}}\n";
+	struct gfxstat_display_rates r;
+
+	CHECK_EQ(gfxstat_display_rates_parse(S(old), &r), GFXSTAT_PARSE_OK);
+	CHECK_EQ(r.n, 2);
+	CHECK_EQ(r.active_mhz, 90000);
+	CHECK_EQ(gfxstat_display_rates_parse(S(""), &r), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_display_rates_parse(NULL, 0, &r), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_display_rates_parse(S("DisplayDeviceInfo{supportedModes [{id=1, "
+					       "fps=Infinity}, {id=2, fps="), &r),
+		 GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(r.n, 0);
+	CHECK_EQ(gfxstat_display_rates_parse(S("DisplayDeviceInfo{supportedModes [{id=1, "
+					       "fps=60.0}, {id=2, fps=90"), &r),
+		 GFXSTAT_PARSE_OK);
+	CHECK_EQ(r.n, 1);
+}
+
+TEST(sf_rates)
+{
+	/* Android 4.1-9 SurfaceFlinger::dumpAllLocked() */
+	static const char a9[] =
+		"  last transaction time     : 12.000000 us\r\r\n"
+		"  transaction-flags         : 00000000\r\r\n"
+		"  refresh-rate              : 60.000002 fps\r\r\n"
+		"  x-dpi                     : 403.411011\r\r\n";
+	/* Android 11-13 public dumps (scribd "SF Dump"): time in state, then the scheduler */
+	static const char a12[] =
+		"mScreenAcquired=1 mPrimaryHWVsyncEnabled=0 mHWVsyncAvailable=1\n"
+		"ScreenOff: 0d07:58:45.174\n"
+		"60.00 Hz: 0d20:17:38.205\n"
+		"120.00 Hz: 0d01:02:03.000\n"
+		"app phase: 0 ns SF phase: 0 ns\n"
+		"present offset: 0 ns\t     VSYNC period: 8333333 ns\n";
+	static const char a11[] = "ScreenOff: 0d07:25:19.595\n60.00fps: 0d00:01:00.000\n";
+	struct gfxstat_display_rates r;
+
+	CHECK_EQ(gfxstat_sf_rates_parse(S(a9), &r), GFXSTAT_PARSE_OK);
+	CHECK_EQ(r.n, 1);
+	CHECK_EQ(r.active_mhz, 60000);
+	CHECK_EQ(gfxstat_sf_rates_parse(S(a12), &r), GFXSTAT_PARSE_OK);
+	CHECK_EQ(r.n, 2);
+	CHECK_EQ(r.mhz[1], 120000);
+	CHECK_EQ(r.active_mhz, 120000);
+	CHECK_EQ(gfxstat_sf_rates_parse(S(a11), &r), GFXSTAT_PARSE_OK);
+	CHECK_EQ(r.n, 1);
+	CHECK_EQ(r.active_mhz, 0);
+	CHECK_EQ(gfxstat_sf_rates_parse(S("VSYNC period: 0 ns\n"), &r), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_sf_rates_parse(S("nothing here\n"), &r), GFXSTAT_PARSE_FAIL);
+}
+
+TEST(sf_latency_period)
+{
+	int64_t p = 0;
+
+	/* the first line of --latency: the refresh period (seed gfx.sh, NR==1) */
+	CHECK_EQ(gfxstat_sf_latency_period(S("16666666\r\r\n0\t0\t0\r\r\n"), &p),
+		 GFXSTAT_PARSE_OK);
+	CHECK_EQ(p, 16666666);
+	CHECK_EQ(gfxstat_sf_latency_period(S("8333333"), &p), GFXSTAT_PARSE_OK);
+	CHECK_EQ(p, 8333333);
+	CHECK_EQ(gfxstat_sf_latency_period(S("0\n"), &p), GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(gfxstat_sf_latency_period(S("-16666\n"), &p), GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(gfxstat_sf_latency_period(S("9223372036854775807\n"), &p),
+		 GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(gfxstat_sf_latency_period(S("9223372036854775808\n"), &p), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_sf_latency_period(S("\n16666666\n"), &p), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_sf_latency_period(S("Can't find layer\n"), &p), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_sf_latency_period(S("-"), &p), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_sf_latency_period(S(""), &p), GFXSTAT_PARSE_FAIL);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Small answers                                                                               */
+
+TEST(getprop_and_id)
+{
+	struct gfxstat_str v;
+	int64_t uid = -1;
+	static const char list[] =
+		"[ro.build.version.release]: [14]\r\n"
+		"[ro.build.version.sdk]: [34]\r\n"
+		"[ro.empty]: []\r\n";
+
+	CHECK_EQ(gfxstat_getprop_value(S("34\r\r\n"), &v), GFXSTAT_PARSE_OK);
+	CHECK_STR(v, "34");
+	CHECK_EQ(gfxstat_getprop_value(S("  Pixel 7 Pro \r\n"), &v), GFXSTAT_PARSE_OK);
+	CHECK_STR(v, "Pixel 7 Pro");
+	CHECK_EQ(gfxstat_getprop_value(S("\r\r\n"), &v), GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(gfxstat_getprop_value(S(""), &v), GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(gfxstat_getprop_find(S(list), "ro.build.version.sdk", &v), GFXSTAT_PARSE_OK);
+	CHECK_STR(v, "34");
+	CHECK_EQ(gfxstat_getprop_find(S(list), "ro.empty", &v), GFXSTAT_PARSE_OK);
+	CHECK_EQ(v.n, 0);
+	CHECK_EQ(gfxstat_getprop_find(S(list), "ro.build", &v), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_id_uid(S("2000\r\r\n"), &uid), GFXSTAT_PARSE_OK);
+	CHECK_EQ(uid, 2000);
+	CHECK_EQ(gfxstat_id_uid(S("uid=0(root) gid=0(root) groups=0(root) context=u:r:su:s0\n"),
+				&uid), GFXSTAT_PARSE_OK);
+	CHECK_EQ(uid, 0);
+	CHECK_EQ(gfxstat_id_uid(S("/system/bin/sh: id: not found\n"), &uid), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_id_uid(S("99999999999"), &uid), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_id_uid(S("uid=12"), &uid), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_id_uid(S(""), &uid), GFXSTAT_PARSE_FAIL);
+}
+
+TEST(tracefs)
+{
+	struct gfxstat_str d;
+	int on = -1;
+
+	/* toybox ls error lines ("ls: PATH: No such file or directory") */
+	CHECK_EQ(gfxstat_tracefs_detect(S("ls: /sys/kernel/debug/tracing/trace_pipe: No such "
+					  "file or directory\r\r\n/sys/kernel/tracing/trace_pipe"
+					  "\r\r\n"), &d), GFXSTAT_PARSE_OK);
+	CHECK_STR(d, "/sys/kernel/tracing");
+	CHECK_EQ(gfxstat_tracefs_detect(S("/sys/kernel/debug/tracing/trace_pipe\n"
+					  "/sys/kernel/tracing/trace_pipe\n"), &d),
+		 GFXSTAT_PARSE_OK);
+	CHECK_STR(d, "/sys/kernel/tracing");
+	CHECK_EQ(gfxstat_tracefs_detect(S("ls: /sys/kernel/tracing/trace_pipe: Permission "
+					  "denied\n/sys/kernel/debug/tracing/trace_pipe  \n"), &d),
+		 GFXSTAT_PARSE_OK);
+	CHECK_STR(d, "/sys/kernel/debug/tracing");
+	CHECK_EQ(gfxstat_tracefs_detect(S("ls: /sys/kernel/tracing/trace_pipe: No such file or "
+					  "directory\nls: /sys/kernel/debug/tracing: Permission "
+					  "denied\n"), &d), GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(gfxstat_tracefs_detect(S("/trace_pipe\n"), &d), GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(gfxstat_tracefs_detect(S(""), &d), GFXSTAT_PARSE_UNSUPPORTED);
+	/* seed gfx.sh: `cat /sys/kernel/debug/tracing/tracing_on` -eq 1 */
+	CHECK_EQ(gfxstat_tracing_on_parse(S("1\r\r\n"), &on), GFXSTAT_PARSE_OK);
+	CHECK_EQ(on, 1);
+	CHECK_EQ(gfxstat_tracing_on_parse(S("0\n"), &on), GFXSTAT_PARSE_OK);
+	CHECK_EQ(on, 0);
+	CHECK_EQ(gfxstat_tracing_on_parse(S("cat: /sys/kernel/tracing/tracing_on: Permission "
+					    "denied\n"), &on), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_tracing_on_parse(S("2"), &on), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_tracing_on_parse(S(""), &on), GFXSTAT_PARSE_FAIL);
+}
+
+TEST_SUITE(test_device_probe)
+{
+	RUN(adb_long_listing);
+	RUN(adb_short_and_states);
+	RUN(adb_devices_empty);
+	RUN(focus_window_android5_9);
+	RUN(focus_window_android12);
+	RUN(focus_window_null_and_missing);
+	RUN(focus_names);
+	RUN(focus_input);
+	RUN(fps_parse);
+	RUN(display_android13_emulator);
+	RUN(display_multi_rate);
+	RUN(display_old_and_bad);
+	RUN(sf_rates);
+	RUN(sf_latency_period);
+	RUN(getprop_and_id);
+	RUN(tracefs);
+}
