@@ -26,6 +26,7 @@
 #include "cli.h"
 #include "cli_source.h"
 #include "gfxstat/gfxstat.h"
+#include "gfxstat/gfxstat_device.h"
 #include "gfxstat/gfxstat_gfxinfo.h"
 #include "gfxstat/gfxstat_sflatency.h"
 
@@ -72,63 +73,40 @@ static void trim(char *s)
 		s[--n] = 0;
 }
 
-static void first_line(char *dst, size_t cap, const char *src)
-{
-	size_t n = strcspn(src, "\r\n");
-
-	if (n >= cap)
-		n = cap - 1;
-	memcpy(dst, src, n);
-	dst[n] = 0;
-}
-
-/* "mCurrentFocus=Window{1e3 u0 com.pkg/com.pkg.Main}" -> "com.pkg/com.pkg.Main" */
+/* The focused app from `dumpsys window`: "pkg/full.Activity", or "" when none. */
 static void parse_focus(const char *text, char *out, size_t cap)
 {
-	const char *keys[] = { "mCurrentFocus=Window{", "mFocusedWindow=Window{", NULL };
-	int k;
+	struct gfxstat_focus f;
 
 	out[0] = 0;
-	for (k = 0; keys[k]; k++) {
-		const char *p = strstr(text, keys[k]), *end, *sp;
-
-		if (!p)
-			continue;
-		end = strchr(p, '}');
-		if (!end)
-			continue;
-		/* the component is the last space-separated token before '}' */
-		for (sp = end; sp > p && sp[-1] != ' '; sp--)
-			;
-		if (end - sp > 0 && (size_t)(end - sp) < cap && memchr(sp, '/', (size_t)(end - sp))) {
-			memcpy(out, sp, (size_t)(end - sp));
-			out[end - sp] = 0;
-			return;
-		}
-	}
+	if (gfxstat_focus_from_window(text, strlen(text), &f) == GFXSTAT_PARSE_OK &&
+	    gfxstat_focus_component(&f, out, cap) >= cap)
+		out[0] = 0;
 }
 
-/* refresh rates from dumpsys display: every "fps=NN.N" (modes) */
+/* The refresh rates of the built-in display, "60 90 120", from `dumpsys display`. */
 static void parse_modes(const char *text, char *out, size_t cap)
 {
-	int seen[32], n = 0, i;
-	const char *p = text;
+	struct gfxstat_display_rates r;
 	size_t off = 0;
+	uint32_t i;
 
 	out[0] = 0;
-	while ((p = strstr(p, "fps=")) && n < 32) {
-		int hz = (int)(strtod(p + 4, NULL) + 0.5), dup = 0;
+	if (gfxstat_display_rates_parse(text, strlen(text), &r) != GFXSTAT_PARSE_OK)
+		return;
+	for (i = 0; i < r.n && off < cap; i++)
+		off += (size_t)snprintf(out + off, cap - off, "%s%g", i ? " " : "",
+					(double)r.mhz[i] / 1000.0);
+}
 
-		p += 4;
-		if (hz <= 0 || hz > 1000)
-			continue;
-		for (i = 0; i < n; i++)
-			dup |= seen[i] == hz;
-		if (!dup)
-			seen[n++] = hz;
-	}
-	for (i = 0; i < n && off < cap; i++)
-		off += (size_t)snprintf(out + off, cap - off, "%s%d", i ? " " : "", seen[i]);
+/* A getprop answer into @dst ("" when unset). */
+static void prop(const char *text, char *dst, size_t cap)
+{
+	struct gfxstat_str v;
+
+	dst[0] = 0;
+	if (gfxstat_getprop_value(text, strlen(text), &v) == GFXSTAT_PARSE_OK)
+		snprintf(dst, cap, "%.*s", (int)v.n, v.p);
 }
 
 /* Runs a command in the device's shell: over adb, or on the phone itself (--local). */
@@ -160,9 +138,9 @@ static int probe(shell_fn sh, const void *a, struct device *d)
 		free(buf);
 		return -1;
 	}
-	first_line(d->model, sizeof(d->model), buf);
+	prop(buf, d->model, sizeof(d->model));
 	sh(a, buf, OUT_MAX, "getprop ro.build.version.release");
-	first_line(d->release, sizeof(d->release), buf);
+	prop(buf, d->release, sizeof(d->release));
 	sh(a, buf, OUT_MAX, "getprop ro.build.version.sdk");
 	d->sdk = (int)strtol(buf, NULL, 10);
 	d->tracefs[0] = 0;
@@ -171,17 +149,21 @@ static int probe(shell_fn sh, const void *a, struct device *d)
 		snprintf(d->tracefs, sizeof(d->tracefs), "%s", tfs);
 	} else if (sh(a, buf, OUT_MAX, "ls -d /sys/kernel/tracing/trace_pipe "
 				     "/sys/kernel/debug/tracing/trace_pipe") >= 0) {
-		char *p = strstr(buf, "/sys/kernel/tracing/trace_pipe") ? "/sys/kernel/tracing"
-			  : strstr(buf, "/sys/kernel/debug/tracing/trace_pipe")
-				  ? "/sys/kernel/debug/tracing" : "";
+		struct gfxstat_str dir;
 
-		snprintf(d->tracefs, sizeof(d->tracefs), "%s", p);
+		if (gfxstat_tracefs_detect(buf, strlen(buf), &dir) == GFXSTAT_PARSE_OK)
+			snprintf(d->tracefs, sizeof(d->tracefs), "%.*s", (int)dir.n, dir.p);
 	}
-	sh(a, buf, OUT_MAX, "id -u");
-	d->root = (int)strtol(buf, NULL, 10) == 0 && buf[0] == '0';
+	{
+		int64_t uid = -1;
+
+		sh(a, buf, OUT_MAX, "id -u");
+		d->root = gfxstat_id_uid(buf, strlen(buf), &uid) == GFXSTAT_PARSE_OK && uid == 0;
+	}
 	d->perfetto = sh(a, buf, OUT_MAX, "which perfetto") == 0 && strchr(buf, '/');
 	sh(a, buf, OUT_MAX, "dumpsys SurfaceFlinger --latency");
-	d->period_ns = strtoll(buf, NULL, 10);
+	if (gfxstat_sf_latency_period(buf, strlen(buf), &d->period_ns) != GFXSTAT_PARSE_OK)
+		d->period_ns = 0;
 	sh(a, buf, OUT_MAX, "dumpsys display");
 	parse_modes(buf, d->modes, sizeof(d->modes));
 	sh(a, buf, OUT_MAX, "dumpsys window");
@@ -191,8 +173,9 @@ static int probe(shell_fn sh, const void *a, struct device *d)
 		char cmd[600];
 
 		snprintf(cmd, sizeof(cmd), "cat %s/tracing_on", d->tracefs);
-		if (sh(a, buf, OUT_MAX, cmd) == 0)
-			d->tracing_on = (int)strtol(buf, NULL, 10);
+		if (sh(a, buf, OUT_MAX, cmd) != 0 ||
+		    gfxstat_tracing_on_parse(buf, strlen(buf), &d->tracing_on) != GFXSTAT_PARSE_OK)
+			d->tracing_on = -1;
 	}
 	free(buf);
 	return 0;
@@ -201,7 +184,7 @@ static int probe(shell_fn sh, const void *a, struct device *d)
 /* `adb devices -l`: serial and state of each device. */
 static int list_devices(const struct adb *a, struct device *out, int max)
 {
-	char *buf = malloc(OUT_MAX), *line, *save = NULL;
+	char *buf = malloc(OUT_MAX);
 	const char *args[] = { "devices", "-l", NULL };
 	int n = 0;
 
@@ -211,18 +194,18 @@ static int list_devices(const struct adb *a, struct device *out, int max)
 		free(buf);
 		return -1;
 	}
-	for (line = strtok_r(buf, "\n", &save); line && n < max; line = strtok_r(NULL, "\n", &save)) {
-		char serial[128], state[32];
+	{
+		struct gfxstat_str text = { buf, strlen(buf) };
+		struct gfxstat_adb_device dv;
 
-		trim(line);
-		if (!*line || line[0] == '*' || strncmp(line, "List of devices", 15) == 0)
-			continue;
-		if (sscanf(line, "%127s %31s", serial, state) != 2)
-			continue;
-		memset(&out[n], 0, sizeof(out[n]));
-		snprintf(out[n].serial, sizeof(out[n].serial), "%s", serial);
-		snprintf(out[n].state, sizeof(out[n].state), "%s", state);
-		n++;
+		while (n < max && gfxstat_adb_devices_next(&text, &dv) == 1) {
+			memset(&out[n], 0, sizeof(out[n]));
+			snprintf(out[n].serial, sizeof(out[n].serial), "%.*s", (int)dv.serial.n,
+				 dv.serial.p);
+			snprintf(out[n].state, sizeof(out[n].state), "%.*s", (int)dv.state_text.n,
+				 dv.state_text.p);
+			n++;
+		}
 	}
 	free(buf);
 	return n;

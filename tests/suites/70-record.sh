@@ -23,8 +23,10 @@ scenario() { # scenario DIR SERIAL...: one plain Android 9 device per serial
 		echo /sys/kernel/tracing > "$d/$s/tracefs"
 		printf '  mCurrentFocus=Window{1f2e u0 com.example.app2/com.example.app2.MainActivity}\n' \
 			> "$d/$s/window"
-		printf 'DisplayModeRecord{mMode={id=1, width=1080, height=2400, fps=60.000004}}\n' \
-			> "$d/$s/display"
+		# the built-in screen's line, as Android 13 prints it, with a 60 and a 90 Hz mode
+		printf '%s\n' 'Display Devices: size=1' \
+			'  DisplayDeviceInfo{"Built-in Screen": uniqueId="local:4619827259835644672", 1080 x 2400, modeId 1, defaultModeId 1, supportedModes [{id=1, width=1080, height=2400, fps=60.000004, alternativeRefreshRates=[90.0]}, {id=2, width=1080, height=2400, fps=90.0, alternativeRefreshRates=[60.000004]}], colorMode 0, state ON}' \
+			'    mActiveModeId=1' > "$d/$s/display"
 		cp "$rec/trace" "$d/$s/trace_pipe"
 		echo "4000 0.05" > "$d/$s/pace"
 		echo 3 > "$d/$s/hold"
@@ -48,7 +50,8 @@ else
 	scenario "$rec/s1" FAKE1
 	FAKE_ADB=$rec/s1 "$GFXSTAT" devices > "$rec/devices.out" 2>&1
 	if grep -q 'model: Fake 9' "$rec/devices.out" && grep -q 'tracefs: /sys/kernel/tracing' \
-		"$rec/devices.out" && grep -q 'refresh: 60.0 Hz now (modes: 60 Hz)' "$rec/devices.out"; then
+		"$rec/devices.out" && grep -q 'refresh: 60.0 Hz now (modes: 60 90 Hz)' "$rec/devices.out" &&
+		grep -q 'focus: com.example.app2/com.example.app2.MainActivity' "$rec/devices.out"; then
 		pass
 	else
 		fail "gfxstat devices against the fake adb"
