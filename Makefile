@@ -55,7 +55,8 @@ asan:
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 		LDFLAGS="-fsanitize=address,undefined"
 
-# What CI runs: the suite, then the suite under sanitizers, with one closing summary line.
+# What CI runs: the suite, the suite under sanitizers, the phone builds under qemu, with one
+# closing summary line.
 ci:
 	@MAKE="$(MAKE)" sh scripts/ci.sh
 
@@ -78,5 +79,49 @@ style:
 	sh scripts/check-style.sh
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-android
 .SECONDARY:
+
+# --- Android (issue: make android) ------------------------------------------------------------
+# Static ARM binaries built with Debian's cross compilers (scripts/deps-android.sh installs
+# them): no NDK, and a static glibc binary needs nothing on the phone (gfxstat uses no NSS and
+# no dlopen). Objects go to build-android/<abi>/ from the same LIB_SRC and CLI_SRC.
+# make android-check runs them under qemu-user against the host build (tests/android.sh).
+ANDROID_BUILD := build-android
+ANDROID_ABIS  := arm64 armv7
+ANDROID_CC_arm64 := aarch64-linux-gnu-gcc
+ANDROID_CC_armv7 := arm-linux-gnueabihf-gcc
+ANDROID_ARCH_arm64 :=
+ANDROID_ARCH_armv7 := -march=armv7-a -mfpu=neon -mfloat-abi=hard
+ANDROID_CFLAGS := -O2
+ANDROID_BINS := $(ANDROID_ABIS:%=$(ANDROID_BUILD)/%/gfxstat)
+
+.PHONY: android android-check android-clean android-tools bench-cost
+android: $(ANDROID_BINS)
+
+# say what to run instead of "command not found" (order-only: never forces a rebuild)
+android-tools:
+	@for t in $(foreach abi,$(ANDROID_ABIS),$(ANDROID_CC_$(abi))); do \
+		command -v $$t > /dev/null || { \
+			echo "gfxstat: error: $$t not found; run scripts/deps-android.sh" >&2; exit 1; }; \
+	done
+
+define ANDROID_RULES
+$(ANDROID_BUILD)/$(1)/%.o: %.c $(wildcard include/gfxstat/*.h lib/*.h src/*.h) | android-tools
+	@mkdir -p $$(dir $$@)
+	$(ANDROID_CC_$(1)) $(WARN) $(CPPFLAGS_ALL) $(ANDROID_CFLAGS) $(ANDROID_ARCH_$(1)) -c $$< -o $$@
+
+$(ANDROID_BUILD)/$(1)/gfxstat: $(patsubst %.c,$(ANDROID_BUILD)/$(1)/%.o,$(LIB_SRC) $(CLI_SRC))
+	$(ANDROID_CC_$(1)) $(ANDROID_CFLAGS) $(ANDROID_ARCH_$(1)) -static -o $$@ $$^ -lz -lm
+endef
+$(foreach abi,$(ANDROID_ABIS),$(eval $(call ANDROID_RULES,$(abi))))
+
+# the host build is the reference the ARM outputs are compared with
+android-check: all android
+	BUILD=$(BUILD) ANDROID_BUILD=$(ANDROID_BUILD) sh tests/android.sh
+
+bench-cost: all android
+	sh bench/cost.sh $(BUILD) $(ANDROID_BUILD)
+
+android-clean:
+	rm -rf $(ANDROID_BUILD)

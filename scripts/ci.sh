@@ -1,13 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# make ci: the whole suite, then the whole suite again under ASan+UBSan; the last line adds
-# both runs up as "N passed, N failed" (the line CI reads).
+# make ci: the whole suite, then the whole suite again under ASan+UBSan, then the phone builds
+# (arm64, armv7) under qemu against the host build; the last line adds all runs up as
+# "N passed, N failed" (the line CI reads).
 set -u
 MAKE=${MAKE:-make}
 total_p=0
 total_f=0
 status=0
-for target in check asan; do
+for target in check asan android-check; do
 	log=$(mktemp)
 	$MAKE --no-print-directory "$target" 2>&1 | tee "$log"
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
