@@ -38,6 +38,13 @@ void cli_catch_signals(void)
 	sa.sa_flags = 0;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	{
+		/* under nohup (record --on-device) a hang-up must not end the capture */
+		struct sigaction old;
+
+		if (sigaction(SIGHUP, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			return;
+	}
 	sigaction(SIGHUP, &sa, NULL);
 }
 

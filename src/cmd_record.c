@@ -1311,6 +1311,9 @@ int cmd_record(int argc, char **argv)
 		if (!r)
 			return CLI_INPUT;
 		r->local = 1;
+		/* detached from adb's session: unplugging the cable must not reach us */
+		if (o.pid_file)
+			setsid();
 		snprintf(r->dev.serial, sizeof(r->dev.serial), "local");
 		r->dir = o.dir;
 		r->pid_file = o.pid_file;

@@ -152,6 +152,20 @@ else
 		tail -5 "$rec/r5.out"
 	fi
 
+	# -- --latency for an app with no layer on screen: a clear error, tracing untouched --------
+	scenario "$rec/s5b" FAKE1
+	rm "$rec/s5b/FAKE1/tracefs"
+	printf 'StatusBar#0\nNavigationBar0#0\n' > "$rec/s5b/FAKE1/sf_list"
+	FAKE_ADB=$rec/s5b "$GFXSTAT" record -q --source latency --app com.not.there --duration 1 \
+		-o "$rec/sess5b" > "$rec/r5b.out" 2>&1
+	rc=$?
+	if [ $rc -eq 4 ] && grep -q "no SurfaceFlinger layer for 'com.not.there'" "$rec/r5b.out"; then
+		pass
+	else
+		fail "record --source latency for an unknown layer: exit $rc (want 4)"
+		cat "$rec/r5b.out"
+	fi
+
 	# -- several devices: -s needed, --all records each ------------------------------------
 	scenario "$rec/s6" FAKE1 FAKE2
 	FAKE_ADB=$rec/s6 "$GFXSTAT" record -q --duration 1 > "$rec/r6.out" 2>&1
