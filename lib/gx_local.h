@@ -30,6 +30,29 @@
 			(st)->v[GFXSTAT_STAT_##name] += (k);                               \
 	} while (0)
 
+/*
+ * The name, doc and severity accessors of a counter table written as F(name, sev, "doc"),
+ * as GFXSTAT_STATS is: one definition for every parser's counters.
+ */
+#define GX_COUNTER_ROW__(name, sev, doc) { #name, doc, GFXSTAT_SEV_##sev },
+#define GX_COUNTER_TABLE(TABLE, ENUM, N, NAME_FN, DOC_FN, SEV_FN)                          \
+	static const struct {                                                              \
+		const char *name, *doc;                                                    \
+		enum gfxstat_severity sev;                                                 \
+	} NAME_FN##_rows[] = { TABLE(GX_COUNTER_ROW__) };                                  \
+	const char *NAME_FN(ENUM c)                                                        \
+	{                                                                                  \
+		return (unsigned)c < (N) ? NAME_FN##_rows[c].name : "?";                   \
+	}                                                                                  \
+	const char *DOC_FN(ENUM c)                                                         \
+	{                                                                                  \
+		return (unsigned)c < (N) ? NAME_FN##_rows[c].doc : "?";                    \
+	}                                                                                  \
+	enum gfxstat_severity SEV_FN(ENUM c)                                               \
+	{                                                                                  \
+		return (unsigned)c < (N) ? NAME_FN##_rows[c].sev : GFXSTAT_SEV_INFO;       \
+	}
+
 /* A growable buffer with a hard size limit (curl dynbuf's "toobig"). */
 struct gx_buf {
 	char *p;
@@ -83,6 +106,8 @@ struct gx_out {
 GFXSTAT_HIDDEN void gx_out_put(struct gx_out *o, const char *s, size_t n);
 GFXSTAT_HIDDEN void gx_out_puts(struct gx_out *o, const char *s);
 GFXSTAT_HIDDEN void gx_out_i64(struct gx_out *o, int64_t v);
+/* A quoted CSV field, '"' inside doubled (RFC 4180; the seed's fields are always quoted). */
+GFXSTAT_HIDDEN void gx_out_quoted(struct gx_out *o, struct gfxstat_str s);
 /* Append '\n', NUL-terminate within the buffer; return the full length (as snprintf). */
 GFXSTAT_HIDDEN size_t gx_out_line(struct gx_out *o);
 

@@ -9,30 +9,8 @@
 
 #include "container_local.h"
 
-#define STAT_NAME__(name, sev, doc) #name,
-#define STAT_DOC__(name, sev, doc) doc,
-#define STAT_SEV__(name, sev, doc) GFXSTAT_SEV_##sev,
-static const char *const stat_names[] = { GFXSTAT_UNWRAP_STATS(STAT_NAME__) };
-static const char *const stat_docs[] = { GFXSTAT_UNWRAP_STATS(STAT_DOC__) };
-static const enum gfxstat_severity stat_sevs[] = { GFXSTAT_UNWRAP_STATS(STAT_SEV__) };
-#undef STAT_NAME__
-#undef STAT_DOC__
-#undef STAT_SEV__
-
-const char *gfxstat_unwrap_stat_name(enum gfxstat_unwrap_stat s)
-{
-	return (unsigned)s < GFXSTAT_UNWRAP_STAT_COUNT ? stat_names[s] : "?";
-}
-
-const char *gfxstat_unwrap_stat_doc(enum gfxstat_unwrap_stat s)
-{
-	return (unsigned)s < GFXSTAT_UNWRAP_STAT_COUNT ? stat_docs[s] : "?";
-}
-
-enum gfxstat_severity gfxstat_unwrap_stat_severity(enum gfxstat_unwrap_stat s)
-{
-	return (unsigned)s < GFXSTAT_UNWRAP_STAT_COUNT ? stat_sevs[s] : GFXSTAT_SEV_INFO;
-}
+GX_COUNTER_TABLE(GFXSTAT_UNWRAP_STATS, enum gfxstat_unwrap_stat, GFXSTAT_UNWRAP_STAT_COUNT,
+		 gfxstat_unwrap_stat_name, gfxstat_unwrap_stat_doc, gfxstat_unwrap_stat_severity)
 
 /* ---------------------------------------------------------------------------------------- */
 /* The sink                                                                                  */

@@ -56,30 +56,9 @@ struct gfxstat_gfxinfo {
 
 #define CNT(g, name) ((g)->counts.v[GFXSTAT_GFXINFO_##name]++)
 
-#define GX_CNT_NAME(name, sev, doc) #name,
-#define GX_CNT_DOC(name, sev, doc) doc,
-#define GX_CNT_SEV(name, sev, doc) GFXSTAT_SEV_##sev,
-static const char *const count_names[] = { GFXSTAT_GFXINFO_COUNTS(GX_CNT_NAME) };
-static const char *const count_docs[] = { GFXSTAT_GFXINFO_COUNTS(GX_CNT_DOC) };
-static const enum gfxstat_severity count_sevs[] = { GFXSTAT_GFXINFO_COUNTS(GX_CNT_SEV) };
-#undef GX_CNT_NAME
-#undef GX_CNT_DOC
-#undef GX_CNT_SEV
-
-const char *gfxstat_gfxinfo_count_name(enum gfxstat_gfxinfo_count c)
-{
-	return (unsigned)c < GFXSTAT_GFXINFO_COUNT_N ? count_names[c] : "?";
-}
-
-const char *gfxstat_gfxinfo_count_doc(enum gfxstat_gfxinfo_count c)
-{
-	return (unsigned)c < GFXSTAT_GFXINFO_COUNT_N ? count_docs[c] : "?";
-}
-
-enum gfxstat_severity gfxstat_gfxinfo_count_severity(enum gfxstat_gfxinfo_count c)
-{
-	return (unsigned)c < GFXSTAT_GFXINFO_COUNT_N ? count_sevs[c] : GFXSTAT_SEV_INFO;
-}
+GX_COUNTER_TABLE(GFXSTAT_GFXINFO_COUNTS, enum gfxstat_gfxinfo_count, GFXSTAT_GFXINFO_COUNT_N,
+		 gfxstat_gfxinfo_count_name, gfxstat_gfxinfo_count_doc,
+		 gfxstat_gfxinfo_count_severity)
 
 const struct gfxstat_gfxinfo_counts *gfxstat_gfxinfo_counts(const struct gfxstat_gfxinfo *g)
 {

@@ -17,21 +17,11 @@
 /* RFC 4180: quote a field that holds a comma, a quote or a line break */
 static void put_csv(struct gx_out *o, struct gfxstat_str s)
 {
-	const char *p = s.p, *end = s.p + s.n, *q;
-
 	if (!memchr(s.p, ',', s.n) && !memchr(s.p, '"', s.n) && !memchr(s.p, '\n', s.n) &&
-	    !memchr(s.p, '\r', s.n)) {
+	    !memchr(s.p, '\r', s.n))
 		gx_out_put(o, s.p, s.n);
-		return;
-	}
-	gx_out_put(o, "\"", 1);
-	while ((q = memchr(p, '"', (size_t)(end - p)))) {
-		gx_out_put(o, p, (size_t)(q - p) + 1);
-		gx_out_put(o, "\"", 1);
-		p = q + 1;
-	}
-	gx_out_put(o, p, (size_t)(end - p));
-	gx_out_put(o, "\"", 1);
+	else
+		gx_out_quoted(o, s);
 }
 
 static void put_json_str(struct gx_out *o, struct gfxstat_str s)

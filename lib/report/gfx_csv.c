@@ -19,21 +19,6 @@ static void put_str(struct gx_out *o, struct gfxstat_str s)
 	gx_out_put(o, s.p, s.n);
 }
 
-/* A quoted CSV field: the seed writes "<text>"; a '"' inside is doubled so the CSV stays valid. */
-static void put_quoted(struct gx_out *o, struct gfxstat_str s)
-{
-	const char *p = s.p, *end = s.p + s.n, *q;
-
-	gx_out_put(o, "\"", 1);
-	while ((q = memchr(p, '"', (size_t)(end - p)))) {
-		gx_out_put(o, p, (size_t)(q - p) + 1);
-		gx_out_put(o, "\"", 1);
-		p = q + 1;
-	}
-	gx_out_put(o, p, (size_t)(end - p));
-	gx_out_put(o, "\"", 1);
-}
-
 static void put_num(struct gx_out *o, double v)
 {
 	char b[64];
@@ -64,7 +49,7 @@ static void put_key(struct gx_out *o, int tx, struct gfxstat_str app, struct gfx
 	gx_out_puts(o, tx ? "1," : "0,");
 	put_str(o, app);
 	gx_out_put(o, ",", 1);
-	put_quoted(o, surface);
+	gx_out_quoted(o, surface);
 }
 
 size_t gfxstat_gfx_window_csv(const struct gfxstat_gfx_window *w, char *buf, size_t cap)
@@ -115,6 +100,6 @@ size_t gfxstat_gfx_drop_csv(const struct gfxstat_gfx_drop *d, char *buf, size_t 
 	gx_out_put(&o, ",", 1);
 	put_key(&o, d->tx, d->app, d->surface);
 	gx_out_put(&o, ",", 1);
-	put_quoted(&o, d->info);
+	gx_out_quoted(&o, d->info);
 	return gx_out_line(&o);
 }

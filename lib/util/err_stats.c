@@ -17,25 +17,5 @@ const char *gfxstat_strerror(int err)
 	return strerror(err < 0 ? -err : err);
 }
 
-#define GX_STAT_ROW(name, sev, doc) { #name, doc, GFXSTAT_SEV_##sev },
-static const struct {
-	const char *name;
-	const char *doc;
-	enum gfxstat_severity sev;
-} stat_rows[] = { GFXSTAT_STATS(GX_STAT_ROW) };
-#undef GX_STAT_ROW
-
-const char *gfxstat_stat_name(enum gfxstat_stat stat)
-{
-	return (unsigned)stat < GFXSTAT_STAT_COUNT ? stat_rows[stat].name : "?";
-}
-
-const char *gfxstat_stat_doc(enum gfxstat_stat stat)
-{
-	return (unsigned)stat < GFXSTAT_STAT_COUNT ? stat_rows[stat].doc : "?";
-}
-
-enum gfxstat_severity gfxstat_stat_severity(enum gfxstat_stat stat)
-{
-	return (unsigned)stat < GFXSTAT_STAT_COUNT ? stat_rows[stat].sev : GFXSTAT_SEV_INFO;
-}
+GX_COUNTER_TABLE(GFXSTAT_STATS, enum gfxstat_stat, GFXSTAT_STAT_COUNT, gfxstat_stat_name,
+		 gfxstat_stat_doc, gfxstat_stat_severity)

@@ -34,3 +34,17 @@ size_t gx_out_line(struct gx_out *o)
 		o->p[o->len < o->cap ? o->len : o->cap - 1] = 0;
 	return o->len;
 }
+
+void gx_out_quoted(struct gx_out *o, struct gfxstat_str s)
+{
+	const char *p = s.p, *end = s.p + s.n, *q;
+
+	gx_out_put(o, "\"", 1);
+	while ((q = memchr(p, '"', (size_t)(end - p)))) {
+		gx_out_put(o, p, (size_t)(q - p) + 1);
+		gx_out_put(o, "\"", 1);
+		p = q + 1;
+	}
+	gx_out_put(o, p, (size_t)(end - p));
+	gx_out_put(o, "\"", 1);
+}
