@@ -42,8 +42,7 @@ struct ts_text {
 
 /* One key of the seed's arrays: (TX, app, Surface). */
 struct gx_key {
-	uint64_t hash;
-	char *app, *surface;
+	const char *app, *surface;
 	size_t app_n, surface_n;
 	int tx;
 	int has_b, has_v, has_max;
@@ -74,8 +73,7 @@ struct gfxstat_gfx {
 
 	struct gx_key *keys;
 	size_t nkeys, cap_keys;
-	uint32_t *slots; /* open addressing: key index + 1, 0 = empty */
-	size_t nslots;
+	struct gx_strmap keymap; /* interned keys; index i is keys[i] */
 	struct gx_buf scratch;
 	int oom;
 };
@@ -142,8 +140,8 @@ struct gfxstat_gfx *gfxstat_gfx_new(const struct gfxstat_gfx_opts *o,
 	gx_buf_init(&g->app, MAX_NAME);
 	gx_buf_init(&g->activity, MAX_NAME);
 	gx_buf_init(&g->scratch, 3 * MAX_NAME);
-	g->nslots = 256;
-	g->slots = calloc(g->nslots, sizeof(*g->slots));
+	if (gx_strmap_init(&g->keymap, MAX_KEYS))
+		g->oom = 1;
 	if (o->period_ns) {
 		g->period = o->period_ns;
 		g->period_src = "option";
@@ -151,7 +149,7 @@ struct gfxstat_gfx *gfxstat_gfx_new(const struct gfxstat_gfx_opts *o,
 		g->det = gfxstat_vsync_detect_new();
 	}
 	focus_app(g, o->focus);
-	if (!g->slots || (!o->period_ns && !g->det) || g->oom) {
+	if ((!o->period_ns && !g->det) || g->oom) {
 		gfxstat_gfx_free(g);
 		return NULL;
 	}
@@ -160,16 +158,10 @@ struct gfxstat_gfx *gfxstat_gfx_new(const struct gfxstat_gfx_opts *o,
 
 void gfxstat_gfx_free(struct gfxstat_gfx *g)
 {
-	size_t i;
-
 	if (!g)
 		return;
-	for (i = 0; i < g->nkeys; i++) {
-		free(g->keys[i].app);
-		free(g->keys[i].surface);
-	}
 	free(g->keys);
-	free(g->slots);
+	gx_strmap_free(&g->keymap);
 	gfxstat_vsync_detect_free(g->det);
 	gx_buf_free(&g->pending);
 	gx_buf_free(&g->sv);
@@ -190,64 +182,31 @@ int64_t gfxstat_gfx_period(const struct gfxstat_gfx *g, const char **source)
 /* ------------------------------------------------------------------------------------ */
 /* key table                                                                              */
 
-static uint64_t key_hash(int tx, const char *app, size_t app_n, const char *sv, size_t sv_n)
-{
-	uint64_t h = gx_hash(app, app_n);
-
-	h ^= gx_hash(sv, sv_n) * 31 + (uint64_t)tx;
-	return h ? h : 1;
-}
-
-static int slots_grow(struct gfxstat_gfx *g)
-{
-	size_t ns = g->nslots * 2, i;
-	uint32_t *s = calloc(ns, sizeof(*s));
-
-	if (!s)
-		return GFXSTAT_E_NOMEM;
-	for (i = 0; i < g->nkeys; i++) {
-		size_t j = g->keys[i].hash & (ns - 1);
-
-		while (s[j])
-			j = (j + 1) & (ns - 1);
-		s[j] = (uint32_t)(i + 1);
-	}
-	free(g->slots);
-	g->slots = s;
-	g->nslots = ns;
-	return 0;
-}
-
-static char *dup_n(const char *p, size_t n)
-{
-	char *s = malloc(n + 1);
-
-	if (s) {
-		memcpy(s, p, n);
-		s[n] = 0;
-	}
-	return s;
-}
-
-/* Return the key, NULL when the table is full (counted) or memory ran out (g->oom). */
+/*
+ * Return the key, NULL when the table is full (counted) or memory ran out (g->oom). Keys are
+ * interned as "<tx><app>\0<surface>"; app and surface point into that copy.
+ */
 static struct gx_key *key_get(struct gfxstat_gfx *g, int tx, const char *app, size_t app_n,
 			      const char *sv, size_t sv_n)
 {
-	uint64_t h = key_hash(tx, app, app_n, sv, sv_n);
-	size_t j = h & (g->nslots - 1);
 	struct gx_key *k;
+	const struct gx_strmap_key *ik;
+	long i;
+	int created;
 
-	while (g->slots[j]) {
-		k = &g->keys[g->slots[j] - 1];
-		if (k->hash == h && k->tx == tx && k->app_n == app_n && k->surface_n == sv_n &&
-		    !memcmp(k->app, app, app_n) && !memcmp(k->surface, sv, sv_n))
-			return k;
-		j = (j + 1) & (g->nslots - 1);
-	}
-	if (g->nkeys >= MAX_KEYS) {
+	gx_buf_reset(&g->scratch);
+	if (gx_buf_addc(&g->scratch, tx ? '1' : '0') || gx_buf_add(&g->scratch, app, app_n) ||
+	    gx_buf_addc(&g->scratch, 0) || gx_buf_add(&g->scratch, sv, sv_n))
+		goto oom;
+	i = gx_strmap_add(&g->keymap, g->scratch.p, g->scratch.len, &created);
+	if (i == GFXSTAT_E_LIMIT) {
 		GX_STAT_INC(g->stats, gfx_keys_overflow);
 		return NULL;
 	}
+	if (i < 0)
+		goto oom;
+	if (!created)
+		return &g->keys[i];
 	if (g->nkeys == g->cap_keys) {
 		size_t nc = g->cap_keys ? g->cap_keys * 2 : 16;
 		struct gx_key *nk = realloc(g->keys, nc * sizeof(*nk));
@@ -257,22 +216,14 @@ static struct gx_key *key_get(struct gfxstat_gfx *g, int tx, const char *app, si
 		g->keys = nk;
 		g->cap_keys = nc;
 	}
-	k = &g->keys[g->nkeys];
+	ik = &g->keymap.keys[i];
+	k = &g->keys[g->nkeys++];
 	memset(k, 0, sizeof(*k));
-	k->hash = h;
 	k->tx = tx;
-	k->app = dup_n(app, app_n);
-	k->surface = dup_n(sv, sv_n);
-	if (!k->app || !k->surface) {
-		free(k->app);
-		free(k->surface);
-		goto oom;
-	}
+	k->app = ik->p + 1;
 	k->app_n = app_n;
+	k->surface = ik->p + 2 + app_n;
 	k->surface_n = sv_n;
-	g->slots[j] = (uint32_t)(++g->nkeys);
-	if (g->nkeys * 2 > g->nslots && slots_grow(g))
-		goto oom;
 	return k;
 oom:
 	g->oom = 1;
