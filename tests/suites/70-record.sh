@@ -85,7 +85,7 @@ else
 
 	# -- Ctrl-C: everything kept, tracing off, exit 0 --------------------------------------
 	scenario "$rec/s2" FAKE1
-	echo "500 0.2" > "$rec/s2/FAKE1/pace"
+	echo realtime > "$rec/s2/FAKE1/pace"
 	FAKE_ADB=$rec/s2 "$GFXSTAT" record -q -o "$rec/sess2" > "$rec/r2.out" 2>&1 &
 	pid=$!
 	sleep 2
