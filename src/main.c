@@ -19,16 +19,16 @@ static const struct command commands[] = {
 	{ "analyze", cmd_analyze, "frame rate and jank per layer and app, by every tool's definition" },
 	{ "devices", cmd_devices, "attached phones: model, Android version, refresh, tracing" },
 	{ "frames", cmd_frames, "every frame of every layer, from any supported input" },
-	{ "gfxinfo", cmd_gfxinfo, "dumpsys gfxinfo summaries recomputed from the framestats rows" },
 	{ "gfx", cmd_gfx, "per-surface FPS windows from atrace gfx text (android_FPS_frome_GFX)" },
+	{ "gfxinfo", cmd_gfxinfo, "dumpsys gfxinfo summaries recomputed from the framestats rows" },
+	{ "inspect", cmd_inspect, "what an input is: format, Android version, refresh rate, layers" },
 	{ "latency", cmd_latency, "frames from dumpsys SurfaceFlinger --latency polls, stitched" },
+	{ "perfetto-dump", cmd_perfetto_dump,
+	  "what the Perfetto decoder finds in a protobuf trace (developer)" },
 	{ "pull", cmd_pull, "fetch a session recorded on the phone" },
 	{ "record", cmd_record, "measure a phone over adb, live, from the best source it allows" },
 	{ "stop", cmd_stop, "end a recording started with record --on-device" },
 	{ "unwrap", cmd_unwrap, "decode systrace HTML, atrace -z, gzip or UTF-16 to trace text" },
-	{ "perfetto-dump", cmd_perfetto_dump,
-	  "what the Perfetto decoder finds in a protobuf trace (developer)" },
-	{ "inspect", cmd_inspect, "what an input is: format, Android version, refresh rate, layers" },
 };
 
 static void usage(FILE *f)
@@ -38,7 +38,7 @@ static void usage(FILE *f)
 	fputs("usage: gfxstat [--version] [--help] <command> [<args>]\n\n"
 	      "Frame rate and jank of Android apps, from traces and dumps.\n\ncommands:\n", f);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].summary);
 	fputs("\n'gfxstat <command> --help' describes a command.\n"
 	      "Exit status: 0 ok, 1 gate failed, 2 usage, 3 input, 4 device, 5 output.\n", f);
 }

@@ -151,6 +151,11 @@ cli_expect 0 "gfxstat --help" --help
 cli_expect 0 "gfxstat --version" --version
 cli_expect 0 "gfxstat gfx --help" gfx --help
 grep -q 'Known limits' "$TMP/cli.out" && pass || fail "gfx --help documents its limits"
+# every command answers --help (listed by gfxstat --help itself)
+for c in $("$GFXSTAT" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }'); do
+	cli_expect 0 "gfxstat $c --help" "$c" --help
+	grep -q '^usage: gfxstat' "$TMP/cli.out" || fail "gfxstat $c --help prints no usage line"
+done
 cli_expect 2 "no command"
 cli_expect 2 "unknown command" frobnicate
 cli_expect 2 "unknown option" gfx --nope
