@@ -50,6 +50,7 @@ static const char analyze_details[] =
 	"                      hitch rate (Taobao scrollHitchRate), jank, longest frame, and\n"
 	"                      the slope of the hitch rate over the scrolls (worse further on?)\n"
 	"Thresholds in vsyncs follow the measured refresh rate; those in ms stay in ms.\n"
+	"Several INPUTs are read as one recording: a layer's frames from all of them together.\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage, 3 unreadable input or no frames source, 5 cannot write.\n";
 
