@@ -69,6 +69,9 @@ const char *cli_signal_name(int sig);
 int cli_read_inputs(char **paths, int n, int (*feed)(void *user, const void *buf, size_t n),
 		    int (*end_of_file)(void *user), void *user, unsigned long long *bytes);
 
+/* mkdir -p DIR. Return: 0, or an errno value. */
+int cli_mkdir_p(const char *dir);
+
 /* Human-readable byte count, "1.23 GB". */
 const char *cli_bytes(unsigned long long n, char *buf, size_t cap);
 

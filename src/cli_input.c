@@ -219,3 +219,25 @@ int cli_read_inputs(char **paths, int n, int (*feed)(void *user, const void *buf
 	free(buf);
 	return rc;
 }
+
+/* mkdir -p: return 0 or an errno value. */
+int cli_mkdir_p(const char *dir)
+{
+	char *p = strdup(dir), *s;
+	int rc = 0;
+
+	if (!p)
+		return ENOMEM;
+	for (s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		if (mkdir(p, 0777) && errno != EEXIST)
+			rc = errno;
+		*s = '/';
+	}
+	if (!rc && mkdir(p, 0777) && errno != EEXIST)
+		rc = errno;
+	free(p);
+	return rc;
+}

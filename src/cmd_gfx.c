@@ -221,27 +221,6 @@ static char *path_join(const char *dir, const char *name)
 	return p;
 }
 
-static int mkdir_p(const char *dir)
-{
-	char *p = strdup(dir), *s;
-	int rc = 0;
-
-	if (!p)
-		return ENOMEM;
-	for (s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = 0;
-		if (mkdir(p, 0777) && errno != EEXIST)
-			rc = errno;
-		*s = '/';
-	}
-	if (!rc && mkdir(p, 0777) && errno != EEXIST)
-		rc = errno;
-	free(p);
-	return rc;
-}
-
 static FILE *open_csv(const char *path, const char *header)
 {
 	FILE *f = fopen(path, "w");
@@ -260,7 +239,7 @@ static FILE *open_csv(const char *path, const char *header)
 
 static int open_outputs(struct gfx_run *r)
 {
-	int e = mkdir_p(r->dir);
+	int e = cli_mkdir_p(r->dir);
 
 	if (e) {
 		cli_error("cannot create folder '%s': %s", r->dir, strerror(e));

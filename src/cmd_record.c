@@ -954,22 +954,6 @@ static void write_summary(struct rec *r)
 	fclose(f);
 }
 
-static int mkdir_p(const char *dir)
-{
-	char tmp[512], *s;
-
-	snprintf(tmp, sizeof(tmp), "%s", dir);
-	for (s = tmp + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = 0;
-		if (mkdir(tmp, 0777) && errno != EEXIST)
-			return -1;
-		*s = '/';
-	}
-	return mkdir(tmp, 0777) && errno != EEXIST ? -1 : 0;
-}
-
 static int record_one(struct rec *r, enum source want)
 {
 	struct gfxstat_gfx_sink gs;
@@ -997,8 +981,9 @@ static int record_one(struct rec *r, enum source want)
 			 tm.tm_min, tm.tm_sec);
 		r->dir = r->dirbuf;
 	}
-	if (mkdir_p(r->dir)) {
-		cli_error("cannot create '%s': %s", r->dir, strerror(errno));
+	rc = cli_mkdir_p(r->dir);
+	if (rc) {
+		cli_error("cannot create '%s': %s", r->dir, strerror(rc));
 		return CLI_OUTPUT;
 	}
 	cli_info("%s: %s (Android %s); source %s: %s; session %s", r->dev.serial, r->dev.model,
