@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "adb.h"
@@ -134,19 +133,11 @@ static int build_argv(const struct adb *a, const char **argv, const char *const 
 	return n;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int cli_run(const char **argv, char *out, size_t cap, int timeout_s)
 {
 	struct cli_child c;
 	size_t len = 0;
-	double deadline = now_s() + timeout_s;
+	double deadline = cli_now() + timeout_s;
 	int timed_out = 0, rc;
 
 	memset(&c, 0, sizeof(c));
@@ -160,7 +151,7 @@ int cli_run(const char **argv, char *out, size_t cap, int timeout_s)
 		struct pollfd p = { c.out, POLLIN, 0 };
 		char tmp[4096];
 		ssize_t n;
-		int left = (int)((deadline - now_s()) * 1000);
+		int left = (int)((deadline - cli_now()) * 1000);
 
 		if (left <= 0) {
 			timed_out = 1;

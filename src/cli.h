@@ -72,6 +72,16 @@ int cli_read_inputs(char **paths, int n, int (*feed)(void *user, const void *buf
 /* mkdir -p DIR. Return: 0, or an errno value. */
 int cli_mkdir_p(const char *dir);
 
+/* Monotonic seconds, for timing and periodic work. */
+double cli_now(void);
+
+struct gfxstat_str;
+/* Whether @s contains @want (the --layer filters). */
+int cli_str_contains(struct gfxstat_str s, const char *want);
+
+/* A JSON string literal of @s, escaped. */
+void cli_json_str(FILE *o, const char *s);
+
 /* Human-readable byte count, "1.23 GB". */
 const char *cli_bytes(unsigned long long n, char *buf, size_t cap);
 

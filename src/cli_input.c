@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "gfxstat/gfxstat.h"
 
 #define CHUNK (1 << 20)
 /* Regular files are mapped a window at a time: no copy through read(), and a bounded
@@ -62,12 +63,22 @@ const char *cli_signal_name(int sig)
 	}
 }
 
-static double now_s(void)
+double cli_now(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int cli_str_contains(struct gfxstat_str s, const char *want)
+{
+	size_t n = strlen(want), i;
+
+	for (i = 0; i + n <= s.n; i++)
+		if (memcmp(s.p + i, want, n) == 0)
+			return 1;
+	return 0;
 }
 
 /* Progress on a terminal only, at most once a second; a pipe or a log gets none. */
@@ -86,7 +97,7 @@ static void progress_show(struct progress *pg, unsigned long long done, int last
 	if (!pg->on)
 		return;
 	if (!last) {
-		t = now_s();
+		t = cli_now();
 		if (t < pg->next)
 			return;
 		pg->next = t + 1.0;
@@ -148,7 +159,7 @@ static int read_fd(int fd, const char *name, char *buf,
 		if (!cli_quiet && isatty(2) && st.st_size > (64 << 20)) {
 			pg.on = 1;
 			pg.total = (unsigned long long)st.st_size;
-			pg.next = now_s() + 1.0;
+			pg.next = cli_now() + 1.0;
 		}
 		rc = map_fd(fd, &st, &pg, feed, user, bytes);
 		if (rc == CLI_INPUT) {

@@ -126,16 +126,6 @@ static int analyze_opt(void *user, int id, const char *arg)
 	return -1;
 }
 
-static int contains(struct gfxstat_str s, const char *want)
-{
-	size_t n = strlen(want), i;
-
-	for (i = 0; i + n <= s.n; i++)
-		if (memcmp(s.p + i, want, n) == 0)
-			return 1;
-	return 0;
-}
-
 /*
  * A janky frame: it missed a vsync (an interval of 1.5 periods or more that is not an idle
  * wait), or the source itself called it janky.
@@ -165,7 +155,7 @@ static int on_frame(void *user, const struct gfxstat_frame *f)
 {
 	struct analyze_run *r = user;
 
-	if (r->layer && !contains(f->layer, r->layer))
+	if (r->layer && !cli_str_contains(f->layer, r->layer))
 		return 0;
 	if (r->app && (f->app.n != strlen(r->app) || memcmp(f->app.p, r->app, f->app.n)))
 		return 0;
@@ -190,7 +180,7 @@ static const char *csv_name(const char *s)
 	return buf;
 }
 
-static void json_str(FILE *o, const char *s)
+void cli_json_str(FILE *o, const char *s)
 {
 	fputc('"', o);
 	for (; *s; s++) {
@@ -234,9 +224,9 @@ void cli_json_layer(FILE *o, const struct gfxstat_layer_metrics *l)
 	int first;
 
 	fprintf(o, "{\"name\":");
-	json_str(o, l->name);
+	cli_json_str(o, l->name);
 	fprintf(o, ",\"app\":");
-	json_str(o, l->app);
+	cli_json_str(o, l->app);
 	fprintf(o, ",\"kind\":\"%s\",\"source\":\"%s\"", l->is_app ? "app" : "layer",
 	       gfxstat_frame_source_name(l->source));
 	fprintf(o, ",\"frames\":%llu,\"duration_s\":%.6f,\"refresh_hz\":%.3f,\"period_ns\":%lld",

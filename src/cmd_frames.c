@@ -86,24 +86,12 @@ static int frames_opt(void *user, int id, const char *arg)
 	return -1;
 }
 
-static int layer_match(const char *want, struct gfxstat_str layer)
-{
-	size_t n = strlen(want), i;
-
-	if (!want || !n)
-		return 1;
-	for (i = 0; i + n <= layer.n; i++)
-		if (memcmp(layer.p + i, want, n) == 0)
-			return 1;
-	return 0;
-}
-
 static int on_frame(void *user, const struct gfxstat_frame *f)
 {
 	struct frames_run *r = user;
 	size_t n;
 
-	if (r->layer && !layer_match(r->layer, f->layer))
+	if (r->layer && !cli_str_contains(f->layer, r->layer))
 		return 0;
 	for (;;) {
 		n = r->jsonl ? gfxstat_frame_json(f, r->buf, r->cap)
@@ -199,13 +187,6 @@ static const struct cli_cmd inspect_cmd = {
 	inspect_opts,
 };
 
-static int count_frame(void *user, const struct gfxstat_frame *f)
-{
-	(void)user;
-	(void)f;
-	return 0;
-}
-
 int cmd_inspect(int argc, char **argv)
 {
 	int first, i, rc = CLI_OK;
@@ -221,7 +202,7 @@ int cmd_inspect(int argc, char **argv)
 	}
 	for (i = first; i < argc; i++) {
 		struct cli_source src;
-		int src_rc = cli_source_read(argv[i], count_frame, NULL, &src);
+		int src_rc = cli_source_read(argv[i], NULL, NULL, &src);
 
 		if (src_rc) {
 			rc = src_rc;

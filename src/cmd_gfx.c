@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -324,20 +323,12 @@ static int report(struct gfx_run *r, unsigned long long bytes, double secs)
 	return rc;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int cmd_gfx(int argc, char **argv)
 {
 	struct gfx_run r;
 	struct gfxstat_gfx_sink sink;
 	unsigned long long bytes = 0;
-	double t0 = now_s();
+	double t0 = cli_now();
 	int first, rc, rc2;
 
 	memset(&r, 0, sizeof(r));
@@ -381,7 +372,7 @@ int cmd_gfx(int argc, char **argv)
 		rc = CLI_INPUT;
 		goto out;
 	}
-	rc2 = report(&r, bytes, now_s() - t0);
+	rc2 = report(&r, bytes, cli_now() - t0);
 	if (!rc)
 		rc = rc2;
 out:

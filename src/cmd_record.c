@@ -348,14 +348,6 @@ static int dev_shell(const struct rec *r, char *out, size_t cap, const char *cmd
 	return r->local ? shell_local(NULL, out, cap, cmd) : adb_shell(&r->a, out, cap, cmd);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -529,18 +521,6 @@ static FILE *open_in(struct rec *r, const char *name, const char *mode)
 	return fopen(path, mode);
 }
 
-static void json_esc(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		if ((unsigned char)*s >= 0x20)
-			fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void write_device_json(struct rec *r)
 {
 	FILE *f = open_in(r, "device.json", "w");
@@ -548,21 +528,21 @@ static void write_device_json(struct rec *r)
 	if (!f)
 		return;
 	fprintf(f, "{\"serial\":");
-	json_esc(f, r->dev.serial);
+	cli_json_str(f, r->dev.serial);
 	fprintf(f, ",\"model\":");
-	json_esc(f, r->dev.model);
+	cli_json_str(f, r->dev.model);
 	fprintf(f, ",\"android\":");
-	json_esc(f, r->dev.release);
+	cli_json_str(f, r->dev.release);
 	fprintf(f, ",\"sdk\":%d,\"refresh_period_ns\":%lld,\"refresh_modes_hz\":", r->dev.sdk,
 		(long long)r->dev.period_ns);
-	json_esc(f, r->dev.modes);
+	cli_json_str(f, r->dev.modes);
 	fprintf(f, ",\"tracefs\":");
-	json_esc(f, r->dev.tracefs);
+	cli_json_str(f, r->dev.tracefs);
 	fprintf(f, ",\"root\":%s,\"perfetto\":%s,\"focus\":", r->dev.root ? "true" : "false",
 		r->dev.perfetto ? "true" : "false");
-	json_esc(f, r->dev.focus);
+	cli_json_str(f, r->dev.focus);
 	fprintf(f, ",\"source\":\"%s\",\"source_reason\":", source_names[r->source]);
-	json_esc(f, r->why);
+	cli_json_str(f, r->why);
 	fprintf(f, "}\n");
 	fclose(f);
 }
@@ -661,7 +641,7 @@ static int record_trace(struct rec *r)
 	fcntl(c.out, F_SETFL, O_NONBLOCK);
 	while (!eof) {
 		struct pollfd p = { c.out, POLLIN, 0 };
-		double now = now_s();
+		double now = cli_now();
 
 		if (should_stop(r, now))
 			break;
@@ -806,7 +786,7 @@ static int record_polls(struct rec *r)
 		return CLI_INPUT;
 	}
 	for (;;) {
-		double now = now_s();
+		double now = cli_now();
 
 		if (should_stop(r, now))
 			break;
@@ -869,7 +849,7 @@ static int record_perfetto(struct rec *r)
 
 		if (w == c.pid)
 			break;
-		tick(r, now_s());
+		tick(r, cli_now());
 		sleep_ms(100);
 	}
 	if (cli_stop_signal) {
@@ -938,13 +918,13 @@ static void write_summary(struct rec *r)
 	gfxstat_metrics_finish(r->m);
 	n = gfxstat_metrics_count(r->m);
 	fprintf(f, "{\"serial\":");
-	json_esc(f, r->dev.serial);
+	cli_json_str(f, r->dev.serial);
 	fprintf(f, ",\"source\":\"%s\",\"source_reason\":", source_names[r->source]);
-	json_esc(f, r->why);
+	cli_json_str(f, r->why);
 	fprintf(f, ",\"stop\":");
-	json_esc(f, r->stop_reason ? r->stop_reason : "?");
+	cli_json_str(f, r->stop_reason ? r->stop_reason : "?");
 	fprintf(f, ",\"exit\":%d,\"seconds\":%.3f,\"frames\":%llu,\"layers\":[", r->exit_code,
-		now_s() - r->t0, (unsigned long long)r->frames_total);
+		cli_now() - r->t0, (unsigned long long)r->frames_total);
 	for (k = 0; k < n; k++) {
 		if (k)
 			fprintf(f, ",\n");
@@ -1035,7 +1015,7 @@ static int record_one(struct rec *r, enum source want)
 			fclose(pf);
 		}
 	}
-	r->t0 = now_s();
+	r->t0 = cli_now();
 	r->next_view = r->t0 + 1.0;
 	r->next_focus = r->t0 + 5.0;
 	if (r->source == SRC_TRACE) {
@@ -1065,7 +1045,7 @@ static int record_one(struct rec *r, enum source want)
 		tracing_off(r);
 	if (rc && !r->exit_code)
 		r->exit_code = rc;
-	live_view(r, now_s());
+	live_view(r, cli_now());
 	write_summary(r);
 	if (r->raw)
 		gzclose(r->raw);
