@@ -8,6 +8,8 @@
 #include "cli.h"
 #include "cli_source.h"
 #include "gfxstat/gfxstat.h"
+#include "gfxstat/gfxstat_gfxinfo.h"
+#include "gfxstat/gfxstat_perfetto.h"
 
 enum {
 	OPT_JSON = 256, OPT_CSV, OPT_WINDOW, OPT_LAYER, OPT_APP, OPT_WAIT, OPT_TARGET, OPT_KPI,
@@ -196,30 +198,13 @@ void cli_json_str(FILE *o, const char *s)
 	fputc('"', o);
 }
 
-static const char *const ft_jank_names[GFXSTAT_FT_JANK_BITS] = {
-	"None", "SurfaceFlinger Scheduling", "Prediction Error", "Display HAL",
-	"SurfaceFlinger CPU Deadline Missed", "SurfaceFlinger GPU Deadline Missed",
-	"App Deadline Missed", "Buffer Stuffing", "Unknown Jank", "SurfaceFlinger Stuffing",
-	"Dropped Frame", "Non Animating", "App Resynced Jitter", "Display not ON",
-	"ModeChange in progress", "PowerModeChange in progress", "bit 16",
-};
-
-static const char *const present_names[6] = {
-	"Unspecified Present", "On-time Present", "Late Present", "Early Present",
-	"Dropped Frame", "Unknown Present",
-};
-
-static const char *const reason_names[GFXSTAT_GFXINFO_REASONS] = {
-	"Missed Vsync", "High input latency", "Slow UI thread", "Slow bitmap uploads",
-	"Slow issue draw commands", "Frame deadline missed", "Frame deadline missed (legacy)",
-};
-
 static const char *const matrix_names[GFXSTAT_MATRIX_LEVELS] = {
 	"best", "normal", "middle", "high", "frozen",
 };
 
 void cli_json_layer(FILE *o, const struct gfxstat_layer_metrics *l)
 {
+	char name[128];
 	size_t i;
 	int first;
 
@@ -282,7 +267,8 @@ void cli_json_layer(FILE *o, const struct gfxstat_layer_metrics *l)
 		for (i = 0, first = 1; i < GFXSTAT_FT_JANK_BITS; i++) {
 			if (!l->ft_jank[i])
 				continue;
-			fprintf(o, "%s\"%s\":%llu", first ? "" : ",", ft_jank_names[i],
+			gfxstat_perfetto_jank_type_str((int32_t)1 << i, name, sizeof(name));
+			fprintf(o, "%s\"%s\":%llu", first ? "" : ",", name,
 			       (unsigned long long)l->ft_jank[i]);
 			first = 0;
 		}
@@ -290,7 +276,7 @@ void cli_json_layer(FILE *o, const struct gfxstat_layer_metrics *l)
 		for (i = 0, first = 1; i < 6; i++) {
 			if (!l->ft_present[i])
 				continue;
-			fprintf(o, "%s\"%s\":%llu", first ? "" : ",", present_names[i],
+			fprintf(o, "%s\"%s\":%llu", first ? "" : ",", gfxstat_perfetto_present_type_name((int32_t)i),
 			       (unsigned long long)l->ft_present[i]);
 			first = 0;
 		}
@@ -298,7 +284,7 @@ void cli_json_layer(FILE *o, const struct gfxstat_layer_metrics *l)
 		for (i = 0, first = 1; i < GFXSTAT_GFXINFO_REASONS; i++) {
 			if (!l->gfxinfo_reasons[i])
 				continue;
-			fprintf(o, "%s\"%s\":%llu", first ? "" : ",", reason_names[i],
+			fprintf(o, "%s\"%s\":%llu", first ? "" : ",", gfxstat_jank_type_name((enum gfxstat_jank_type)i),
 			       (unsigned long long)l->gfxinfo_reasons[i]);
 			first = 0;
 		}

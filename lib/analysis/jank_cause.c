@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "../gx_local.h"
+#include "gfxstat/gfxstat_perfetto.h"
 
 #define NAME_MAX_LEN 64
 #define MAX_DEPTH 32
@@ -300,17 +301,15 @@ int gfxstat_causes_explain(const struct gfxstat_causes *c, const struct gfxstat_
 		return n >= 0 ? n : snprintf(buf, cap, "unknown (no FrameInfo phases)");
 	}
 	if (f->jank_type > 1) {
-		static const char *const bits[] = {
-			"None", "SurfaceFlinger Scheduling", "Prediction Error", "Display HAL",
-			"SurfaceFlinger CPU Deadline Missed", "SurfaceFlinger GPU Deadline Missed",
-			"App Deadline Missed", "Buffer Stuffing", "Unknown Jank",
-			"SurfaceFlinger Stuffing", "Dropped Frame",
-		};
-		int b;
+		/* Android's own verdict: the lowest jank bit past JANK_NONE, up to Dropped */
+		int32_t bit = f->jank_type & ~1;
+		char name[128];
 
-		for (b = 1; b < (int)(sizeof(bits) / sizeof(bits[0])); b++)
-			if (f->jank_type & (1 << b))
-				return snprintf(buf, cap, "FrameTimeline: %s", bits[b]);
+		bit &= -bit;
+		if (bit && bit <= 1024) {
+			gfxstat_perfetto_jank_type_str(bit, name, sizeof(name));
+			return snprintf(buf, cap, "FrameTimeline: %s", name);
+		}
 	}
 	if (f->pid < 0)
 		return snprintf(buf, cap, "unknown (this layer's app process is not identified)");
