@@ -325,6 +325,21 @@ size_t gfxstat_jank_windows(const int64_t *iv, size_t n, int64_t period_ns,
 	return found;
 }
 
+/* PerfDog jank at interval @i (3 before it exist): over twice the mean of the previous
+ * three and over two film frames */
+static int perfdog_jank(const int64_t *iv, size_t i)
+{
+	return 3 * iv[i] > 2 * (iv[i - 1] + iv[i - 2] + iv[i - 3]) && iv[i] > PERFDOG_JANK_NS;
+}
+
+/* The refresh period at interval @i: the later frame's own, else the stream's @dflt. */
+static int64_t period_at(const struct stream *s, size_t i, int64_t dflt)
+{
+	int64_t p = s->period[i + 1];
+
+	return p > 0 && p != GFXSTAT_NS_NONE ? p : dflt;
+}
+
 /*
  * Scrolls: a scroll starts at a frame whose app work handled input and takes the frames that
  * follow (the fling included) until a gap of settle_ns: the content has settled. Sets
@@ -366,9 +381,7 @@ static int scrolls(const struct gfxstat_metrics_opts *o, struct stream *s, const
 				sc->end_ns = s->present[j - 1];
 				sc->frames = (uint32_t)(j - start);
 				for (k = start; k + 1 < j; k++) {
-					int64_t p = s->period[k + 1] > 0 &&
-							    s->period[k + 1] != GFXSTAT_NS_NONE
-						    ? s->period[k + 1] : period;
+					int64_t p = period_at(s, k, period);
 
 					if (o->scroll_only)
 						use[k] = 1;
@@ -376,9 +389,7 @@ static int scrolls(const struct gfxstat_metrics_opts *o, struct stream *s, const
 						hitch += iv[k] - p;
 					if (iv[k] > sc->longest_ns)
 						sc->longest_ns = iv[k];
-					if (++run >= 4 && 3 * iv[k] > 2 * (iv[k - 1] + iv[k - 2] +
-									   iv[k - 3]) &&
-					    iv[k] > PERFDOG_JANK_NS)
+					if (++run >= 4 && perfdog_jank(iv, k))
 						sc->jank++;
 				}
 				{
@@ -456,8 +467,7 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 
 	/* counted intervals vs idle waits (the seed's rule) */
 	for (i = 0; i < niv; i++) {
-		int64_t p = s->period[i + 1] > 0 && s->period[i + 1] != GFXSTAT_NS_NONE
-				    ? s->period[i + 1] : period;
+		int64_t p = period_at(s, i, period);
 
 		if (!use[i])
 			continue;
@@ -539,16 +549,11 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 		size_t run = 0;
 
 		for (i = 0; i < niv; i++) {
-			int64_t sum3;
-
 			if (!use[i]) {
 				run = 0;
 				continue;
 			}
-			if (++run < 4)
-				continue;
-			sum3 = iv[i - 1] + iv[i - 2] + iv[i - 3];
-			if (3 * iv[i] > 2 * sum3 && iv[i] > PERFDOG_JANK_NS) {
+			if (++run >= 4 && perfdog_jank(iv, i)) {
 				m->jank++;
 				jank_time += iv[i];
 				if (iv[i] > PERFDOG_BIG_NS)
