@@ -72,6 +72,25 @@ int cli_read_inputs(char **paths, int n, int (*feed)(void *user, const void *buf
 /* mkdir -p DIR. Return: 0, or an errno value. */
 int cli_mkdir_p(const char *dir);
 
+/* A row formatter as the library's: snprintf-like, returns the length needed. */
+typedef size_t (*cli_fmt_fn)(const void *row, char *buf, size_t cap);
+size_t cli_fmt_gfx_window(const void *w, char *buf, size_t cap);
+size_t cli_fmt_gfx_drop(const void *d, char *buf, size_t cap);
+size_t cli_fmt_frame_csv(const void *f, char *buf, size_t cap);
+size_t cli_fmt_frame_json(const void *f, char *buf, size_t cap);
+
+/* A row buffer that grows to the longest row; free(p) when done. */
+struct cli_rowbuf {
+	char *p;
+	size_t cap;
+};
+
+/*
+ * cli_write_row() - format @row into @b (growing it) and write it to @f, flushed if @flush
+ * Return: 0, or an errno value.
+ */
+int cli_write_row(FILE *f, struct cli_rowbuf *b, cli_fmt_fn fmt, const void *row, int flush);
+
 /* Monotonic seconds, for timing and periodic work. */
 double cli_now(void);
 

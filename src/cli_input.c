@@ -252,3 +252,42 @@ int cli_mkdir_p(const char *dir)
 	free(p);
 	return rc;
 }
+
+int cli_write_row(FILE *f, struct cli_rowbuf *b, cli_fmt_fn fmt, const void *row, int flush)
+{
+	size_t n = fmt(row, b->p, b->cap);
+
+	if (n >= b->cap) {
+		/* a long row (an info list, a long layer name): format again, big enough */
+		char *np = realloc(b->p, n + 1);
+
+		if (!np)
+			return ENOMEM;
+		b->p = np;
+		b->cap = n + 1;
+		fmt(row, b->p, b->cap);
+	}
+	if (fwrite(b->p, 1, n, f) != n || (flush && fflush(f)))
+		return errno ? errno : EIO;
+	return 0;
+}
+
+size_t cli_fmt_gfx_window(const void *w, char *buf, size_t cap)
+{
+	return gfxstat_gfx_window_csv(w, buf, cap);
+}
+
+size_t cli_fmt_gfx_drop(const void *d, char *buf, size_t cap)
+{
+	return gfxstat_gfx_drop_csv(d, buf, cap);
+}
+
+size_t cli_fmt_frame_csv(const void *f, char *buf, size_t cap)
+{
+	return gfxstat_frame_csv(f, buf, cap);
+}
+
+size_t cli_fmt_frame_json(const void *f, char *buf, size_t cap)
+{
+	return gfxstat_frame_json(f, buf, cap);
+}

@@ -55,8 +55,7 @@ struct frames_run {
 	const char *layer;
 	const char *out_path;
 	FILE *out;
-	char *buf;
-	size_t cap;
+	struct cli_rowbuf rb;
 	unsigned long long written;
 	int write_errno;
 };
@@ -89,28 +88,13 @@ static int frames_opt(void *user, int id, const char *arg)
 static int on_frame(void *user, const struct gfxstat_frame *f)
 {
 	struct frames_run *r = user;
-	size_t n;
 
 	if (r->layer && !cli_str_contains(f->layer, r->layer))
 		return 0;
-	for (;;) {
-		n = r->jsonl ? gfxstat_frame_json(f, r->buf, r->cap)
-			     : gfxstat_frame_csv(f, r->buf, r->cap);
-		if (n < r->cap)
-			break;
-		free(r->buf);
-		r->cap = n + 1;
-		r->buf = malloc(r->cap);
-		if (!r->buf) {
-			r->cap = 0;
-			r->write_errno = ENOMEM;
-			return -1;
-		}
-	}
-	if (fwrite(r->buf, 1, n, r->out) != n) {
-		r->write_errno = errno ? errno : EIO;
+	r->write_errno = cli_write_row(r->out, &r->rb, r->jsonl ? cli_fmt_frame_json
+								: cli_fmt_frame_csv, f, 0);
+	if (r->write_errno)
 		return -1;
-	}
 	r->written++;
 	return 0;
 }
@@ -130,12 +114,9 @@ int cmd_frames(int argc, char **argv)
 		cli_error("no input; give a trace or dump file, or '-' for standard input");
 		return CLI_USAGE;
 	}
-	r.cap = 4096;
-	r.buf = malloc(r.cap);
 	r.out = r.out_path ? fopen(r.out_path, "w") : stdout;
-	if (!r.buf || !r.out) {
-		cli_error("cannot write '%s': %s", r.out_path ? r.out_path : "-", strerror(errno));
-		free(r.buf);
+	if (!r.out) {
+		cli_error("cannot write '%s': %s", r.out_path, strerror(errno));
 		return CLI_OUTPUT;
 	}
 	if (!r.jsonl) {
@@ -168,7 +149,7 @@ int cmd_frames(int argc, char **argv)
 		rc = CLI_OUTPUT;
 	}
 	cli_info("%llu frames written", r.written);
-	free(r.buf);
+	free(r.rb.p);
 	return rc;
 }
 

@@ -85,8 +85,7 @@ struct gfx_run {
 	FILE *fps, *drop;
 	struct gfxstat_trace_parser *parser;
 	struct gfxstat_gfx *gfx;
-	char row[4096];
-	char *big;
+	struct cli_rowbuf rb;
 	int write_failed;
 	int lib_rc;
 	struct gfxstat_stats gfx_stats; /* the monitor's counters; the parser keeps its own */
@@ -143,39 +142,10 @@ static int gfx_opt(void *user, int id, const char *arg)
 	return -1;
 }
 
-static int write_row(struct gfx_run *r, FILE *f, size_t (*fmt)(const void *, char *, size_t),
-		     const void *row)
+static int write_row(struct gfx_run *r, FILE *f, cli_fmt_fn fmt, const void *row)
 {
-	size_t n = fmt(row, r->row, sizeof(r->row));
-	const char *p = r->row;
-
-	if (n >= sizeof(r->row)) {
-		/* a long info list: format again into a buffer of the right size */
-		char *big = realloc(r->big, n + 1);
-
-		if (!big) {
-			r->write_failed = ENOMEM;
-			return -1;
-		}
-		r->big = big;
-		fmt(row, big, n + 1);
-		p = big;
-	}
-	if (fwrite(p, 1, n, f) != n || fflush(f)) {
-		r->write_failed = errno ? errno : EIO;
-		return -1;
-	}
-	return 0;
-}
-
-static size_t fmt_window(const void *w, char *b, size_t cap)
-{
-	return gfxstat_gfx_window_csv(w, b, cap);
-}
-
-static size_t fmt_drop(const void *d, char *b, size_t cap)
-{
-	return gfxstat_gfx_drop_csv(d, b, cap);
+	r->write_failed = cli_write_row(f, &r->rb, fmt, row, 1);
+	return r->write_failed ? -1 : 0;
 }
 
 static int on_window(void *user, const struct gfxstat_gfx_window *w)
@@ -183,7 +153,7 @@ static int on_window(void *user, const struct gfxstat_gfx_window *w)
 	struct gfx_run *r = user;
 
 	r->fps_rows++;
-	return write_row(r, r->fps, fmt_window, w);
+	return write_row(r, r->fps, cli_fmt_gfx_window, w);
 }
 
 static int on_drop(void *user, const struct gfxstat_gfx_drop *d)
@@ -191,7 +161,7 @@ static int on_drop(void *user, const struct gfxstat_gfx_drop *d)
 	struct gfx_run *r = user;
 
 	r->drop_rows++;
-	return write_row(r, r->drop, fmt_drop, d);
+	return write_row(r, r->drop, cli_fmt_gfx_drop, d);
 }
 
 static int feed(void *user, const void *buf, size_t n)
@@ -388,6 +358,6 @@ out:
 	}
 	free(r.fps_path);
 	free(r.drop_path);
-	free(r.big);
+	free(r.rb.p);
 	return rc;
 }

@@ -320,7 +320,7 @@ struct rec {
 	gzFile raw;
 	FILE *frames;
 	FILE *fps, *drop;
-	char row[8192];
+	struct cli_rowbuf rb;
 	/* pipeline */
 	struct gfxstat_trace_parser *trace;
 	struct gfxstat_sf_frames *sf;
@@ -442,7 +442,6 @@ static int on_frame(void *user, const struct gfxstat_frame *frame)
 	struct rec *r = user;
 	const struct gfxstat_frame *f = frame;
 	struct gfxstat_frame copy;
-	size_t n;
 
 	if (frame->source == GFXSTAT_SRC_FTRACE && frame->input < 0) {
 		/* as `gfxstat analyze` does, so the session's metrics are the same */
@@ -474,9 +473,8 @@ static int on_frame(void *user, const struct gfxstat_frame *frame)
 	live_frame(r, f);
 	if (gfxstat_metrics_frame(r->m, f))
 		return -1;
-	n = gfxstat_frame_csv(f, r->row, sizeof(r->row));
-	if (n < sizeof(r->row) && fwrite(r->row, 1, n, r->frames) != n)
-		r->write_failed = errno ? errno : EIO;
+	if (!r->write_failed)
+		r->write_failed = cli_write_row(r->frames, &r->rb, cli_fmt_frame_csv, f, 0);
 	return 0;
 }
 
@@ -494,22 +492,18 @@ static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
 static int on_window(void *user, const struct gfxstat_gfx_window *w)
 {
 	struct rec *r = user;
-	size_t n = gfxstat_gfx_window_csv(w, r->row, sizeof(r->row));
 
-	if (n < sizeof(r->row))
-		fwrite(r->row, 1, n, r->fps);
-	fflush(r->fps);
+	if (!r->write_failed)
+		r->write_failed = cli_write_row(r->fps, &r->rb, cli_fmt_gfx_window, w, 1);
 	return 0;
 }
 
 static int on_drop(void *user, const struct gfxstat_gfx_drop *d)
 {
 	struct rec *r = user;
-	size_t n = gfxstat_gfx_drop_csv(d, r->row, sizeof(r->row));
 
-	if (n < sizeof(r->row))
-		fwrite(r->row, 1, n, r->drop);
-	fflush(r->drop);
+	if (!r->write_failed)
+		r->write_failed = cli_write_row(r->drop, &r->rb, cli_fmt_gfx_drop, d, 1);
 	return 0;
 }
 
@@ -1046,6 +1040,10 @@ static int record_one(struct rec *r, enum source want)
 	if (rc && !r->exit_code)
 		r->exit_code = rc;
 	live_view(r, cli_now());
+	if (r->write_failed) {
+		cli_error("cannot write the session in '%s': %s", r->dir, strerror(r->write_failed));
+		r->exit_code = CLI_OUTPUT;
+	}
 	write_summary(r);
 	if (r->raw)
 		gzclose(r->raw);
@@ -1062,6 +1060,7 @@ static int record_one(struct rec *r, enum source want)
 	gfxstat_causes_free(r->causes);
 	gfxstat_gfx_free(r->gfx);
 	gfxstat_metrics_free(r->m);
+	free(r->rb.p);
 	if (r->pid_file)
 		unlink(r->pid_file);
 	return r->exit_code;
