@@ -357,7 +357,11 @@ enum gfxstat_frame_source {
 	GFXSTAT_SRC_FRAMETIMELINE,         /* Perfetto FrameTimeline, actual surface frames */
 	GFXSTAT_SRC_FRAMETIMELINE_DISPLAY, /* Perfetto FrameTimeline, actual display frames */
 	GFXSTAT_SRC_SF_LATENCY,            /* dumpsys SurfaceFlinger --latency <layer> */
-	GFXSTAT_SRC_GFXINFO,               /* dumpsys gfxinfo <pkg> framestats */
+	GFXSTAT_SRC_GFXINFO,               /* dumpsys gfxinfo <pkg> framestats (or legacy table) */
+	GFXSTAT_SRC_APP,                   /* app-side: Choreographer#doFrame/DrawFrame in a trace
+					    * without SurfaceFlinger; rendered, not proven presented */
+	GFXSTAT_SRC_FTRACE_DISPLAY,        /* SurfaceFlinger's refreshes from its markers
+					    * ("(display)"), verdict from FrameMissed counters */
 };
 
 /* hwui FrameInfo columns by meaning, whatever the Android version's column order. */
@@ -415,6 +419,10 @@ struct gfxstat_frame {
 	int64_t expected_end_ns;
 	int64_t actual_start_ns;     /* FrameTimeline actual slice */
 	int64_t actual_end_ns;
+	int64_t duration_ns;         /* the frame's own work, where the source measures it: gfxinfo
+				      * (legacy Draw+Prepare+Process+Execute, framestats
+				      * FrameCompleted - IntendedVsync), app-side doFrame start to
+				      * DrawFrame end, FrameTimeline actual end - start; else NONE */
 	int64_t token;               /* FrameTimeline token / gfxinfo FrameTimelineVsyncId, or -1 */
 	int64_t display_token;       /* FrameTimeline display frame token, or -1 */
 	int32_t jank_type;           /* FrameTimeline JankType bitmask (proto values), or -1 */
@@ -436,7 +444,7 @@ void gfxstat_frame_init(struct gfxstat_frame *f, enum gfxstat_frame_source sourc
 
 /**
  * gfxstat_frame_source_name() - "ftrace", "frametimeline", "frametimeline_display",
- * "sf_latency" or "gfxinfo"
+ * "sf_latency", "gfxinfo", "app" or "ftrace_display"
  */
 const char *gfxstat_frame_source_name(enum gfxstat_frame_source source);
 

@@ -19,6 +19,7 @@ void gfxstat_frame_init(struct gfxstat_frame *f, enum gfxstat_frame_source sourc
 	f->expected_end_ns = GFXSTAT_NS_NONE;
 	f->actual_start_ns = GFXSTAT_NS_NONE;
 	f->actual_end_ns = GFXSTAT_NS_NONE;
+	f->duration_ns = GFXSTAT_NS_NONE;
 	f->token = -1;
 	f->display_token = -1;
 	f->jank_type = -1;
@@ -43,6 +44,10 @@ const char *gfxstat_frame_source_name(enum gfxstat_frame_source source)
 		return "sf_latency";
 	case GFXSTAT_SRC_GFXINFO:
 		return "gfxinfo";
+	case GFXSTAT_SRC_APP:
+		return "app";
+	case GFXSTAT_SRC_FTRACE_DISPLAY:
+		return "ftrace_display";
 	}
 	return "?";
 }

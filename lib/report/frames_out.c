@@ -12,7 +12,8 @@
 	F(expected_start_ns, expected_start_ns)                                            \
 	F(expected_end_ns, expected_end_ns)                                                \
 	F(actual_start_ns, actual_start_ns)                                                \
-	F(actual_end_ns, actual_end_ns)
+	F(actual_end_ns, actual_end_ns)                                                    \
+	F(duration_ns, duration_ns)
 
 /* RFC 4180: quote a field that holds a comma, a quote or a line break */
 static void put_csv(struct gx_out *o, struct gfxstat_str s)

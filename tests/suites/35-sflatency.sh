@@ -16,8 +16,8 @@ c35_polls() {
 			for (i = 0; i < 127 - (last - first + 1); i++) print "0\t0\t0"
 			for (i = first; i <= last; i++) {
 				t = 1000000000 + i * P
-				a = i > last - pend ? "9223372036854775807" : t
-				printf "%d\t%s\t%d\n", t - 3 * P, a, t - P
+				a = i > last - pend ? "9223372036854775807" : sprintf("%.0f", t)
+				printf "%.0f\t%s\t%.0f\n", t - 3 * P, a, t - P
 			}
 			print ""
 		}' > "$1/poll-$idx.txt"
