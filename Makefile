@@ -46,7 +46,12 @@ $(BUILD)/replay_%: $(BUILD)/fuzz/fuzz_%.o $(BUILD)/fuzz/replay.o $(LIBA)
 
 REPLAYS := $(FUZZ_SRC:fuzz/fuzz_%.c=$(BUILD)/replay_%)
 
-check: all $(BUILD)/test_unit $(REPLAYS)
+# the output invariants, checked apart from the library (tests/suites/90-plausible.sh)
+$(BUILD)/plausible: tests/plausible.c
+	@mkdir -p $(BUILD)
+	$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+check: all $(BUILD)/test_unit $(REPLAYS) $(BUILD)/plausible
 	BUILD=$(BUILD) sh tests/run.sh
 
 # The same suite under AddressSanitizer and UndefinedBehaviorSanitizer, in its own tree.

@@ -1,24 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /* Reading one input into the per-frame model, whatever its format. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "cli_source.h"
 #include "gfxstat/gfxstat_container.h"
 #include "gfxstat/gfxstat_gfxinfo.h"
+#include "gfxstat/gfxstat_model.h"
 #include "gfxstat/gfxstat_perfetto.h"
 #include "gfxstat/gfxstat_sflatency.h"
 
 /* Bytes of decoded content looked at before choosing the parser. */
 #define SNIFF 4096
-
-/* The CLI keeps its own small layer table: names in first-seen order. */
-struct name_table {
-	char **names;
-	size_t n, cap;
-};
 
 struct reader {
 	struct cli_source *src;
@@ -38,84 +35,64 @@ struct reader {
 	int lib_rc;
 };
 
-static long table_find_add(struct cli_source *src, struct gfxstat_str name)
+/*
+ * Every input of one run is one recording: one model across them, so a surface keeps its
+ * identity and its presents keep increasing from one input to the next.
+ */
+static struct gfxstat_model *recording;
+static struct reader *current;
+
+static int on_model_frame(void *user, const struct gfxstat_frame *f)
 {
-	struct name_table *t = src->layers;
-	size_t i;
+	(void)user;
+	return current && current->fn ? current->fn(current->user, f) : 0;
+}
 
-	/* layers are few (tens); a linear scan keeps this simple */
-	for (i = t->n; i-- > 0;)
-		if (strlen(t->names[i]) == name.n && memcmp(t->names[i], name.p, name.n) == 0)
-			return (long)i;
-	if (t->n == t->cap) {
-		size_t nc = t->cap ? t->cap * 2 : 16;
-		char **nn = realloc(t->names, nc * sizeof(*nn));
-		struct cli_layer_stat *ns = realloc(src->layer_stat, nc * sizeof(*ns));
+static void forget_inputs(void);
 
-		if (nn)
-			t->names = nn;
-		if (ns)
-			src->layer_stat = ns;
-		if (!nn || !ns)
-			return -1;
-		t->cap = nc;
+void cli_source_end_recording(void)
+{
+	gfxstat_model_free(recording);
+	recording = NULL;
+	forget_inputs();
+}
+
+static struct gfxstat_model *the_recording(void)
+{
+	static int registered;
+
+	if (!recording) {
+		recording = gfxstat_model_new(on_model_frame, NULL);
+		if (recording && !registered)
+			registered = !atexit(cli_source_end_recording);
 	}
-	t->names[t->n] = malloc(name.n + 1);
-	if (!t->names[t->n])
-		return -1;
-	memcpy(t->names[t->n], name.p, name.n);
-	t->names[t->n][name.n] = 0;
-	memset(&src->layer_stat[t->n], 0, sizeof(src->layer_stat[0]));
-	src->nlayers = ++t->n;
-	return (long)t->n - 1;
+	return recording;
 }
 
 const char *cli_source_layer_name(const struct cli_source *src, size_t i)
 {
-	const struct name_table *t = src->layers;
-
-	return i < t->n ? t->names[i] : "?";
+	(void)src;
+	return recording ? gfxstat_model_layer(recording, i)->name : "?";
 }
 
+const struct gfxstat_model_layer *cli_source_layer(const struct cli_source *src, size_t i)
+{
+	(void)src;
+	return gfxstat_model_layer(recording, i);
+}
+
+/* Parsers' frames: the app sections that drove them noted, then into the model. */
 static int on_frame(void *user, const struct gfxstat_frame *frame)
 {
 	struct reader *rd = user;
 	struct gfxstat_frame copy;
-	const struct gfxstat_frame *f = frame;
-	long i;
 
-	if ((frame->input < 0 && frame->source == GFXSTAT_SRC_FTRACE) ||
-	    (frame->source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY && !frame->layer.n)) {
+	if (frame->input < 0 && frame->source == GFXSTAT_SRC_FTRACE) {
 		copy = *frame;
-		if (frame->source == GFXSTAT_SRC_FTRACE)
-			copy.input = gfxstat_causes_input(rd->src->causes, frame);
-		if (frame->source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY && !frame->layer.n) {
-			/* display frames have no layer: they are the screen's own timeline */
-			copy.layer.p = "(display)";
-			copy.layer.n = 9;
-		}
-		f = &copy;
+		copy.input = gfxstat_causes_input(rd->src->causes, frame);
+		return gfxstat_model_frame(recording, &copy);
 	}
-	i = table_find_add(rd->src, f->layer);
-	if (i >= 0 && f->present_ns != GFXSTAT_NS_NONE) {
-		struct cli_layer_stat *st = &rd->src->layer_stat[i];
-
-		/* sources that do not give the interval (FrameTimeline, --latency) get it here */
-		if (f->interval_ns == GFXSTAT_NS_NONE && st->frames &&
-		    f->present_ns >= st->last_present) {
-			if (f != &copy) {
-				copy = *frame;
-				f = &copy;
-			}
-			copy.interval_ns = f->present_ns - st->last_present;
-		}
-		if (!st->frames)
-			st->first_present = f->present_ns;
-		st->last_present = f->present_ns;
-		st->frames++;
-		st->source = f->source;
-	}
-	return rd->fn ? rd->fn(rd->user, f) : 0;
+	return gfxstat_model_frame(recording, frame);
 }
 
 /* Markers go to the frame extractor and to the section tracker that explains late frames. */
@@ -154,6 +131,11 @@ static int decide(struct reader *rd)
 
 	rd->detected = 1;
 	rd->src->fmt = (int)f;
+	/* only trace text streams (a live capture); the rest is finite and may describe a frame
+	 * twice or out of order, so the model holds it until the end */
+	gfxstat_model_input_begin(recording, f == GFXSTAT_FMT_PERFETTO || f == GFXSTAT_FMT_GFXINFO ||
+						     f == GFXSTAT_FMT_SF_LATENCY,
+				  gfxstat_format_name(f));
 	if (f == GFXSTAT_FMT_PERFETTO) {
 		struct gfxstat_perfetto_sink ps;
 
@@ -241,6 +223,11 @@ static int end_of_file(void *user)
 		rc = gfxstat_trace_parser_finish(rd->trace);
 	if (!rc || rc == GFXSTAT_E_ABORTED)
 		rc = gfxstat_sf_frames_finish(rd->sf);
+	if (!rc || rc == GFXSTAT_E_ABORTED) {
+		int mrc = gfxstat_model_input_end(recording);
+
+		rc = mrc ? mrc : rc;
+	}
 	rd->lib_rc = rc;
 	return rc;
 }
@@ -330,16 +317,97 @@ static void reader_free(struct reader *rd)
 	gfxstat_sfl_free(rd->sfl);
 }
 
+/* Earlier inputs of this recording, to read a file given twice only once. */
+static struct seen_input {
+	char *path;
+	off_t size;
+} *seen;
+static size_t nseen;
+
+static int same_bytes(const char *a, const char *b, off_t size)
+{
+	FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+	static char ba[1 << 16], bb[1 << 16];
+	int same = fa && fb;
+	off_t left = size;
+
+	while (same && left > 0) {
+		size_t want = left < (off_t)sizeof(ba) ? (size_t)left : sizeof(ba);
+
+		same = fread(ba, 1, want, fa) == want && fread(bb, 1, want, fb) == want &&
+		       memcmp(ba, bb, want) == 0;
+		left -= (off_t)want;
+	}
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+/* The earlier input @path repeats byte for byte, or NULL; remembers @path. */
+static const char *repeated_input(const char *path)
+{
+	struct stat st;
+	struct seen_input *ns;
+	size_t i;
+
+	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return NULL;
+	for (i = 0; i < nseen; i++)
+		if (seen[i].size == st.st_size && same_bytes(seen[i].path, path, st.st_size))
+			return seen[i].path;
+	ns = realloc(seen, (nseen + 1) * sizeof(*seen));
+	if (!ns)
+		return NULL;
+	seen = ns;
+	seen[nseen].path = strdup(path);
+	seen[nseen].size = st.st_size;
+	if (seen[nseen].path)
+		nseen++;
+	return NULL;
+}
+
+static void forget_inputs(void)
+{
+	size_t i;
+
+	for (i = 0; i < nseen; i++)
+		free(seen[i].path);
+	free(seen);
+	seen = NULL;
+	nseen = 0;
+}
+
+static void print_s(char *buf, size_t cap, int64_t ns)
+{
+	snprintf(buf, cap, "%lld.%06lld s", (long long)(ns / GFXSTAT_NSEC_PER_SEC),
+		 (long long)(ns % GFXSTAT_NSEC_PER_SEC / 1000));
+}
+
 int cli_source_read(const char *path, gfxstat_frame_fn fn, void *user, struct cli_source *src)
 {
-	struct reader *rd = calloc(1, sizeof(*rd));
+	struct reader *rd;
+	const char *again;
 	char *paths[1];
+	int64_t end, at;
 	int rc;
 
 	memset(src, 0, sizeof(*src));
 	src->path = path;
 	src->format = "empty";
-	src->layers = calloc(1, sizeof(struct name_table));
+	if (!the_recording()) {
+		cli_error("out of memory");
+		return CLI_INPUT;
+	}
+	again = repeated_input(path);
+	if (again) {
+		cli_warn("%s: the same bytes as %s: read once", path, again);
+		gfxstat_model_count(recording, GFXSTAT_MODEL_identical_inputs);
+		src->format = "repeated";
+		return CLI_OK;
+	}
+	rd = calloc(1, sizeof(*rd));
 	src->causes = gfxstat_causes_new();
 	if (rd) {
 		rd->src = src;
@@ -349,7 +417,7 @@ int cli_source_read(const char *path, gfxstat_frame_fn fn, void *user, struct cl
 		rd->trace = rd->sf ? gfxstat_trace_parser_new(on_marker, rd) : NULL;
 		rd->unwrap = gfxstat_unwrap_new(on_unwrapped, rd, &rd->ustats);
 	}
-	if (!rd || !src->layers || !src->causes || !rd->trace || !rd->unwrap) {
+	if (!rd || !src->causes || !rd->trace || !rd->unwrap) {
 		cli_error("out of memory");
 		if (rd)
 			reader_free(rd);
@@ -357,6 +425,8 @@ int cli_source_read(const char *path, gfxstat_frame_fn fn, void *user, struct cl
 		cli_source_free(src);
 		return CLI_INPUT;
 	}
+	current = rd;
+	gfxstat_model_input_begin(recording, 0, "ftrace-text");
 	paths[0] = (char *)path;
 	rc = cli_read_inputs(paths, 1, feed, end_of_file, rd, &src->bytes);
 	if (!rd->pf && !rd->gi && !rd->sfl)
@@ -364,18 +434,30 @@ int cli_source_read(const char *path, gfxstat_frame_fn fn, void *user, struct cl
 	gfxstat_sf_frames_summary(rd->sf, &src->sf);
 	src->have_sf = !rd->gi && !rd->sfl;
 	src->interrupted = cli_stop_signal != 0;
+	src->nlayers = gfxstat_model_layer_count(recording);
+	src->model = *gfxstat_model_stats(recording);
 	summarise(rd);
-	if (!rc && rd->lib_rc && rd->lib_rc != GFXSTAT_E_ABORTED) {
+	if (!rc && gfxstat_model_overlap(recording, &end, &at)) {
+		char a[64], b[64];
+
+		print_s(a, sizeof(a), at);
+		print_s(b, sizeof(b), end);
+		cli_error("%s: overlaps an earlier input in time (a frame at %s, before the earlier "
+			  "input ends at %s): the inputs of one run must be one recording in time "
+			  "order; give other recordings to separate runs", path, a, b);
+		rc = CLI_INPUT;
+	} else if (!rc && rd->lib_rc && rd->lib_rc != GFXSTAT_E_ABORTED) {
 		cli_error("%s: %s", path, gfxstat_strerror(rd->lib_rc));
 		rc = CLI_INPUT;
 	}
-	if (!rc && src->bytes && !src->nlayers && !rd->pf && !rd->gi && !rd->sfl &&
-	    !src->stats.v[GFXSTAT_STAT_events]) {
+	if (!rc && src->bytes && !src->model.v[GFXSTAT_MODEL_frames_in] && !rd->pf && !rd->gi &&
+	    !rd->sfl && !src->stats.v[GFXSTAT_STAT_events]) {
 		cli_error("%s: no frame source found (%s is not ftrace text, Perfetto, dumpsys "
 			  "gfxinfo or SurfaceFlinger --latency)", path,
 			  src->layers_desc[0] ? src->layers_desc : "it");
 		rc = CLI_INPUT;
 	}
+	current = NULL;
 	reader_free(rd);
 	free(rd);
 	if (rc)
@@ -385,20 +467,8 @@ int cli_source_read(const char *path, gfxstat_frame_fn fn, void *user, struct cl
 
 void cli_source_free(struct cli_source *src)
 {
-	struct name_table *t = src->layers;
-	size_t i;
-
-	if (t) {
-		for (i = 0; i < t->n; i++)
-			free(t->names[i]);
-		free(t->names);
-		free(t);
-	}
-	free(src->layer_stat);
 	gfxstat_causes_free(src->causes);
 	src->causes = NULL;
-	src->layers = NULL;
-	src->layer_stat = NULL;
 	src->nlayers = 0;
 }
 
@@ -451,6 +521,13 @@ void cli_source_report(const struct cli_source *src, int verbose)
 		cli_warn("%s: %llu %s", src->path, (unsigned long long)st->v[k],
 			 gfxstat_stat_doc((enum gfxstat_stat)k));
 	}
+	for (k = 0; k < GFXSTAT_MODEL_STAT_COUNT; k++) {
+		if (!src->model.v[k] || k == GFXSTAT_MODEL_identical_inputs ||
+		    gfxstat_model_stat_severity((enum gfxstat_model_stat)k) == GFXSTAT_SEV_INFO)
+			continue;
+		cli_warn("%s: %llu %s", src->path, (unsigned long long)src->model.v[k],
+			 gfxstat_model_stat_doc((enum gfxstat_model_stat)k));
+	}
 	if (!verbose)
 		return;
 	printf("%s\n", src->path);
@@ -490,18 +567,34 @@ void cli_source_report(const struct cli_source *src, int verbose)
 			printf("  refresh rate: unknown (too few VSYNC toggles); 60 Hz assumed\n");
 	}
 layers:
-	printf("  layers: %zu\n", src->nlayers);
+	{
+		size_t n = 0;
+
+		for (i = 0; i < src->nlayers; i++)
+			n += cli_source_layer(src, i)->frames > 0;
+		printf("  layers: %zu\n", n);
+	}
 	for (i = 0; i < src->nlayers; i++) {
-		const struct cli_layer_stat *l = &src->layer_stat[i];
+		const struct gfxstat_model_layer *l = cli_source_layer(src, i);
 		double span = (double)(l->last_present - l->first_present) / 1e9;
 
+		if (!l->frames)
+			continue;
 		printf("    %6llu frames", (unsigned long long)l->frames);
 		if (l->frames > 1 && span > 0)
 			printf("  %6.1f fps over %.2f s", (double)(l->frames - 1) / span, span);
 		else
 			printf("  %26s", "");
-		printf("  %s\n", cli_source_layer_name(src, i));
+		printf("  %s", l->name);
+		if (l->app[0] && !strstr(l->name, l->app))
+			printf("  [%s]", l->app);
+		printf("\n");
 	}
+	if (src->model.v[GFXSTAT_MODEL_markers_compared])
+		printf("  self-check: SurfaceFlinger's markers and FrameTimeline agree on %llu of %llu "
+		       "frames within one vsync (FrameTimeline's are the ones listed)\n",
+		       (unsigned long long)src->model.v[GFXSTAT_MODEL_markers_agree],
+		       (unsigned long long)src->model.v[GFXSTAT_MODEL_markers_compared]);
 	if (src->have_sf && sf->latched_unpresented)
 		printf("  latched at the end but never presented: %llu\n",
 		       (unsigned long long)sf->latched_unpresented);

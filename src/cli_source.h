@@ -4,12 +4,7 @@
 #define CLI_SOURCE_H
 
 #include "gfxstat/gfxstat.h"
-
-struct cli_layer_stat {
-	uint64_t frames;
-	int64_t first_present, last_present;
-	enum gfxstat_frame_source source;
-};
+#include "gfxstat/gfxstat_model.h"
 
 struct cli_source {
 	const char *path;
@@ -22,9 +17,8 @@ struct cli_source {
 	struct gfxstat_stats stats;  /* parser counters */
 	int have_sf;                 /* an ftrace input: sf summary valid */
 	struct gfxstat_sf_summary sf;
-	void *layers;                /* layer name -> struct cli_layer_stat (internal map) */
-	struct cli_layer_stat *layer_stat;
-	size_t nlayers;
+	size_t nlayers;              /* layers of the recording so far (cli_source_layer()) */
+	struct gfxstat_model_stats model; /* what the model did with this input's frames */
 	int interrupted;
 	struct gfxstat_causes *causes; /* app sections seen so far, while reading */
 };
@@ -41,5 +35,14 @@ void cli_source_free(struct cli_source *src);
 
 /* The layer names of @src, in first-seen order: name i of src->nlayers. */
 const char *cli_source_layer_name(const struct cli_source *src, size_t i);
+/* Layer i of the recording, with its frames in @src's input (0 = none in this input). */
+const struct gfxstat_model_layer *cli_source_layer(const struct cli_source *src, size_t i);
+
+/*
+ * Every cli_source_read() of a run belongs to one recording (one model: identities, order,
+ * overlap checks). cli_source_end_recording() ends it, so that the next input starts a new
+ * one (inspect describes each input on its own); at exit it is ended anyway.
+ */
+void cli_source_end_recording(void);
 
 #endif

@@ -187,10 +187,13 @@ int cmd_inspect(int argc, char **argv)
 
 		if (src_rc) {
 			rc = src_rc;
+			cli_source_end_recording();
 			continue;
 		}
 		cli_source_report(&src, 1);
 		cli_source_free(&src);
+		/* each input is described on its own */
+		cli_source_end_recording();
 	}
 	return rc;
 }

@@ -296,7 +296,7 @@ static int on_frame(void *user, const struct gfxstat_frame *f)
 	(void)user;
 	print_ns(f->present_ns, ",");
 	print_ns(f->desired_present_ns, ",");
-	print_ns(f->latch_ns, ",");
+	print_ns(f->actual_end_ns, ",");
 	print_ns(f->interval_ns, "\n");
 	return 0;
 }

@@ -16,7 +16,8 @@
 	E(BAD_MARKER, "malformed atrace marker")                            \
 	E(NO_EVENTS, "no ftrace events in the input")                       \
 	E(LIMIT, "a size limit was reached")                                \
-	E(ABORTED, "stopped by the caller")
+	E(ABORTED, "stopped by the caller")                                 \
+	E(OVERLAP, "inputs of one recording overlap in time")
 
 #define GFXSTAT_E__(code, msg) GFXSTAT_E_##code,
 enum gfxstat_errno {

@@ -143,7 +143,10 @@ static int emit_frame(struct gfxstat_sfl *p, const struct gfxstat_sfl_row *r)
 	f.layer.n = p->nlayer;
 	f.present_ns = r->actual_ns;
 	f.desired_present_ns = opt_time(r->desired_ns);
-	f.latch_ns = opt_time(r->ready_ns);
+	/* frameReadyTime is the buffer's acquire fence (FrameTracker.cpp in frameworks/native
+	 * services/surfaceflinger: "desiredPresentTime, actualPresentTime, frameReadyTime"):
+	 * when the app's GPU work ended, as FrameTimeline's actual surface end, not a latch */
+	f.actual_end_ns = opt_time(r->ready_ns);
 	f.vsync_period_ns = p->period > 0 ? p->period : GFXSTAT_NS_NONE;
 	if (p->last_present != GFXSTAT_NS_NONE)
 		f.interval_ns = r->actual_ns - p->last_present;

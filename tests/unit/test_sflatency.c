@@ -25,7 +25,7 @@ static int on_frame(void *user, const struct gfxstat_frame *f)
 	if (g->n < MAXF) {
 		g->present[g->n] = f->present_ns;
 		g->interval[g->n] = f->interval_ns;
-		g->latch[g->n] = f->latch_ns;
+		g->latch[g->n] = f->actual_end_ns; /* frameReady: the acquire fence */
 		g->period[g->n] = f->vsync_period_ns;
 		g->n++;
 	}

@@ -1,0 +1,605 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The model stage (gfxstat_model.h): one identity per surface, its app, one account of each
+ * frame when a trace describes it twice, and presents that strictly increase per layer.
+ */
+#include <stdlib.h>
+
+#include "../gx_local.h"
+#include "gfxstat/gfxstat_model.h"
+
+#define DISPLAY_LAYER "(display)"
+/* 60 Hz: the vsync assumed when nothing in the input gives one */
+#define DEFAULT_PERIOD 16666667
+/* Two inputs of one recording may share a frame or two at their seam (a present stamped by
+ * prediction at the end of one, the first latch of the next): only more is an overlap. */
+#define SEAM_VSYNCS 2
+#define MAX_FORMATS 8
+/* names (layers, apps, processes) a recording may hold: far beyond any real trace */
+#define MAX_NAMES ((size_t)1 << 24)
+
+GX_COUNTER_TABLE(GFXSTAT_MODEL_STATS, enum gfxstat_model_stat, GFXSTAT_MODEL_STAT_COUNT,
+		 gfxstat_model_stat_name, gfxstat_model_stat_doc, gfxstat_model_stat_severity)
+
+struct layer_state {
+	struct gfxstat_model_layer pub;
+	char *app;              /* owned; pub.app points here or to "" */
+	int64_t last_present;   /* over the whole recording */
+	int64_t input_first;    /* for the overlap check: span of the current input */
+};
+
+struct held {
+	struct gfxstat_frame f;
+	uint32_t layer;
+	uint32_t app;   /* index in apps + 1; 0 = none */
+	uint64_t seq;   /* arrival order, to keep sorts stable */
+	int drop;
+};
+
+struct format_span {
+	const char *format;
+	int64_t start, end;
+};
+
+struct gfxstat_model {
+	gfxstat_frame_fn fn;
+	void *user;
+	struct gx_strmap layer_names;
+	struct layer_state *layers;
+	size_t layers_cap;
+	struct gx_strmap apps;      /* interned app names, for held frames */
+	struct gx_strmap procs;     /* key: the pid's 4 bytes */
+	char **proc_names;
+	size_t procs_cap;
+	int hold;
+	const char *format;
+	struct held *held;
+	size_t nheld, held_cap;
+	uint64_t seq;
+	int64_t period;             /* the refresh period in force, by present order */
+	int64_t in_start, in_end;   /* span of the current input's presents */
+	struct format_span spans[MAX_FORMATS];
+	unsigned nspans;
+	int64_t overlap_end, overlap_at;
+	int overlapped;             /* sticky: producers may turn the error into "aborted" */
+	struct gfxstat_model_stats stats, total;
+};
+
+struct gfxstat_str gfxstat_layer_canonical(const char *name, size_t n)
+{
+	static const char *const prefix[] = { "BufferTX - ", "TX - " };
+	struct gfxstat_str s = { name, n };
+	size_t i;
+
+	for (i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++) {
+		size_t k = strlen(prefix[i]);
+
+		if (n > k && memcmp(name, prefix[i], k) == 0) {
+			s.p += k;
+			s.n -= k;
+			break;
+		}
+	}
+	return s;
+}
+
+struct gfxstat_model *gfxstat_model_new(gfxstat_frame_fn fn, void *user)
+{
+	struct gfxstat_model *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->fn = fn;
+	m->user = user;
+	m->period = GFXSTAT_NS_NONE;
+	if (gx_strmap_init(&m->layer_names, MAX_NAMES) || gx_strmap_init(&m->apps, MAX_NAMES) ||
+	    gx_strmap_init(&m->procs, MAX_NAMES)) {
+		gfxstat_model_free(m);
+		return NULL;
+	}
+	gfxstat_model_input_begin(m, 0, "");
+	return m;
+}
+
+void gfxstat_model_free(struct gfxstat_model *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->procs.n; i++)
+		free(m->proc_names[i]);
+	free(m->proc_names);
+	for (i = 0; i < m->layer_names.n; i++)
+		free(m->layers[i].app);
+	free(m->layers);
+	free(m->held);
+	gx_strmap_free(&m->layer_names);
+	gx_strmap_free(&m->apps);
+	gx_strmap_free(&m->procs);
+	free(m);
+}
+
+void gfxstat_model_count(struct gfxstat_model *m, enum gfxstat_model_stat s)
+{
+	m->stats.v[s]++;
+	m->total.v[s]++;
+}
+
+int gfxstat_model_process(struct gfxstat_model *m, int32_t pid, struct gfxstat_str name)
+{
+	int created = 0;
+	long i = gx_strmap_add(&m->procs, (const char *)&pid, sizeof(pid), &created);
+	char *copy;
+
+	if (i < 0)
+		return (int)i;
+	if ((size_t)i >= m->procs_cap) {
+		size_t nc = m->procs_cap ? m->procs_cap * 2 : 64;
+		char **nn = realloc(m->proc_names, nc * sizeof(*nn));
+
+		if (!nn)
+			return GFXSTAT_E_NOMEM;
+		m->proc_names = nn;
+		m->procs_cap = nc;
+	}
+	if (!created)
+		free(m->proc_names[i]);
+	m->proc_names[i] = NULL;
+	copy = malloc(name.n + 1);
+	if (!copy)
+		return GFXSTAT_E_NOMEM;
+	memcpy(copy, name.p, name.n);
+	copy[name.n] = 0;
+	m->proc_names[i] = copy;
+	return 0;
+}
+
+/* A process name that is an Android package: "com.a.b" or "com.a.b:remote", not a path. */
+static struct gfxstat_str package_of_process(const char *name)
+{
+	struct gfxstat_str s = { name, 0 };
+	size_t n = strcspn(name, ": ");
+	int dot = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || gx_isdigit(c) ||
+		      c == '_' || c == '.'))
+			return s;
+		dot |= c == '.';
+	}
+	if (dot && n && name[0] != '.' && name[n - 1] != '.')
+		s.n = n;
+	return s;
+}
+
+/*
+ * The app of a frame: what the source says; else the process that produced it (its pid, as
+ * the input names it); else the package in the layer's name.
+ */
+static struct gfxstat_str resolve_app(const struct gfxstat_model *m, const struct gfxstat_frame *f,
+				      struct gfxstat_str layer)
+{
+	struct gfxstat_str app = f->app;
+
+	if (app.n)
+		return app;
+	if (f->pid >= 0) {
+		long i = gx_strmap_find(&m->procs, (const char *)&f->pid, sizeof(f->pid));
+
+		if (i >= 0 && m->proc_names[i]) {
+			app = package_of_process(m->proc_names[i]);
+			if (app.n)
+				return app;
+		}
+	}
+	return gfxstat_layer_app(layer.p, layer.n);
+}
+
+static long layer_index(struct gfxstat_model *m, struct gfxstat_str name)
+{
+	int created = 0;
+	long i = gx_strmap_add(&m->layer_names, name.p, name.n, &created);
+
+	if (i < 0 || !created)
+		return i;
+	if ((size_t)i >= m->layers_cap) {
+		size_t nc = m->layers_cap ? m->layers_cap * 2 : 32;
+		struct layer_state *nl = realloc(m->layers, nc * sizeof(*nl));
+
+		if (!nl)
+			return GFXSTAT_E_NOMEM;
+		m->layers = nl;
+		m->layers_cap = nc;
+	}
+	memset(&m->layers[i], 0, sizeof(m->layers[i]));
+	m->layers[i].pub.name = m->layer_names.keys[i].p;
+	m->layers[i].pub.app = "";
+	m->layers[i].last_present = GFXSTAT_NS_NONE;
+	m->layers[i].pub.first_present = GFXSTAT_NS_NONE;
+	m->layers[i].pub.last_present = GFXSTAT_NS_NONE;
+	return i;
+}
+
+static struct gfxstat_str layer_name_of(const struct gfxstat_frame *f)
+{
+	struct gfxstat_str s;
+
+	if (!f->layer.n && (f->source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY ||
+			    f->source == GFXSTAT_SRC_FTRACE_DISPLAY)) {
+		/* display frames have no layer: they are the screen's own timeline */
+		s.p = DISPLAY_LAYER;
+		s.n = sizeof(DISPLAY_LAYER) - 1;
+		return s;
+	}
+	return gfxstat_layer_canonical(f->layer.p, f->layer.n);
+}
+
+static int overlaps(struct gfxstat_model *m, int64_t present, int64_t period)
+{
+	unsigned i;
+
+	for (i = 0; i < m->nspans; i++) {
+		const struct format_span *s = &m->spans[i];
+
+		if (strcmp(s->format, m->format) != 0)
+			continue;
+		if (present >= s->start && present < s->end - SEAM_VSYNCS * period) {
+			m->overlap_end = s->end;
+			m->overlap_at = present;
+			m->overlapped = 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The frame as the model gives it: named, app set, ordered, interval and period filled. */
+static int emit(struct gfxstat_model *m, const struct gfxstat_frame *in, long li,
+		struct gfxstat_str app)
+{
+	struct layer_state *l = &m->layers[li];
+	struct gfxstat_frame f = *in;
+	int64_t period;
+
+	f.layer.p = l->pub.name;
+	f.layer.n = m->layer_names.keys[li].n;
+	f.app = app;
+	if (f.vsync_period_ns != GFXSTAT_NS_NONE && f.vsync_period_ns > 0)
+		m->period = f.vsync_period_ns;
+	else if (m->period != GFXSTAT_NS_NONE)
+		f.vsync_period_ns = m->period;
+	period = f.vsync_period_ns != GFXSTAT_NS_NONE ? f.vsync_period_ns : DEFAULT_PERIOD;
+	if (f.present_ns != GFXSTAT_NS_NONE) {
+		if (overlaps(m, f.present_ns, period))
+			return GFXSTAT_E_OVERLAP;
+		if (l->last_present != GFXSTAT_NS_NONE && f.present_ns <= l->last_present) {
+			gfxstat_model_count(m, GFXSTAT_MODEL_not_increasing);
+			return 0;
+		}
+		f.interval_ns = l->last_present != GFXSTAT_NS_NONE ? f.present_ns - l->last_present
+								  : GFXSTAT_NS_NONE;
+		l->last_present = f.present_ns;
+		if (l->pub.first_present == GFXSTAT_NS_NONE)
+			l->pub.first_present = f.present_ns;
+		l->pub.last_present = f.present_ns;
+		if (m->in_start == GFXSTAT_NS_NONE || f.present_ns < m->in_start)
+			m->in_start = f.present_ns;
+		if (m->in_end == GFXSTAT_NS_NONE || f.present_ns > m->in_end)
+			m->in_end = f.present_ns;
+	} else {
+		f.interval_ns = GFXSTAT_NS_NONE;
+	}
+	if (!l->app && app.n) {
+		l->app = malloc(app.n + 1);
+		if (!l->app)
+			return GFXSTAT_E_NOMEM;
+		memcpy(l->app, app.p, app.n);
+		l->app[app.n] = 0;
+		l->pub.app = l->app;
+	}
+	l->pub.frames++;
+	l->pub.source = f.source;
+	gfxstat_model_count(m, GFXSTAT_MODEL_frames_out);
+	return m->fn ? m->fn(m->user, &f) : 0;
+}
+
+static int hold(struct gfxstat_model *m, const struct gfxstat_frame *f, long li,
+		struct gfxstat_str app)
+{
+	struct held *h;
+
+	if (m->nheld == m->held_cap) {
+		size_t nc = m->held_cap ? m->held_cap * 2 : 1024;
+		struct held *nh = realloc(m->held, nc * sizeof(*nh));
+
+		if (!nh)
+			return GFXSTAT_E_NOMEM;
+		m->held = nh;
+		m->held_cap = nc;
+	}
+	h = &m->held[m->nheld++];
+	h->f = *f;
+	h->layer = (uint32_t)li;
+	h->app = 0;
+	if (app.n) {
+		int created;
+		long ai = gx_strmap_add(&m->apps, app.p, app.n, &created);
+
+		if (ai < 0)
+			return (int)ai;
+		h->app = (uint32_t)ai + 1;
+	}
+	/* the borrowed strings die with the callback */
+	h->f.layer.p = h->f.app.p = "";
+	h->f.layer.n = h->f.app.n = 0;
+	h->seq = m->seq++;
+	h->drop = 0;
+	return 0;
+}
+
+int gfxstat_model_frame(void *user, const struct gfxstat_frame *f)
+{
+	struct gfxstat_model *m = user;
+	struct gfxstat_str name = layer_name_of(f);
+	long li;
+
+	if (m->overlapped)
+		return GFXSTAT_E_OVERLAP;
+	li = layer_index(m, name);
+	if (li < 0)
+		return (int)li;
+	gfxstat_model_count(m, GFXSTAT_MODEL_frames_in);
+	if (m->hold)
+		return hold(m, f, li, resolve_app(m, f, name));
+	return emit(m, f, li, resolve_app(m, f, name));
+}
+
+void gfxstat_model_input_begin(struct gfxstat_model *m, int hold_frames, const char *format)
+{
+	size_t i;
+
+	m->hold = hold_frames;
+	m->format = format ? format : "";
+	m->nheld = 0;
+	m->in_start = m->in_end = GFXSTAT_NS_NONE;
+	memset(&m->stats, 0, sizeof(m->stats));
+	for (i = 0; i < m->layer_names.n; i++) {
+		m->layers[i].pub.frames = 0;
+		m->layers[i].pub.first_present = m->layers[i].pub.last_present = GFXSTAT_NS_NONE;
+	}
+}
+
+static int is_marker_source(enum gfxstat_frame_source s)
+{
+	return s == GFXSTAT_SRC_FTRACE || s == GFXSTAT_SRC_FTRACE_DISPLAY;
+}
+
+static int is_ft_source(enum gfxstat_frame_source s)
+{
+	return s == GFXSTAT_SRC_FRAMETIMELINE || s == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY;
+}
+
+static int64_t present_key(const struct held *h)
+{
+	return h->f.present_ns == GFXSTAT_NS_NONE ? INT64_MAX : h->f.present_ns;
+}
+
+/* layer, then FrameTimeline before markers, then present, then arrival */
+static int by_layer(const void *a, const void *b)
+{
+	const struct held *x = a, *y = b;
+	int fx = is_ft_source(x->f.source), fy = is_ft_source(y->f.source);
+
+	if (x->layer != y->layer)
+		return x->layer < y->layer ? -1 : 1;
+	if (fx != fy)
+		return fx ? -1 : 1;
+	if (present_key(x) != present_key(y))
+		return present_key(x) < present_key(y) ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int by_present(const void *a, const void *b)
+{
+	const struct held *x = a, *y = b;
+
+	if (present_key(x) != present_key(y))
+		return present_key(x) < present_key(y) ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+struct token_present {
+	int64_t token, present, period;
+};
+
+static int by_token(const void *a, const void *b)
+{
+	const struct token_present *x = a, *y = b;
+
+	return x->token < y->token ? -1 : x->token > y->token;
+}
+
+/*
+ * A FrameTimeline surface frame's actual slice ends when the app's buffer was ready
+ * (SurfaceFrame::traceActuals writes mActuals.endTime); it reaches the screen at the present
+ * fence of the display frame it was latched in (DisplayFrame::onPresent hands signalTime to
+ * each SurfaceFrame, and DisplayFrame::traceActuals ends the display slice at presentTime;
+ * FrameTimeline::computeFps counts a layer's frames at those display present times).
+ * frameworks/native services/surfaceflinger/FrameTimeline/FrameTimeline.cpp.
+ * A dropped surface frame was never presented.
+ */
+#define FT_PRESENT_DROPPED 4
+
+static int present_surface_frames(struct gfxstat_model *m)
+{
+	struct token_present *tp;
+	size_t n = 0, i;
+
+	for (i = 0; i < m->nheld; i++)
+		n += m->held[i].f.source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY;
+	tp = malloc((n ? n : 1) * sizeof(*tp));
+	if (!tp)
+		return GFXSTAT_E_NOMEM;
+	n = 0;
+	for (i = 0; i < m->nheld; i++) {
+		const struct gfxstat_frame *f = &m->held[i].f;
+
+		if (f->source != GFXSTAT_SRC_FRAMETIMELINE_DISPLAY)
+			continue;
+		tp[n].token = f->display_token >= 0 ? f->display_token : f->token;
+		tp[n].present = f->present_ns;
+		tp[n].period = f->vsync_period_ns;
+		n++;
+	}
+	qsort(tp, n, sizeof(*tp), by_token);
+	for (i = 0; i < m->nheld; i++) {
+		struct gfxstat_frame *f = &m->held[i].f;
+		struct token_present key, *d;
+
+		if (f->source != GFXSTAT_SRC_FRAMETIMELINE)
+			continue;
+		key.token = f->display_token;
+		d = f->display_token >= 0 && n ? bsearch(&key, tp, n, sizeof(*tp), by_token) : NULL;
+		if (f->present_type == FT_PRESENT_DROPPED || !d) {
+			f->present_ns = GFXSTAT_NS_NONE;
+			continue;
+		}
+		f->present_ns = d->present;
+		if (f->vsync_period_ns == GFXSTAT_NS_NONE)
+			f->vsync_period_ns = d->period;
+	}
+	free(tp);
+	return 0;
+}
+
+/*
+ * FrameTimeline (SurfaceFlinger's own account, with present fences) is authoritative where a
+ * trace has it: the frames found from the markers of a layer it covers are the same buffers.
+ * They are compared with it (nearest FrameTimeline present) and not passed on again.
+ */
+static int reconcile(struct gfxstat_model *m)
+{
+	size_t i = 0, j, k;
+	int rc = present_surface_frames(m);
+
+	if (rc)
+		return rc;
+	qsort(m->held, m->nheld, sizeof(*m->held), by_layer);
+	while (i < m->nheld) {
+		size_t nft = 0;
+
+		for (j = i; j < m->nheld && m->held[j].layer == m->held[i].layer; j++)
+			nft += is_ft_source(m->held[j].f.source);
+		if (nft) {
+			/* held[i .. i+nft) are FrameTimeline frames in present order */
+			for (k = i + nft; k < j; k++) {
+				struct held *h = &m->held[k];
+				int64_t p = h->f.present_ns, best = INT64_MAX;
+				int64_t period = h->f.vsync_period_ns != GFXSTAT_NS_NONE
+							 ? h->f.vsync_period_ns : DEFAULT_PERIOD;
+				size_t lo = i, hi = i + nft;
+
+				if (!is_marker_source(h->f.source))
+					continue;
+				h->drop = 1;
+				gfxstat_model_count(m, GFXSTAT_MODEL_markers_compared);
+				gfxstat_model_count(m, GFXSTAT_MODEL_markers_replaced);
+				if (p == GFXSTAT_NS_NONE)
+					continue;
+				while (lo < hi) { /* first FrameTimeline present >= p */
+					size_t mid = lo + (hi - lo) / 2;
+
+					if (present_key(&m->held[mid]) < p)
+						lo = mid + 1;
+					else
+						hi = mid;
+				}
+				if (lo < i + nft && m->held[lo].f.present_ns != GFXSTAT_NS_NONE)
+					best = m->held[lo].f.present_ns - p;
+				if (lo > i && p - m->held[lo - 1].f.present_ns < best)
+					best = p - m->held[lo - 1].f.present_ns;
+				if (best <= period)
+					gfxstat_model_count(m, GFXSTAT_MODEL_markers_agree);
+			}
+		}
+		i = j;
+	}
+	qsort(m->held, m->nheld, sizeof(*m->held), by_present);
+	return 0;
+}
+
+int gfxstat_model_input_end(struct gfxstat_model *m)
+{
+	int rc = 0;
+	size_t i;
+
+	if (m->hold) {
+		rc = reconcile(m);
+		for (i = 0; i < m->nheld && !rc; i++) {
+			struct held *h = &m->held[i];
+			struct gfxstat_str app = { "", 0 };
+
+			if (h->drop)
+				continue;
+			if (h->app) {
+				app.p = m->apps.keys[h->app - 1].p;
+				app.n = m->apps.keys[h->app - 1].n;
+			}
+			rc = emit(m, &h->f, (long)h->layer, app);
+		}
+		m->nheld = 0;
+		m->hold = 0;
+	}
+	if (m->in_start != GFXSTAT_NS_NONE) {
+		unsigned s;
+
+		for (s = 0; s < m->nspans; s++)
+			if (strcmp(m->spans[s].format, m->format) == 0)
+				break;
+		if (s == m->nspans && m->nspans < MAX_FORMATS) {
+			m->spans[s].format = m->format;
+			m->spans[s].start = m->in_start;
+			m->spans[s].end = m->in_end;
+			m->nspans++;
+		} else if (s < m->nspans) {
+			if (m->in_start < m->spans[s].start)
+				m->spans[s].start = m->in_start;
+			if (m->in_end > m->spans[s].end)
+				m->spans[s].end = m->in_end;
+		}
+		m->in_start = m->in_end = GFXSTAT_NS_NONE;
+	}
+	return rc;
+}
+
+int gfxstat_model_overlap(const struct gfxstat_model *m, int64_t *earlier_end, int64_t *at)
+{
+	*earlier_end = m->overlap_end;
+	*at = m->overlap_at;
+	return m->overlapped;
+}
+
+size_t gfxstat_model_layer_count(const struct gfxstat_model *m)
+{
+	return m->layer_names.n;
+}
+
+const struct gfxstat_model_layer *gfxstat_model_layer(const struct gfxstat_model *m, size_t i)
+{
+	static const struct gfxstat_model_layer none = { "?", "", 0, 0, 0, 0 };
+	return i < m->layer_names.n ? &m->layers[i].pub : &none;
+}
+
+const struct gfxstat_model_stats *gfxstat_model_stats(const struct gfxstat_model *m)
+{
+	return &m->stats;
+}
+
+const struct gfxstat_model_stats *gfxstat_model_total_stats(const struct gfxstat_model *m)
+{
+	return &m->total;
+}

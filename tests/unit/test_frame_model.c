@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/* The model stage: identity, apps, FrameTimeline over markers, order, overlap. */
+#include <string.h>
+
+#include "check.h"
+#include "gfxstat/gfxstat_model.h"
+
+#define MAXF 32
+#define P 16666667LL
+
+struct got {
+	int n;
+	char layer[MAXF][64], app[MAXF][64];
+	int64_t present[MAXF], interval[MAXF], period[MAXF];
+	enum gfxstat_frame_source source[MAXF];
+};
+
+static int collect(void *user, const struct gfxstat_frame *f)
+{
+	struct got *g = user;
+
+	if (g->n == MAXF)
+		return 1;
+	snprintf(g->layer[g->n], 64, "%.*s", (int)f->layer.n, f->layer.p);
+	snprintf(g->app[g->n], 64, "%.*s", (int)f->app.n, f->app.p);
+	g->present[g->n] = f->present_ns;
+	g->interval[g->n] = f->interval_ns;
+	g->period[g->n] = f->vsync_period_ns;
+	g->source[g->n] = f->source;
+	g->n++;
+	return 0;
+}
+
+static struct gfxstat_str S(const char *s)
+{
+	struct gfxstat_str r = { s, strlen(s) };
+
+	return r;
+}
+
+static void frame(struct gfxstat_model *m, enum gfxstat_frame_source src, const char *layer,
+		  int32_t pid, int64_t present, int64_t token, int64_t display_token)
+{
+	struct gfxstat_frame f;
+
+	gfxstat_frame_init(&f, src);
+	f.layer = S(layer);
+	f.pid = pid;
+	f.present_ns = present;
+	f.token = token;
+	f.display_token = display_token;
+	if (src == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY)
+		f.vsync_period_ns = P;
+	CHECK_EQ(gfxstat_model_frame(m, &f), 0);
+}
+
+TEST(canonical)
+{
+	struct gfxstat_str s = gfxstat_layer_canonical("TX - com.a/com.a.M#12", 21);
+
+	CHECK_STR(s, "com.a/com.a.M#12");
+	s = gfxstat_layer_canonical("BufferTX - X#1", 14);
+	CHECK_STR(s, "X#1");
+	s = gfxstat_layer_canonical("TX - ", 5); /* nothing after the prefix: left as it is */
+	CHECK_STR(s, "TX - ");
+}
+
+/*
+ * A Perfetto trace: display frames 100 and 101 presented at 1.000 s and 1.0167 s; the app's
+ * surface frames (debug names "TX - ...") end early (acquire) but present with their display
+ * frame; the markers found the same two buffers ~4 ms off and one more that FrameTimeline
+ * does not have. FrameTimeline's frames are listed, at the display presents, with the app
+ * of pid 42 from the process table; all three marker frames are compared, two agree.
+ */
+TEST(frametimeline_over_markers)
+{
+	struct got g;
+	struct gfxstat_model *m;
+
+	memset(&g, 0, sizeof(g));
+	m = gfxstat_model_new(collect, &g);
+	CHECK(m != NULL);
+	CHECK_EQ(gfxstat_model_process(m, 42, S("com.app.x")), 0);
+	gfxstat_model_input_begin(m, 1, "perfetto");
+	frame(m, GFXSTAT_SRC_FTRACE, "Win#7", -1, 1004000000, -1, -1);
+	frame(m, GFXSTAT_SRC_FTRACE, "Win#7", -1, 1020666667, -1, -1);
+	frame(m, GFXSTAT_SRC_FTRACE, "Win#7", -1, 1100000000, -1, -1);
+	frame(m, GFXSTAT_SRC_FRAMETIMELINE, "TX - Win#7", 42, 990000000, 7, 100);
+	frame(m, GFXSTAT_SRC_FRAMETIMELINE, "TX - Win#7", 42, 1008000000, 8, 101);
+	frame(m, GFXSTAT_SRC_FRAMETIMELINE_DISPLAY, "", 5, 1000000000, 100, 100);
+	frame(m, GFXSTAT_SRC_FRAMETIMELINE_DISPLAY, "", 5, 1016666667, 101, 101);
+	CHECK_EQ(g.n, 0); /* held until the end of the input */
+	CHECK_EQ(gfxstat_model_input_end(m), 0);
+	CHECK_EQ(g.n, 4);
+	/* in present order; equal presents keep arrival order (surface before display) */
+	CHECK_CSTR(g.layer[0], "Win#7");
+	CHECK_EQ(g.present[0], 1000000000);
+	CHECK_CSTR(g.app[0], "com.app.x");
+	CHECK_EQ(g.period[0], P); /* from its display frame */
+	CHECK_CSTR(g.layer[1], "(display)");
+	CHECK_EQ(g.present[2], 1016666667);
+	CHECK_EQ(g.interval[2], 16666667);
+	CHECK_EQ(g.source[2], GFXSTAT_SRC_FRAMETIMELINE);
+	CHECK_EQ(gfxstat_model_stats(m)->v[GFXSTAT_MODEL_markers_compared], 3);
+	/* 1.004 vs 1.000 and 1.0207 vs 1.0167 are within a vsync; 1.100 is 83 ms from 1.0167 */
+	CHECK_EQ(gfxstat_model_stats(m)->v[GFXSTAT_MODEL_markers_agree], 2);
+	CHECK_EQ(gfxstat_model_layer_count(m), 2);
+	CHECK_EQ(gfxstat_model_layer(m, 0)->frames, 2);
+	CHECK_CSTR(gfxstat_model_layer(m, 0)->app, "com.app.x");
+	gfxstat_model_free(m);
+}
+
+/* Streamed frames: a repeat or a step back is dropped and counted; intervals recomputed. */
+TEST(strictly_increasing)
+{
+	struct got g;
+	struct gfxstat_model *m;
+	struct gfxstat_frame f;
+
+	memset(&g, 0, sizeof(g));
+	m = gfxstat_model_new(collect, &g);
+	gfxstat_model_input_begin(m, 0, "ftrace-text");
+	frame(m, GFXSTAT_SRC_FTRACE, "com.b/com.b.A#0", -1, 1000 * P, -1, -1);
+	frame(m, GFXSTAT_SRC_FTRACE, "com.b/com.b.A#0", -1, 1000 * P, -1, -1);
+	frame(m, GFXSTAT_SRC_FTRACE, "com.b/com.b.A#0", -1, 999 * P, -1, -1);
+	gfxstat_frame_init(&f, GFXSTAT_SRC_FTRACE);
+	f.layer = S("com.b/com.b.A#0");
+	f.present_ns = 1002 * P;
+	f.interval_ns = 5; /* a producer's stale interval is not trusted */
+	f.vsync_period_ns = P;
+	CHECK_EQ(gfxstat_model_frame(m, &f), 0);
+	CHECK_EQ(gfxstat_model_input_end(m), 0);
+	CHECK_EQ(g.n, 2);
+	CHECK_CSTR(g.app[0], "com.b"); /* from the layer name */
+	CHECK_EQ(g.interval[0], GFXSTAT_NS_NONE);
+	CHECK_EQ(g.interval[1], 2 * P);
+	CHECK_EQ(gfxstat_model_stats(m)->v[GFXSTAT_MODEL_not_increasing], 2);
+	gfxstat_model_free(m);
+}
+
+/* A second input inside the first one's span is refused; one that follows it is not. */
+TEST(overlap)
+{
+	struct got g;
+	struct gfxstat_model *m;
+	int64_t end, at;
+
+	memset(&g, 0, sizeof(g));
+	m = gfxstat_model_new(collect, &g);
+	gfxstat_model_input_begin(m, 0, "ftrace-text");
+	frame(m, GFXSTAT_SRC_FTRACE, "A#0", -1, 100 * P, -1, -1);
+	frame(m, GFXSTAT_SRC_FTRACE, "A#0", -1, 200 * P, -1, -1);
+	CHECK_EQ(gfxstat_model_input_end(m), 0);
+	/* the seam: one vsync before the end is still the same recording */
+	gfxstat_model_input_begin(m, 0, "ftrace-text");
+	frame(m, GFXSTAT_SRC_FTRACE, "B#0", -1, 199 * P, -1, -1);
+	CHECK_EQ(gfxstat_model_overlap(m, &end, &at), 0);
+	CHECK_EQ(gfxstat_model_input_end(m), 0);
+	/* another clock (gfxinfo) is not compared with trace time */
+	gfxstat_model_input_begin(m, 0, "gfxinfo");
+	frame(m, GFXSTAT_SRC_GFXINFO, "com.c/com.c.A", -1, 150 * P, -1, -1);
+	CHECK_EQ(gfxstat_model_input_end(m), 0);
+	gfxstat_model_input_begin(m, 0, "ftrace-text");
+	{
+		struct gfxstat_frame f;
+
+		gfxstat_frame_init(&f, GFXSTAT_SRC_FTRACE);
+		f.layer = S("A#0");
+		f.present_ns = 150 * P;
+		CHECK_EQ(gfxstat_model_frame(m, &f), GFXSTAT_E_OVERLAP);
+	}
+	CHECK_EQ(gfxstat_model_overlap(m, &end, &at), 1);
+	CHECK_EQ(end, 200 * P);
+	CHECK_EQ(at, 150 * P);
+	CHECK_EQ(g.n, 4);
+	gfxstat_model_free(m);
+}
+
+TEST_SUITE(test_frame_model)
+{
+	RUN(canonical);
+	RUN(frametimeline_over_markers);
+	RUN(strictly_increasing);
+	RUN(overlap);
+}
