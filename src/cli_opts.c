@@ -48,7 +48,8 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv,
 	const struct cli_opt *o;
 	int c;
 
-	so[ns++] = '+'; /* stop at the first operand */
+	/* GNU order, as git and adb users expect: options anywhere ("analyze trace --json"),
+	 * operands gathered after them, "--" ends the options */
 	so[ns++] = ':'; /* report a missing argument as ':' */
 	for (o = cmd->opts; o && o->id && nl < MAX_OPTS; o++) {
 		lo[nl].name = o->long_name;

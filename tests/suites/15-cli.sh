@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: MIT
+# Sourced by tests/run.sh: one command line for every command. Options may follow the inputs
+# (GNU order), "--" ends the options, and the result is the same as with the options first.
+
+c15=$TMP/c15
+mkdir -p "$c15"
+ex=$ROOT/examples/launcher-60hz.trace
+
+# c15_same NAME ARGS-FIRST -- ARGS-AFTER: both spellings print the same bytes, exit 0
+c15_same() {
+	name=$1
+	shift
+	a=""
+	while [ "$1" != "--" ]; do a="$a $1"; shift; done
+	shift
+	# shellcheck disable=SC2086
+	"$GFXSTAT" $a > "$c15/a" 2> "$c15/a.err"
+	ra=$?
+	# shellcheck disable=SC2086
+	"$GFXSTAT" "$@" > "$c15/b" 2> "$c15/b.err"
+	rb=$?
+	if [ $ra -eq 0 ] && [ $rb -eq 0 ] && cmp -s "$c15/a" "$c15/b" && [ -s "$c15/a" ]; then
+		pass
+	else
+		fail "cli: $name: options after the input differ (exit $ra/$rb): $(head -c 200 "$c15/b.err")"
+	fi
+}
+
+c15_same "analyze --json" analyze --json "$ex" -- analyze "$ex" --json
+c15_same "frames --layer" frames --layer StatusBar "$ex" -- frames "$ex" --layer StatusBar
+c15_same "frames --format jsonl" frames --format jsonl "$ex" -- frames "$ex" --format jsonl
+c15_same "inspect -q" inspect "$ex" -- inspect "$ex"
+
+# "--" ends the options: a file named like an option is an input
+cp "$ex" "$c15/--json"
+"$GFXSTAT" frames -- "$c15/--json" > "$c15/dd" 2> /dev/null && [ -s "$c15/dd" ] && pass ||
+	fail "cli: 'frames -- FILE' does not read a file named like an option"
+"$GFXSTAT" analyze "$ex" --no-such-option > /dev/null 2>&1
+[ $? -eq 2 ] && pass || fail "cli: an unknown option after the input is not a usage error"
