@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Reading one input into the per-frame model, whatever its format. */
+/* Reading one input file through the library's entry point (gfxstat_source.h), and inspect. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,239 +8,80 @@
 
 #include "cli.h"
 #include "cli_source.h"
-#include "gfxstat/gfxstat_container.h"
-#include "gfxstat/gfxstat_gfxinfo.h"
-#include "gfxstat/gfxstat_model.h"
-#include "gfxstat/gfxstat_perfetto.h"
-#include "gfxstat/gfxstat_sflatency.h"
-
-/* Bytes of decoded content looked at before choosing the parser. */
-#define SNIFF 4096
-
-struct reader {
-	struct cli_source *src;
-	gfxstat_frame_fn fn;
-	void *user;
-	struct gfxstat_unwrap *unwrap;
-	struct gfxstat_unwrap_stats ustats;
-	struct gfxstat_trace_parser *trace;
-	struct gfxstat_sf_frames *sf;
-	struct gfxstat_perfetto *pf;
-	struct gfxstat_gfxinfo *gi;
-	struct gfxstat_sfl *sfl;
-	struct gfxstat_sfl_stats sflstats;
-	int detected;
-	char head[SNIFF];
-	size_t nhead;
-	int lib_rc;
-};
+#include "gfxstat/gfxstat_source.h"
 
 /*
- * Every input of one run is one recording: one model across them, so a surface keeps its
- * identity and its presents keep increasing from one input to the next.
+ * Every input of one run is one recording (gfxstat_source.h): one model across them, so a
+ * surface keeps its identity and its presents keep increasing from one input to the next.
  */
-static struct gfxstat_model *recording;
-static struct reader *current;
+static struct gfxstat_source *recording;
+static gfxstat_frame_fn current_fn;
+static void *current_user;
 
-static int on_model_frame(void *user, const struct gfxstat_frame *f)
+static int on_frame(void *user, const struct gfxstat_frame *f)
 {
 	(void)user;
-	return current && current->fn ? current->fn(current->user, f) : 0;
+	return current_fn ? current_fn(current_user, f) : 0;
 }
 
 static void forget_inputs(void);
 
 void cli_source_end_recording(void)
 {
-	gfxstat_model_free(recording);
+	gfxstat_source_free(recording);
 	recording = NULL;
 	forget_inputs();
 }
 
-static struct gfxstat_model *the_recording(void)
+static struct gfxstat_source *the_recording(void)
 {
 	static int registered;
 
 	if (!recording) {
-		recording = gfxstat_model_new(on_model_frame, NULL);
+		struct gfxstat_source_sink sink = { on_frame, NULL, NULL };
+
+		recording = gfxstat_source_new(&sink);
 		if (recording && !registered)
 			registered = !atexit(cli_source_end_recording);
 	}
 	return recording;
 }
 
+static const struct gfxstat_model *model(void)
+{
+	return gfxstat_source_model(recording);
+}
+
 const char *cli_source_layer_name(const struct cli_source *src, size_t i)
 {
 	(void)src;
-	return recording ? gfxstat_model_layer(recording, i)->name : "?";
+	return recording ? gfxstat_model_layer(model(), i)->name : "?";
 }
 
 const struct gfxstat_model_layer *cli_source_layer(const struct cli_source *src, size_t i)
 {
 	(void)src;
-	return gfxstat_model_layer(recording, i);
-}
-
-/* Parsers' frames: the app sections that drove them noted, then into the model. */
-static int on_frame(void *user, const struct gfxstat_frame *frame)
-{
-	struct reader *rd = user;
-	struct gfxstat_frame copy;
-
-	if (frame->input < 0 && frame->source == GFXSTAT_SRC_FTRACE) {
-		copy = *frame;
-		copy.input = gfxstat_causes_input(rd->src->causes, frame);
-		return gfxstat_model_frame(recording, &copy);
-	}
-	return gfxstat_model_frame(recording, frame);
-}
-
-/* Markers go to the frame extractor and to the section tracker that explains late frames. */
-static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
-		     const struct gfxstat_marker *m)
-{
-	struct reader *rd = user;
-	int rc = gfxstat_causes_marker(rd->src->causes, ev, m);
-
-	return rc ? rc : gfxstat_sf_frames_marker(rd->sf, ev, m);
-}
-
-/* The parser chosen for the decoded content. */
-static int parse(struct reader *rd, const void *buf, size_t n)
-{
-	if (rd->pf)
-		return gfxstat_perfetto_feed(rd->pf, buf, n);
-	if (rd->gi)
-		return gfxstat_gfxinfo_feed(rd->gi, buf, n);
-	if (rd->sfl)
-		return gfxstat_sfl_feed(rd->sfl, buf, n);
-	return gfxstat_trace_parser_feed(rd->trace, buf, n);
-}
-
-static const char *base_name(const char *path)
-{
-	const char *b = strrchr(path, '/');
-
-	return b ? b + 1 : path;
-}
-
-/* Look at the first decoded bytes, pick the parser, then give it what was held back. */
-static int decide(struct reader *rd)
-{
-	enum gfxstat_format f = gfxstat_detect(rd->head, rd->nhead);
-
-	rd->detected = 1;
-	rd->src->fmt = (int)f;
-	/* only trace text streams (a live capture); the rest is finite and may describe a frame
-	 * twice or out of order, so the model holds it until the end */
-	gfxstat_model_input_begin(recording, f == GFXSTAT_FMT_PERFETTO || f == GFXSTAT_FMT_GFXINFO ||
-						     f == GFXSTAT_FMT_SF_LATENCY,
-				  gfxstat_format_name(f));
-	if (f == GFXSTAT_FMT_PERFETTO) {
-		struct gfxstat_perfetto_sink ps;
-
-		memset(&ps, 0, sizeof(ps));
-		ps.marker = on_marker;
-		ps.frame = on_frame;
-		ps.user = rd;
-		rd->pf = gfxstat_perfetto_new(&ps, &rd->src->stats);
-		if (!rd->pf)
-			return GFXSTAT_E_NOMEM;
-	} else if (f == GFXSTAT_FMT_GFXINFO) {
-		struct gfxstat_gfxinfo_sink gs;
-
-		memset(&gs, 0, sizeof(gs));
-		gs.frame = on_frame;
-		gs.user = rd;
-		rd->gi = gfxstat_gfxinfo_new(NULL, &gs, &rd->src->stats);
-		if (!rd->gi)
-			return GFXSTAT_E_NOMEM;
-	} else if (f == GFXSTAT_FMT_SF_LATENCY) {
-		struct gfxstat_sfl_sink ls;
-
-		memset(&ls, 0, sizeof(ls));
-		ls.frame = on_frame;
-		ls.user = rd;
-		/* the dump does not name its layer: the file name stands for it */
-		rd->sfl = gfxstat_sfl_new(base_name(rd->src->path), &ls, &rd->sflstats);
-		if (!rd->sfl)
-			return GFXSTAT_E_NOMEM;
-	}
-	rd->src->format = gfxstat_format_name(f == GFXSTAT_FMT_PERFETTO || f == GFXSTAT_FMT_GFXINFO ||
-						      f == GFXSTAT_FMT_SF_LATENCY
-					      ? f : GFXSTAT_FMT_FTRACE_TEXT);
-	return rd->nhead ? parse(rd, rd->head, rd->nhead) : 0;
-}
-
-/* Decoded bytes from the unwrapper. */
-static int on_unwrapped(void *user, const void *buf, size_t n)
-{
-	struct reader *rd = user;
-
-	if (!rd->detected) {
-		size_t take = n < SNIFF - rd->nhead ? n : SNIFF - rd->nhead;
-
-		memcpy(rd->head + rd->nhead, buf, take);
-		rd->nhead += take;
-		if (rd->nhead < SNIFF)
-			return 0;
-		rd->lib_rc = decide(rd);
-		if (rd->lib_rc)
-			return rd->lib_rc;
-		buf = (const char *)buf + take;
-		n -= take;
-	}
-	rd->lib_rc = n ? parse(rd, buf, n) : 0;
-	return rd->lib_rc;
+	return gfxstat_model_layer(model(), i);
 }
 
 static int feed(void *user, const void *buf, size_t n)
 {
-	struct reader *rd = user;
-	int rc = gfxstat_unwrap_feed(rd->unwrap, buf, n);
-
-	return rc ? rc : rd->lib_rc;
+	return gfxstat_source_feed(user, buf, n);
 }
 
 static int end_of_file(void *user)
 {
-	struct reader *rd = user;
-	int rc = gfxstat_unwrap_finish(rd->unwrap);
-
-	if (!rc && !rd->detected)
-		rc = decide(rd);
-	if (rc && rc != GFXSTAT_E_ABORTED) {
-		rd->lib_rc = rc;
-		return rc;
-	}
-	if (rd->pf)
-		rc = gfxstat_perfetto_finish(rd->pf);
-	else if (rd->gi)
-		rc = gfxstat_gfxinfo_finish(rd->gi);
-	else if (rd->sfl)
-		rc = gfxstat_sfl_finish(rd->sfl);
-	else
-		rc = gfxstat_trace_parser_finish(rd->trace);
-	if (!rc || rc == GFXSTAT_E_ABORTED)
-		rc = gfxstat_sf_frames_finish(rd->sf);
-	if (!rc || rc == GFXSTAT_E_ABORTED) {
-		int mrc = gfxstat_model_input_end(recording);
-
-		rc = mrc ? mrc : rc;
-	}
-	rd->lib_rc = rc;
-	return rc;
+	return gfxstat_source_end(user);
 }
 
 /* What the chosen parser adds to `inspect`, and its warnings. */
-static void summarise(struct reader *rd)
+static void summarise(struct cli_source *src, const struct gfxstat_source_summary *sum)
 {
-	struct cli_source *src = rd->src;
-	size_t k;
 	int i;
 
-	if (rd->pf) {
-		const struct gfxstat_perfetto_summary *ps = gfxstat_perfetto_summary(rd->pf);
+	src->warnings = sum->damaged;
+	if (sum->have_perfetto) {
+		const struct gfxstat_perfetto_summary *ps = &sum->perfetto;
 
 		snprintf(src->extra, sizeof(src->extra),
 			 "perfetto: %llu packets, %llu ftrace print events; FrameTimeline: %llu "
@@ -250,10 +91,8 @@ static void summarise(struct reader *rd)
 			 (unsigned long long)ps->frames_surface, (unsigned long long)ps->janky_surface,
 			 (unsigned long long)ps->frames_display, (unsigned long long)ps->janky_display,
 			 (unsigned long long)ps->incomplete);
-		src->warnings += ps->malformed + ps->truncated + ps->broken + ps->packet_too_big +
-				 ps->inflate_failed;
-	} else if (rd->gi) {
-		const struct gfxstat_gfxinfo_counts *gc = gfxstat_gfxinfo_counts(rd->gi);
+	} else if (sum->have_gfxinfo) {
+		const struct gfxstat_gfxinfo_counts *gc = &sum->gfxinfo;
 
 		snprintf(src->extra, sizeof(src->extra),
 			 "gfxinfo: %llu processes, %llu blocks, %llu framestats rows (%llu with "
@@ -270,8 +109,8 @@ static void summarise(struct reader *rd)
 			cli_warn("%s: %llu %s", src->path, (unsigned long long)gc->v[i],
 				 gfxstat_gfxinfo_count_doc((enum gfxstat_gfxinfo_count)i));
 		}
-	} else if (rd->sfl) {
-		const struct gfxstat_sfl_stats *st = &rd->sflstats;
+	} else if (sum->have_sfl) {
+		const struct gfxstat_sfl_stats *st = &sum->sfl;
 
 		snprintf(src->extra, sizeof(src->extra),
 			 "--latency: %llu dumps, %llu rows, %llu frames",
@@ -287,34 +126,13 @@ static void summarise(struct reader *rd)
 		}
 	}
 	for (i = 0; i < GFXSTAT_UNWRAP_STAT_COUNT; i++) {
-		if (!rd->ustats.v[i] ||
+		if (!sum->unwrap.v[i] ||
 		    gfxstat_unwrap_stat_severity((enum gfxstat_unwrap_stat)i) == GFXSTAT_SEV_INFO)
 			continue;
-		cli_warn("%s: %llu %s", src->path, (unsigned long long)rd->ustats.v[i],
+		cli_warn("%s: %llu %s", src->path, (unsigned long long)sum->unwrap.v[i],
 			 gfxstat_unwrap_stat_doc((enum gfxstat_unwrap_stat)i));
-		src->warnings += rd->ustats.v[i];
 	}
-	{
-		enum gfxstat_format lay[GFXSTAT_UNWRAP_MAX_DEPTH + 1];
-		int nl = gfxstat_unwrap_layers(rd->unwrap, lay, GFXSTAT_UNWRAP_MAX_DEPTH + 1);
-		size_t off = 0;
-
-		src->layers_desc[0] = 0;
-		for (k = 0; k < (size_t)nl && off < sizeof(src->layers_desc); k++)
-			off += (size_t)snprintf(src->layers_desc + off,
-						sizeof(src->layers_desc) - off, "%s%s",
-						k ? " > " : "", gfxstat_format_name(lay[k]));
-	}
-}
-
-static void reader_free(struct reader *rd)
-{
-	gfxstat_unwrap_free(rd->unwrap);
-	gfxstat_trace_parser_free(rd->trace);
-	gfxstat_sf_frames_free(rd->sf);
-	gfxstat_perfetto_free(rd->pf);
-	gfxstat_gfxinfo_free(rd->gi);
-	gfxstat_sfl_free(rd->sfl);
+	snprintf(src->layers_desc, sizeof(src->layers_desc), "%s", sum->containers);
 }
 
 /* Earlier inputs of this recording, to read a file given twice only once. */
@@ -387,11 +205,11 @@ static void print_s(char *buf, size_t cap, int64_t ns)
 
 int cli_source_read(const char *path, gfxstat_frame_fn fn, void *user, struct cli_source *src)
 {
-	struct reader *rd;
+	const struct gfxstat_source_summary *sum;
 	const char *again;
 	char *paths[1];
 	int64_t end, at;
-	int rc;
+	int rc, lrc;
 
 	memset(src, 0, sizeof(*src));
 	src->path = path;
@@ -403,41 +221,33 @@ int cli_source_read(const char *path, gfxstat_frame_fn fn, void *user, struct cl
 	again = repeated_input(path);
 	if (again) {
 		cli_warn("%s: the same bytes as %s: read once", path, again);
-		gfxstat_model_count(recording, GFXSTAT_MODEL_identical_inputs);
+		gfxstat_model_count(gfxstat_source_model_mut(recording),
+				    GFXSTAT_MODEL_identical_inputs);
 		src->format = "repeated";
 		return CLI_OK;
 	}
-	rd = calloc(1, sizeof(*rd));
-	src->causes = gfxstat_causes_new();
-	if (rd) {
-		rd->src = src;
-		rd->fn = fn;
-		rd->user = user;
-		rd->sf = gfxstat_sf_frames_new(on_frame, rd);
-		rd->trace = rd->sf ? gfxstat_trace_parser_new(on_marker, rd) : NULL;
-		rd->unwrap = gfxstat_unwrap_new(on_unwrapped, rd, &rd->ustats);
-	}
-	if (!rd || !src->causes || !rd->trace || !rd->unwrap) {
+	if (gfxstat_source_begin(recording, path)) {
 		cli_error("out of memory");
-		if (rd)
-			reader_free(rd);
-		free(rd);
-		cli_source_free(src);
 		return CLI_INPUT;
 	}
-	current = rd;
-	gfxstat_model_input_begin(recording, 0, "ftrace-text");
+	current_fn = fn;
+	current_user = user;
+	src->causes = gfxstat_source_causes(recording);
 	paths[0] = (char *)path;
-	rc = cli_read_inputs(paths, 1, feed, end_of_file, rd, &src->bytes);
-	if (!rd->pf && !rd->gi && !rd->sfl)
-		src->stats = *gfxstat_trace_parser_stats(rd->trace);
-	gfxstat_sf_frames_summary(rd->sf, &src->sf);
-	src->have_sf = !rd->gi && !rd->sfl;
+	rc = cli_read_inputs(paths, 1, feed, end_of_file, recording, &src->bytes);
+	lrc = rc ? 0 : gfxstat_source_last_error(recording);
+	current_fn = NULL;
+	sum = gfxstat_source_summary(recording);
+	src->format = sum->format;
+	src->fmt = (int)sum->fmt;
+	src->stats = sum->stats;
+	src->sf = sum->sf;
+	src->have_sf = sum->have_sf;
+	src->model = sum->model;
+	src->nlayers = gfxstat_model_layer_count(model());
 	src->interrupted = cli_stop_signal != 0;
-	src->nlayers = gfxstat_model_layer_count(recording);
-	src->model = *gfxstat_model_stats(recording);
-	summarise(rd);
-	if (!rc && gfxstat_model_overlap(recording, &end, &at)) {
+	summarise(src, sum);
+	if (!rc && gfxstat_model_overlap(model(), &end, &at)) {
 		char a[64], b[64];
 
 		print_s(a, sizeof(a), at);
@@ -446,20 +256,17 @@ int cli_source_read(const char *path, gfxstat_frame_fn fn, void *user, struct cl
 			  "input ends at %s): the inputs of one run must be one recording in time "
 			  "order; give other recordings to separate runs", path, a, b);
 		rc = CLI_INPUT;
-	} else if (!rc && rd->lib_rc && rd->lib_rc != GFXSTAT_E_ABORTED) {
-		cli_error("%s: %s", path, gfxstat_strerror(rd->lib_rc));
+	} else if (lrc && lrc != GFXSTAT_E_ABORTED) {
+		cli_error("%s: %s", path, gfxstat_strerror(lrc));
 		rc = CLI_INPUT;
 	}
-	if (!rc && src->bytes && !src->model.v[GFXSTAT_MODEL_frames_in] && !rd->pf && !rd->gi &&
-	    !rd->sfl && !src->stats.v[GFXSTAT_STAT_events]) {
+	if (!rc && src->bytes && !src->model.v[GFXSTAT_MODEL_frames_in] && !sum->have_perfetto &&
+	    !sum->have_gfxinfo && !sum->have_sfl && !src->stats.v[GFXSTAT_STAT_events]) {
 		cli_error("%s: no frame source found (%s is not ftrace text, Perfetto, dumpsys "
 			  "gfxinfo or SurfaceFlinger --latency)", path,
 			  src->layers_desc[0] ? src->layers_desc : "it");
 		rc = CLI_INPUT;
 	}
-	current = NULL;
-	reader_free(rd);
-	free(rd);
 	if (rc)
 		cli_source_free(src);
 	return rc;
@@ -467,8 +274,7 @@ int cli_source_read(const char *path, gfxstat_frame_fn fn, void *user, struct cl
 
 void cli_source_free(struct cli_source *src)
 {
-	gfxstat_causes_free(src->causes);
-	src->causes = NULL;
+	src->causes = NULL; /* the recording's, valid until the next input */
 	src->nlayers = 0;
 }
 

@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: MIT */
+/* Any input into the per-frame model: unwrap, detect, parse, model (gfxstat_source.h). */
+#include <stdlib.h>
+
+#include "../gx_local.h"
+#include "gfxstat/gfxstat_source.h"
+
+/* Bytes of decoded content looked at before choosing the parser. */
+#define SNIFF 4096
+
+struct gfxstat_source {
+	struct gfxstat_source_sink sink;
+	struct gfxstat_model *model;
+	struct gfxstat_causes *causes;
+	/* the current input */
+	struct gfxstat_unwrap *unwrap;
+	struct gfxstat_trace_parser *trace;
+	struct gfxstat_sf_frames *sf;
+	struct gfxstat_perfetto *pf;
+	struct gfxstat_gfxinfo *gi;
+	struct gfxstat_sfl *sfl;
+	int detected;
+	int ended;
+	char head[SNIFF];
+	size_t nhead;
+	int rc;                 /* the parser's last result */
+	int err;                /* first error of the current input */
+	char *name;
+	struct gfxstat_source_summary sum;
+};
+
+static int on_model_frame(void *user, const struct gfxstat_frame *f)
+{
+	struct gfxstat_source *s = user;
+
+	return s->sink.frame ? s->sink.frame(s->sink.user, f) : 0;
+}
+
+/* Parsers' frames: the app sections that drove them noted, then into the model. */
+static int on_frame(void *user, const struct gfxstat_frame *frame)
+{
+	struct gfxstat_source *s = user;
+	struct gfxstat_frame copy;
+
+	if (frame->input < 0 && frame->source == GFXSTAT_SRC_FTRACE) {
+		copy = *frame;
+		copy.input = gfxstat_causes_input(s->causes, frame);
+		return gfxstat_model_frame(s->model, &copy);
+	}
+	return gfxstat_model_frame(s->model, frame);
+}
+
+/* Markers go to the section tracker that explains late frames, the frame extractor and the
+ * caller. */
+static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
+		     const struct gfxstat_marker *m)
+{
+	struct gfxstat_source *s = user;
+	int rc = gfxstat_causes_marker(s->causes, ev, m);
+
+	if (!rc)
+		rc = gfxstat_sf_frames_marker(s->sf, ev, m);
+	if (!rc && s->sink.marker)
+		rc = s->sink.marker(s->sink.user, ev, m);
+	return rc;
+}
+
+struct gfxstat_source *gfxstat_source_new(const struct gfxstat_source_sink *sink)
+{
+	struct gfxstat_source *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	if (sink)
+		s->sink = *sink;
+	s->model = gfxstat_model_new(on_model_frame, s);
+	s->ended = 1;
+	if (!s->model) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void input_free(struct gfxstat_source *s)
+{
+	gfxstat_unwrap_free(s->unwrap);
+	gfxstat_trace_parser_free(s->trace);
+	gfxstat_sf_frames_free(s->sf);
+	gfxstat_perfetto_free(s->pf);
+	gfxstat_gfxinfo_free(s->gi);
+	gfxstat_sfl_free(s->sfl);
+	s->unwrap = NULL;
+	s->trace = NULL;
+	s->sf = NULL;
+	s->pf = NULL;
+	s->gi = NULL;
+	s->sfl = NULL;
+}
+
+void gfxstat_source_free(struct gfxstat_source *s)
+{
+	if (!s)
+		return;
+	input_free(s);
+	gfxstat_causes_free(s->causes);
+	gfxstat_model_free(s->model);
+	free(s->name);
+	free(s);
+}
+
+static int on_unwrapped(void *user, const void *buf, size_t n);
+
+int gfxstat_source_begin(struct gfxstat_source *s, const char *name)
+{
+	input_free(s);
+	gfxstat_causes_free(s->causes);
+	free(s->name);
+	s->name = NULL;
+	memset(&s->sum, 0, sizeof(s->sum));
+	s->detected = 0;
+	s->ended = 0;
+	s->nhead = 0;
+	s->rc = 0;
+	s->err = 0;
+	{
+		const char *nm = name ? name : "-";
+		size_t len = strlen(nm) + 1;
+
+		s->name = malloc(len);
+		if (s->name)
+			memcpy(s->name, nm, len);
+	}
+	s->causes = gfxstat_causes_new();
+	s->sf = gfxstat_sf_frames_new(on_frame, s);
+	s->trace = s->sf ? gfxstat_trace_parser_new(on_marker, s) : NULL;
+	s->unwrap = gfxstat_unwrap_new(on_unwrapped, s, &s->sum.unwrap);
+	s->sum.name = s->name ? s->name : "-";
+	s->sum.format = "empty";
+	gfxstat_model_input_begin(s->model, 0, "ftrace-text");
+	if (!s->name || !s->causes || !s->trace || !s->unwrap)
+		return GFXSTAT_E_NOMEM;
+	return 0;
+}
+
+/* The parser chosen for the decoded content. */
+static int parse(struct gfxstat_source *s, const void *buf, size_t n)
+{
+	if (s->pf)
+		return gfxstat_perfetto_feed(s->pf, buf, n);
+	if (s->gi)
+		return gfxstat_gfxinfo_feed(s->gi, buf, n);
+	if (s->sfl)
+		return gfxstat_sfl_feed(s->sfl, buf, n);
+	return gfxstat_trace_parser_feed(s->trace, buf, n);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+/* Look at the first decoded bytes, pick the parser, then give it what was held back. */
+static int decide(struct gfxstat_source *s)
+{
+	enum gfxstat_format f = gfxstat_detect(s->head, s->nhead);
+
+	if (f != GFXSTAT_FMT_PERFETTO && f != GFXSTAT_FMT_GFXINFO && f != GFXSTAT_FMT_SF_LATENCY)
+		f = GFXSTAT_FMT_FTRACE_TEXT;
+	s->detected = 1;
+	s->sum.fmt = f;
+	s->sum.format = gfxstat_format_name(f);
+	/* only trace text streams (a live capture); the rest is finite and may describe a frame
+	 * twice or out of order, so the model holds it until the end */
+	gfxstat_model_input_begin(s->model, f != GFXSTAT_FMT_FTRACE_TEXT, s->sum.format);
+	if (f == GFXSTAT_FMT_PERFETTO) {
+		struct gfxstat_perfetto_sink ps;
+
+		memset(&ps, 0, sizeof(ps));
+		ps.marker = on_marker;
+		ps.frame = on_frame;
+		ps.user = s;
+		s->pf = gfxstat_perfetto_new(&ps, &s->sum.stats);
+		if (!s->pf)
+			return GFXSTAT_E_NOMEM;
+	} else if (f == GFXSTAT_FMT_GFXINFO) {
+		struct gfxstat_gfxinfo_sink gs;
+
+		memset(&gs, 0, sizeof(gs));
+		gs.frame = on_frame;
+		gs.user = s;
+		s->gi = gfxstat_gfxinfo_new(NULL, &gs, &s->sum.stats);
+		if (!s->gi)
+			return GFXSTAT_E_NOMEM;
+	} else if (f == GFXSTAT_FMT_SF_LATENCY) {
+		struct gfxstat_sfl_sink ls;
+
+		memset(&ls, 0, sizeof(ls));
+		ls.frame = on_frame;
+		ls.user = s;
+		s->sfl = gfxstat_sfl_new(base_name(s->sum.name), &ls, &s->sum.sfl);
+		if (!s->sfl)
+			return GFXSTAT_E_NOMEM;
+	}
+	return s->nhead ? parse(s, s->head, s->nhead) : 0;
+}
+
+/* Decoded bytes from the unwrapper. */
+static int on_unwrapped(void *user, const void *buf, size_t n)
+{
+	struct gfxstat_source *s = user;
+
+	if (!s->detected) {
+		size_t take = n < SNIFF - s->nhead ? n : SNIFF - s->nhead;
+
+		memcpy(s->head + s->nhead, buf, take);
+		s->nhead += take;
+		if (s->nhead < SNIFF)
+			return 0;
+		s->rc = decide(s);
+		if (s->rc)
+			return s->rc;
+		buf = (const char *)buf + take;
+		n -= take;
+	}
+	s->rc = n ? parse(s, buf, n) : 0;
+	return s->rc;
+}
+
+int gfxstat_source_feed(struct gfxstat_source *s, const void *buf, size_t n)
+{
+	int rc;
+
+	if (s->ended || !s->unwrap)
+		return GFXSTAT_E_INVAL;
+	s->sum.bytes += n;
+	rc = gfxstat_unwrap_feed(s->unwrap, buf, n);
+	if (!rc)
+		rc = s->rc;
+	if (rc && !s->err)
+		s->err = rc;
+	return rc;
+}
+
+static void count_damage(struct gfxstat_source *s)
+{
+	struct gfxstat_source_summary *m = &s->sum;
+	int i;
+
+	m->damaged = 0;
+	for (i = 0; i < GFXSTAT_UNWRAP_STAT_COUNT; i++)
+		if (gfxstat_unwrap_stat_severity((enum gfxstat_unwrap_stat)i) == GFXSTAT_SEV_ERROR)
+			m->damaged += m->unwrap.v[i];
+	for (i = 0; i < GFXSTAT_STAT_COUNT; i++)
+		if (gfxstat_stat_severity((enum gfxstat_stat)i) == GFXSTAT_SEV_ERROR)
+			m->damaged += m->stats.v[i];
+	if (m->have_gfxinfo)
+		for (i = 0; i < GFXSTAT_GFXINFO_COUNT_N; i++)
+			if (gfxstat_gfxinfo_count_severity((enum gfxstat_gfxinfo_count)i) ==
+			    GFXSTAT_SEV_ERROR)
+				m->damaged += m->gfxinfo.v[i];
+	if (m->have_sfl)
+		for (i = 0; i < GFXSTAT_SFL_STAT_COUNT; i++)
+			if (gfxstat_sfl_stat_severity((enum gfxstat_sfl_stat)i) == GFXSTAT_SEV_ERROR)
+				m->damaged += m->sfl.v[i];
+	if (m->have_perfetto)
+		m->damaged += m->perfetto.truncated + m->perfetto.broken +
+			      m->perfetto.inflate_failed;
+}
+
+int gfxstat_source_end(struct gfxstat_source *s)
+{
+	struct gfxstat_source_summary *m = &s->sum;
+	int rc, mrc;
+
+	if (s->ended || !s->unwrap)
+		return GFXSTAT_E_INVAL;
+	s->ended = 1;
+	rc = gfxstat_unwrap_finish(s->unwrap);
+	if (!rc && !s->detected)
+		rc = decide(s);
+	if (!rc || rc == GFXSTAT_E_ABORTED) {
+		int prc = 0;
+
+		if (s->pf)
+			prc = gfxstat_perfetto_finish(s->pf);
+		else if (s->gi)
+			prc = gfxstat_gfxinfo_finish(s->gi);
+		else if (s->sfl)
+			prc = gfxstat_sfl_finish(s->sfl);
+		else
+			prc = gfxstat_trace_parser_finish(s->trace);
+		if (!prc || prc == GFXSTAT_E_ABORTED)
+			prc = gfxstat_sf_frames_finish(s->sf);
+		if (!rc)
+			rc = prc;
+	}
+	mrc = gfxstat_model_input_end(s->model);
+	if (!rc || rc == GFXSTAT_E_ABORTED)
+		rc = mrc ? mrc : rc;
+	/* the summary */
+	if (!s->pf && !s->gi && !s->sfl)
+		m->stats = *gfxstat_trace_parser_stats(s->trace);
+	gfxstat_sf_frames_summary(s->sf, &m->sf);
+	m->have_sf = !s->gi && !s->sfl;
+	if (s->pf) {
+		m->have_perfetto = 1;
+		m->perfetto = *gfxstat_perfetto_summary(s->pf);
+	}
+	if (s->gi) {
+		m->have_gfxinfo = 1;
+		m->gfxinfo = *gfxstat_gfxinfo_counts(s->gi);
+	}
+	m->have_sfl = s->sfl != NULL;
+	{
+		enum gfxstat_format lay[GFXSTAT_UNWRAP_MAX_DEPTH + 1];
+		int nl = gfxstat_unwrap_layers(s->unwrap, lay, GFXSTAT_UNWRAP_MAX_DEPTH + 1);
+		size_t off = 0;
+		int k;
+
+		m->containers[0] = 0;
+		for (k = 0; k < nl && off < sizeof(m->containers); k++) {
+			const char *fn = gfxstat_format_name(lay[k]);
+			size_t need = strlen(fn) + (k ? 3 : 0);
+
+			if (off + need + 1 > sizeof(m->containers))
+				break;
+			if (k) {
+				memcpy(m->containers + off, " > ", 3);
+				off += 3;
+			}
+			memcpy(m->containers + off, fn, strlen(fn) + 1);
+			off += strlen(fn);
+		}
+	}
+	m->model = *gfxstat_model_stats(s->model);
+	count_damage(s);
+	if (rc && !s->err)
+		s->err = rc;
+	return rc;
+}
+
+int gfxstat_source_last_error(const struct gfxstat_source *s)
+{
+	return s->err;
+}
+
+const struct gfxstat_source_summary *gfxstat_source_summary(const struct gfxstat_source *s)
+{
+	return &s->sum;
+}
+
+const struct gfxstat_model *gfxstat_source_model(const struct gfxstat_source *s)
+{
+	return s->model;
+}
+
+struct gfxstat_model *gfxstat_source_model_mut(struct gfxstat_source *s)
+{
+	return s->model;
+}
+
+struct gfxstat_causes *gfxstat_source_causes(const struct gfxstat_source *s)
+{
+	return s->causes;
+}
