@@ -31,7 +31,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 	} while (0)
 
 struct result {
-	uint64_t hash, frames, rows, blocks;
+	uint64_t hash, frames, rows, table, blocks;
+	int64_t prev_present; /* the block's last present: frames of a block come together */
 	struct gfxstat_gfxinfo_counts counts;
 };
 
@@ -64,9 +65,27 @@ static int on_frame(void *user, const struct gfxstat_frame *f)
 
 	CHECK(f->source == GFXSTAT_SRC_GFXINFO);
 	CHECK(f->janky >= -1 && f->janky <= 1);
-	CHECK(f->jank_reasons < (1u << GFXSTAT_JANK_COUNT));
+	CHECK(f->jank_reasons <= (GFXSTAT_JANK_REASON_TWICE | (GFXSTAT_JANK_REASON_TWICE - 1)));
+	CHECK(!(f->jank_reasons & GFXSTAT_JANK_REASON_TWICE) ||
+	      (f->jank_reasons & (1u << GFXSTAT_JANK_HIGH_INPUT_LATENCY)));
 	CHECK(f->layer.p && f->app.p);
+	/* presents: only on counted frames, one basis, strictly increasing, a refresh apart */
+	if (f->present_ns != GFXSTAT_NS_NONE) {
+		CHECK(f->duration_ns != GFXSTAT_NS_NONE);
+		if (r->prev_present != GFXSTAT_NS_NONE) {
+			CHECK(f->present_ns > r->prev_present);
+			CHECK(f->interval_ns == f->present_ns - r->prev_present);
+			CHECK(f->vsync_period_ns == GFXSTAT_NS_NONE ||
+			      f->interval_ns >= f->vsync_period_ns - f->vsync_period_ns / 50);
+		} else {
+			CHECK(f->interval_ns == GFXSTAT_NS_NONE);
+		}
+		r->prev_present = f->present_ns;
+	}
+	if (f->janky < 0)
+		CHECK(f->duration_ns == GFXSTAT_NS_NONE || f->fi[GFXSTAT_FI_FLAGS] == GFXSTAT_NS_NONE);
 	r->frames++;
+	r->hash = mix(r->hash, &f->duration_ns, sizeof(f->duration_ns));
 	r->hash = mix(r->hash, f->fi, sizeof(f->fi));
 	r->hash = mix(r->hash, &f->janky, sizeof(f->janky));
 	r->hash = mix(r->hash, &f->jank_reasons, sizeof(f->jank_reasons));
@@ -96,6 +115,11 @@ static int on_block(void *user, const struct gfxstat_gfxinfo_block *b)
 			CHECK(valid_label(c->percentile[i]));
 	}
 	r->rows += b->rows;
+	if (!b->has_rows)
+		r->table += b->table_rows; /* the legacy table's rows are the frames */
+	CHECK(b->table_janky <= b->table_rows);
+	CHECK(b->presents_real + b->presents_estimated <= b->rows);
+	r->prev_present = GFXSTAT_NS_NONE;
 	r->blocks++;
 	r->hash = mix(r->hash, &b->calc, sizeof(b->calc));
 	r->hash = mix(r->hash, &b->dump, sizeof(b->dump));
@@ -137,6 +161,7 @@ static void run(const uint8_t *v, int mode, const uint8_t *text, size_t n, struc
 	int rc;
 
 	memset(res, 0, sizeof(*res));
+	res->prev_present = GFXSTAT_NS_NONE;
 	res->hash = 1469598103934665603ULL;
 	gfxstat_gfxinfo_opts_init(&o);
 	if (v[1] % 12)
@@ -165,7 +190,7 @@ static void run(const uint8_t *v, int mode, const uint8_t *text, size_t n, struc
 		off += len;
 	}
 	CHECK(gfxstat_gfxinfo_finish(g) == 0);
-	CHECK(res->frames == res->rows);
+	CHECK(res->frames == res->rows + res->table);
 	res->counts = *gfxstat_gfxinfo_counts(g);
 	CHECK(res->counts.v[GFXSTAT_GFXINFO_rows] == res->rows);
 	CHECK(res->counts.v[GFXSTAT_GFXINFO_blocks] == res->blocks);

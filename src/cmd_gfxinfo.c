@@ -54,7 +54,15 @@ static const struct cli_cmd gfxinfo_cmd = {
 	gfxinfo_opts,
 };
 
+/* a summary seen earlier, to give the frame rate between two dumps of one window */
+struct seen {
+	char *key; /* pid-independent: app, kind, window name */
+	struct gfxstat_gfxinfo_block b; /* its strings are not valid after the callback */
+};
+
 struct run {
+	struct seen *seen;
+	size_t nseen, capseen;
 	struct gfxstat_gfxinfo_opts o;
 	struct gfxstat_gfxinfo *g;
 	int frames, csv, all;
@@ -326,6 +334,78 @@ static void check_percentiles(struct run *r, const struct gfxstat_profile *d)
 	}
 }
 
+static char *block_key(const struct gfxstat_gfxinfo_block *b)
+{
+	size_t n = b->app.n + b->name.n + 4;
+	char *k = malloc(n);
+
+	if (k)
+		snprintf(k, n, "%.*s|%c|%.*s", (int)b->app.n, b->app.p,
+			 b->kind == GFXSTAT_BLOCK_PROCESS ? 'p' : 'w', (int)b->name.n, b->name.p);
+	return k;
+}
+
+/* Remember @b's summary; Return: the previous summary of the same window, or NULL. */
+static const struct gfxstat_gfxinfo_block *remember(struct run *r,
+						    const struct gfxstat_gfxinfo_block *b,
+						    struct gfxstat_gfxinfo_block *prev)
+{
+	char *k = block_key(b);
+	size_t i;
+
+	if (!k)
+		return NULL;
+	for (i = 0; i < r->nseen; i++)
+		if (!strcmp(r->seen[i].key, k)) {
+			*prev = r->seen[i].b;
+			r->seen[i].b = *b;
+			free(k);
+			return prev;
+		}
+	if (r->nseen == r->capseen) {
+		size_t nc = r->capseen ? r->capseen * 2 : 16;
+		struct seen *ns = realloc(r->seen, nc * sizeof(*ns));
+
+		if (!ns) {
+			free(k);
+			return NULL;
+		}
+		r->seen = ns;
+		r->capseen = nc;
+	}
+	r->seen[r->nseen].key = k;
+	r->seen[r->nseen++].b = *b;
+	return NULL;
+}
+
+/* Two summaries of one window: the frame rate between the dumps (library rule). */
+static void print_between(struct run *r, const struct gfxstat_gfxinfo_block *b)
+{
+	struct gfxstat_gfxinfo_block prev;
+	const struct gfxstat_gfxinfo_block *a;
+	double fps;
+
+	if (!b->has_summary)
+		return;
+	a = remember(r, b, &prev);
+	if (!a)
+		return;
+	if (gfxstat_gfxinfo_fps_between(a, b, &fps)) {
+		printf("(an earlier dump has this summary too, but the frame rate between them "
+		       "cannot be told: %s)\n",
+		       a->uptime_ns == GFXSTAT_NS_NONE || b->uptime_ns == GFXSTAT_NS_NONE ?
+			       "a dump has no Uptime line" :
+		       a->dump.stats_since_ns != b->dump.stats_since_ns ?
+			       "its stats were reset in between" :
+			       "the dumps are not in time order");
+		return;
+	}
+	printf("Since the previous dump: %lld frames in %.3f s: %.2f FPS (averaged, idle time "
+	       "included)\n",
+	       (long long)(b->dump.total_frames - a->dump.total_frames),
+	       (double)(b->uptime_ns - a->uptime_ns) / 1e9, fps);
+}
+
 static void print_block(struct run *r, const struct gfxstat_gfxinfo_block *b)
 {
 	if (b->pid != r->last_pid || !r->header_done) {
@@ -338,9 +418,14 @@ static void print_block(struct run *r, const struct gfxstat_gfxinfo_block *b)
 		printf("Process summary (the process's global data)\n");
 	else
 		printf("Window: %.*s\n", (int)b->name.n, b->name.p);
-	if (b->table_rows)
+	if (b->table_rows) {
 		printf("'Draw Prepare Process Execute' table: %llu rows\n",
 		       (unsigned long long)b->table_rows);
+		printf("  %llu of them over 16 ms (hwui's profile-bar rule)%s\n",
+		       (unsigned long long)b->table_janky,
+		       b->has_rows ? "; the framestats rows are the frames" :
+				     "; as frames they have no present times (the table has none)");
+	}
 	if (b->has_rows) {
 		printf("framestats: %llu rows (%llu with non-zero Flags, %llu never finished), "
 		       "%d columns%s; Android %s rules",
@@ -351,6 +436,15 @@ static void print_block(struct run *r, const struct gfxstat_gfxinfo_block *b)
 		if (b->frame_interval_ns > 0)
 			printf(", period %.3f ms", (double)b->frame_interval_ns / 1e6);
 		printf("\n");
+		printf("presents: %llu DisplayPresentTime", (unsigned long long)b->presents_real);
+		if (b->present_latency_ns != GFXSTAT_NS_NONE)
+			printf(", %llu estimated (completion + %.3f ms, the median)",
+			       (unsigned long long)b->presents_estimated,
+			       (double)b->present_latency_ns / 1e6);
+		else
+			printf(" (none in the rows: FrameCompleted/GpuCompleted is the basis)");
+		printf(", %llu moved to a refresh after the previous\n",
+		       (unsigned long long)b->presents_moved);
 	}
 	if (b->has_rows && b->rules != GFXSTAT_RULES_UNKNOWN) {
 		printf("-- recomputed from the rows --\n");
@@ -365,6 +459,7 @@ static void print_block(struct run *r, const struct gfxstat_gfxinfo_block *b)
 	} else if (b->has_rows) {
 		printf("(the dump has no summary for this window)\n");
 	}
+	print_between(r, b);
 	printf("\n");
 }
 
@@ -456,12 +551,17 @@ static int on_frame(void *user, const struct gfxstat_frame *f)
 	csv_quoted(f->layer);
 	printf(",%llu,%lld,%d,", (unsigned long long)r->row_no++, (long long)f->fi[GFXSTAT_FI_FLAGS],
 	       (int)f->janky);
-	for (i = 0; i < GFXSTAT_JANK_COUNT; i++)
-		if (f->jank_reasons & (1u << i)) {
+	for (i = 0; i < GFXSTAT_JANK_COUNT; i++) {
+		unsigned k = gfxstat_jank_reason_count(f->jank_reasons, (enum gfxstat_jank_type)i);
+
+		if (k) {
 			printf("%s%s", first ? "" : "|",
 			       gfxstat_jank_type_name((enum gfxstat_jank_type)i));
+			if (k > 1)
+				printf(" x%u", k); /* both 12+ trackers reported it */
 			first = 0;
 		}
+	}
 	printf(",");
 	if (f->present_ns != GFXSTAT_NS_NONE)
 		printf("%lld", (long long)f->present_ns);
@@ -471,6 +571,9 @@ static int on_frame(void *user, const struct gfxstat_frame *f)
 	printf(",");
 	if (f->vsync_period_ns != GFXSTAT_NS_NONE)
 		printf("%lld", (long long)f->vsync_period_ns);
+	printf(",");
+	if (f->duration_ns != GFXSTAT_NS_NONE)
+		printf("%lld", (long long)f->duration_ns);
 	for (i = 0; i < GFXSTAT_FI_COUNT; i++) {
 		printf(",");
 		if (f->fi[i] != GFXSTAT_NS_NONE)
@@ -529,7 +632,7 @@ int cmd_gfxinfo(int argc, char **argv)
 	r.last_pid = -2;
 	if (r.frames) {
 		printf("pid,app,window,row,flags,janky,jank_reasons,present_ns,interval_ns,"
-		       "vsync_period_ns");
+		       "vsync_period_ns,duration_ns");
 		for (i = 0; i < GFXSTAT_FI_COUNT; i++)
 			printf(",%s", gfxstat_frameinfo_name((enum gfxstat_frameinfo)i));
 		printf("\n");
@@ -570,5 +673,8 @@ int cmd_gfxinfo(int argc, char **argv)
 		rc = CLI_OUTPUT;
 	}
 	gfxstat_gfxinfo_free(r.g);
+	for (i = 0; i < (int)r.nseen; i++)
+		free(r.seen[i].key);
+	free(r.seen);
 	return rc;
 }

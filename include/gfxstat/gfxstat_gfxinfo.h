@@ -29,6 +29,22 @@ enum gfxstat_jank_type {
 	GFXSTAT_JANK_COUNT
 };
 
+/*
+ * gfxstat_frame.jank_reasons: bit i is type i; this bit more says that High input latency
+ * was reported twice for the frame (by both of Android 12+'s trackers), as it is counted.
+ */
+#define GFXSTAT_JANK_REASON_TWICE (1u << GFXSTAT_JANK_COUNT)
+
+/**
+ * gfxstat_jank_reason_count() - how much a frame adds to "Number <type>"
+ * @reasons: a gfxstat_frame's jank_reasons
+ * @t: the jank type
+ *
+ * Summed over a window's frames this gives the recomputed jank_counts exactly.
+ * Return: 0, 1, or 2 (High input latency reported by both 12+ trackers).
+ */
+unsigned gfxstat_jank_reason_count(uint32_t reasons, enum gfxstat_jank_type t);
+
 #define GFXSTAT_HIST_FAST 57   /* 1-4 ms wide buckets, labels 5 .. 133 ms */
 #define GFXSTAT_HIST_SLOW 97   /* 50 ms wide buckets, labels 150 .. 4950 ms */
 #define GFXSTAT_HIST_BUCKETS (GFXSTAT_HIST_FAST + GFXSTAT_HIST_SLOW)
@@ -129,6 +145,8 @@ const char *gfxstat_gfxinfo_rules_name(enum gfxstat_gfxinfo_rules r);
 	F(summary_lines, INFO, "summary lines read")                                       \
 	F(summary_malformed, WARN, "summary lines whose value did not parse")              \
 	F(table_rows, INFO, "'Draw Prepare Process Execute' table rows")                   \
+	F(presents_estimated, INFO, "presents estimated (DisplayPresentTime 0 or stale)")  \
+	F(presents_moved, INFO, "presents under a refresh after the last, to the next")    \
 	F(utf16, INFO, "streams read as UTF-16LE")
 
 #define GFXSTAT_GFXINFO_COUNT__(name, sev, doc) GFXSTAT_GFXINFO_##name,
@@ -176,6 +194,14 @@ struct gfxstat_gfxinfo_block {
 	int64_t frame_interval_ns;    /* the period used for the pre-12 and legacy rules */
 	struct gfxstat_profile calc;  /* recomputed from the rows, for this version */
 	uint64_t table_rows;          /* "Draw Prepare Process Execute" rows */
+	uint64_t table_janky;         /* of which over 16 ms (hwui FrameInfoVisualizer) */
+	int64_t uptime_ns;            /* the dump's "Uptime:" (ms, CLOCK_MONOTONIC), or NONE */
+	/* present times of the counted rows (docs/gfxinfo.md, "Present times"): */
+	uint64_t presents_real;       /* DisplayPresentTime as dumped */
+	uint64_t presents_estimated;  /* none or stale: completion + present_latency_ns */
+	uint64_t presents_moved;      /* under 0.98 period after the previous: to the next one */
+	int64_t present_latency_ns;   /* median DisplayPresentTime - completion; NONE if no
+					 real present (then completion itself is the basis) */
 };
 
 /* A row of the legacy "Draw Prepare Process Execute" table (debug.hwui.profile). */
@@ -184,7 +210,12 @@ struct gfxstat_gfxinfo_table_row {
 };
 
 struct gfxstat_gfxinfo_sink {
-	/* one per PROFILEDATA row, in order, when the block ends; source GFXSTAT_SRC_GFXINFO */
+	/*
+	 * One per PROFILEDATA row, in order, when the block ends; source GFXSTAT_SRC_GFXINFO.
+	 * A block without rows gives one per legacy table row instead (present_ns NONE).
+	 * Counted rows (janky >= 0, or every finished row when the release is unknown) have a
+	 * present_ns on one basis, strictly increasing, >= 0.98 period apart; the others none.
+	 */
 	gfxstat_frame_fn frame;
 	/* one per block, after its frames */
 	int (*block)(void *user, const struct gfxstat_gfxinfo_block *b);
@@ -244,5 +275,20 @@ int gfxstat_gfxinfo_finish(struct gfxstat_gfxinfo *g);
  * gfxstat_gfxinfo_counts() - the parser's counters
  */
 const struct gfxstat_gfxinfo_counts *gfxstat_gfxinfo_counts(const struct gfxstat_gfxinfo *g);
+
+/**
+ * gfxstat_gfxinfo_fps_between() - frame rate between two summaries of one window or process
+ * @a: the earlier block (has_summary, dump.total_frames and uptime_ns set)
+ * @b: the later one
+ * @fps: set to (b.total - a.total) / (b.uptime - a.uptime)
+ *
+ * "Total frames rendered" counts since "Stats since"; when both dumps share that reset time
+ * the frames between them are the difference, over the time between the dumps ("Uptime:"
+ * lines, the clock of "Stats since").
+ * Return: 0; GFXSTAT_E_INVAL when a field is missing, the stats were reset in between
+ * (Stats since differs) or the dumps are not in order.
+ */
+int gfxstat_gfxinfo_fps_between(const struct gfxstat_gfxinfo_block *a,
+				const struct gfxstat_gfxinfo_block *b, double *fps);
 
 #endif

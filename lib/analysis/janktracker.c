@@ -207,10 +207,24 @@ static int64_t forgive(const struct gx_jank_tracker *t, const int64_t *fi)
 	return expected < dq ? expected : dq;
 }
 
+/*
+ * Android 12+ runs two trackers on one frame (calculateLegacyJank, then finishFrame) and both
+ * may report High input latency: "Number High input latency" counts it twice, so the frame
+ * says so (GFXSTAT_JANK_REASON_TWICE) and per-frame sums equal the recomputed counts.
+ */
 static void report_type(struct gx_jank_tracker *t, uint32_t *reasons, int type)
 {
 	t->data->jank_counts[type]++;
+	if (*reasons & (1u << type))
+		*reasons |= GFXSTAT_JANK_REASON_TWICE;
 	*reasons |= 1u << type;
+}
+
+unsigned gfxstat_jank_reason_count(uint32_t reasons, enum gfxstat_jank_type t)
+{
+	if ((unsigned)t >= GFXSTAT_JANK_COUNT || !(reasons & (1u << t)))
+		return 0;
+	return t == GFXSTAT_JANK_HIGH_INPUT_LATENCY && (reasons & GFXSTAT_JANK_REASON_TWICE) ? 2 : 1;
 }
 
 static void report_frame(struct gfxstat_profile *p, int64_t d)
@@ -269,6 +283,12 @@ static void compare(struct gx_jank_tracker *t, const int64_t *fi, const struct c
 		if (delta >= thr && delta < IGNORE_EXCEEDING)
 			report_type(t, reasons, c[i].type);
 	}
+}
+
+/* FrameInfo::totalDuration() (frameworks/base libs/hwui/FrameInfo.h): what hwui buckets */
+int64_t gx_frame_total_duration(const int64_t fi[GFXSTAT_FI_COUNT])
+{
+	return duration(fi, GFXSTAT_FI_INTENDED_VSYNC, GFXSTAT_FI_FRAME_COMPLETED);
 }
 
 int gx_frame_incomplete(const int64_t fi[GFXSTAT_FI_COUNT])

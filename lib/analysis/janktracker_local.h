@@ -31,6 +31,12 @@ GFXSTAT_HIDDEN void gx_jank_tracker_init(struct gx_jank_tracker *t,
 GFXSTAT_HIDDEN int gx_frame_incomplete(const int64_t fi[GFXSTAT_FI_COUNT]);
 
 /*
+ * gx_frame_total_duration() - hwui's FrameInfo::totalDuration(): FrameCompleted -
+ * IntendedVsync less the SyncQueued..SyncStart stall, 0 when negative
+ */
+GFXSTAT_HIDDEN int64_t gx_frame_total_duration(const int64_t fi[GFXSTAT_FI_COUNT]);
+
+/*
  * gx_jank_tracker_frame() - feed one frame (FrameInfo by meaning; GFXSTAT_NS_NONE = absent)
  * @reasons: set to the jank types reported for this frame (bit i = type i)
  * Return: 1 janky ("Janky frames"), 0 not, -1 not counted (incomplete, or no duration).

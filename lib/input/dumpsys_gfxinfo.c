@@ -18,6 +18,12 @@
 #define MAX_COLS 40
 #define DEFAULT_MAX_ROWS 4096
 #define UTF16_SLICE 8192
+/* a kept row: the FrameInfo values, then the tracker's verdict and reasons */
+#define ROW_JANKY GFXSTAT_FI_COUNT
+#define ROW_REASONS (GFXSTAT_FI_COUNT + 1)
+#define ROW_W (GFXSTAT_FI_COUNT + 2)
+/* hwui FrameInfoVisualizer.cpp: a profile bar over FRAME_THRESHOLD_NS is drawn janky */
+#define TABLE_JANK_NS 16000000LL
 
 struct gfxstat_gfxinfo {
 	struct gfxstat_gfxinfo_opts o;
@@ -50,8 +56,12 @@ struct gfxstat_gfxinfo {
 	int ncols;
 	int col[MAX_COLS]; /* header column -> GFXSTAT_FI_*, or -1 */
 	int value_checked; /* the FrameInterval/FrameStartTime values were checked */
-	int64_t *rows;    /* nrows x GFXSTAT_FI_COUNT */
+	int64_t *rows;    /* nrows x ROW_W */
+	int64_t *tmp;     /* cap: the present latencies, sorted for their median */
 	size_t nrows, cap;
+	struct gfxstat_gfxinfo_table_row *trows; /* the legacy table of the block */
+	size_t ntrows, tcap;
+	int64_t uptime_ns; /* the last "Uptime:" line */
 };
 
 #define CNT(g, name) ((g)->counts.v[GFXSTAT_GFXINFO_##name]++)
@@ -180,7 +190,7 @@ static int64_t infer_interval(const struct gfxstat_gfxinfo *g)
 	size_t i;
 
 	for (i = 0; i < g->nrows; i++) {
-		int64_t iv = g->rows[i * GFXSTAT_FI_COUNT + GFXSTAT_FI_INTENDED_VSYNC];
+		int64_t iv = g->rows[i * ROW_W + GFXSTAT_FI_INTENDED_VSYNC];
 
 		if (iv <= 0)
 			continue;
@@ -201,12 +211,158 @@ static int plausible_after(int64_t t, int64_t iv)
 	return t > 0 && t >= iv && (uint64_t)t - (uint64_t)iv <= 3600ULL * GFXSTAT_NSEC_PER_SEC;
 }
 
+/* When the frame was finished: GpuCompleted if the GPU ended after the CPU, else FrameCompleted */
+static int64_t completion(const int64_t *fi)
+{
+	int64_t iv = fi[GFXSTAT_FI_INTENDED_VSYNC], fc = fi[GFXSTAT_FI_FRAME_COMPLETED];
+	int64_t gpu = fi[GFXSTAT_FI_GPU_COMPLETED];
+
+	if (!plausible_after(fc, iv))
+		return GFXSTAT_NS_NONE;
+	return gpu != GFXSTAT_NS_NONE && gpu > fc && plausible_after(gpu, iv) ? gpu : fc;
+}
+
+/*
+ * A DisplayPresentTime to trust: after the buffer was queued (SwapBuffers) and after the
+ * window's previous real present. hwui fills it only when a later frame fetches the present
+ * fence, so the last rows before an idle gap hold 0, garbage, or an older frame's value.
+ */
+static int real_present(const int64_t *fi, int64_t prev_real)
+{
+	int64_t dp = fi[GFXSTAT_FI_DISPLAY_PRESENT_TIME], sb = fi[GFXSTAT_FI_SWAP_BUFFERS];
+
+	if (dp == GFXSTAT_NS_NONE || !plausible_after(dp, fi[GFXSTAT_FI_INTENDED_VSYNC]))
+		return 0;
+	if (sb != GFXSTAT_NS_NONE && sb > 0 && dp < sb)
+		return 0;
+	return prev_real == GFXSTAT_NS_NONE || dp > prev_real;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int64_t row_period(const int64_t *fi, int64_t in)
+{
+	int64_t fint = fi[GFXSTAT_FI_FRAME_INTERVAL];
+
+	return fint != GFXSTAT_NS_NONE && fint > 0 ? fint : in > 0 ? in : GFXSTAT_NS_NONE;
+}
+
+/*
+ * Present times on one basis (docs/gfxinfo.md, "Present times"). A counted row's present is
+ * its DisplayPresentTime when real_present(); else its completion plus the window's median
+ * (DisplayPresentTime - completion) over the real ones, so that it lands where a real one
+ * would (about a frame later than FrameCompleted) instead of mixing the two clocks. With no
+ * real present in the window, completion is the basis for every row. A layer shows at most
+ * one buffer per refresh, so a present less than a period (less 2 % for timestamp noise:
+ * +-0.6 % at 120 Hz in the Sound-to-Visualiation sample) after the previous one goes to the
+ * previous one plus a period: an estimate, or a fence time off its vsync (the aNavMode
+ * tablet's fences come 14.6 ms apart six times in seven, then 29.2 ms, against a 16.67 ms
+ * FrameInterval, although its frames follow the 60 Hz vsync one by one). Return: the latency.
+ */
+static int64_t present_latency(struct gfxstat_gfxinfo *g)
+{
+	int64_t prev_real = GFXSTAT_NS_NONE;
+	size_t i, n = 0;
+
+	for (i = 0; i < g->nrows; i++) {
+		const int64_t *fi = g->rows + i * ROW_W;
+		int64_t c = completion(fi);
+
+		if (fi[ROW_JANKY] < 0 && g->b.rules != GFXSTAT_RULES_UNKNOWN)
+			continue;
+		if (c == GFXSTAT_NS_NONE || !real_present(fi, prev_real))
+			continue;
+		prev_real = fi[GFXSTAT_FI_DISPLAY_PRESENT_TIME];
+		g->tmp[n++] = prev_real - c > 0 ? prev_real - c : 0;
+	}
+	if (!n)
+		return GFXSTAT_NS_NONE;
+	qsort(g->tmp, n, sizeof(*g->tmp), cmp_i64);
+	return g->tmp[(n - 1) / 2];
+}
+
+static void set_present(struct gfxstat_gfxinfo *g, struct gfxstat_frame *f, const int64_t *fi,
+			int64_t lat, int64_t *prev, int64_t *prev_real)
+{
+	int64_t c = completion(fi), p, period = f->vsync_period_ns;
+
+	if (c == GFXSTAT_NS_NONE)
+		return;
+	if (lat != GFXSTAT_NS_NONE && real_present(fi, *prev_real)) {
+		p = *prev_real = fi[GFXSTAT_FI_DISPLAY_PRESENT_TIME];
+		g->b.presents_real++;
+	} else {
+		p = lat != GFXSTAT_NS_NONE ? c + lat : c;
+		if (lat != GFXSTAT_NS_NONE) {
+			g->b.presents_estimated++;
+			CNT(g, presents_estimated);
+		}
+	}
+	if (*prev != GFXSTAT_NS_NONE && period != GFXSTAT_NS_NONE &&
+	    p - *prev < period - period / 50) {
+		p = *prev + period;
+		g->b.presents_moved++;
+		CNT(g, presents_moved);
+	} else if (*prev != GFXSTAT_NS_NONE && p <= *prev) {
+		p = *prev + 1; /* no period known: still strictly increasing */
+		g->b.presents_moved++;
+		CNT(g, presents_moved);
+	}
+	f->present_ns = p;
+	if (*prev != GFXSTAT_NS_NONE)
+		f->interval_ns = p - *prev;
+	*prev = p;
+}
+
+/* The package a window belongs to when no process header named it: "pkg/Activity". */
+static struct gfxstat_str frame_app(const struct gfxstat_gfxinfo_block *b)
+{
+	struct gfxstat_str a = b->app;
+	const char *sl;
+
+	if (a.n || !b->name.n)
+		return a;
+	sl = memchr(b->name.p, '/', b->name.n);
+	if (sl && sl > b->name.p && memchr(b->name.p, '.', (size_t)(sl - b->name.p)) &&
+	    !memchr(b->name.p, ' ', (size_t)(sl - b->name.p))) {
+		a.p = b->name.p;
+		a.n = (size_t)(sl - b->name.p);
+	}
+	return a;
+}
+
+/* The legacy table as frames: no times, so no present; janky as its profile bar is drawn. */
+static int table_frames(struct gfxstat_gfxinfo *g)
+{
+	struct gfxstat_frame f;
+	size_t i;
+
+	for (i = 0; i < g->ntrows; i++) {
+		const struct gfxstat_gfxinfo_table_row *r = &g->trows[i];
+
+		gfxstat_frame_init(&f, GFXSTAT_SRC_GFXINFO);
+		f.layer = g->b.name;
+		f.app = frame_app(&g->b);
+		f.pid = g->b.pid;
+		f.duration_ns = r->draw_ns + r->prepare_ns + r->process_ns + r->execute_ns;
+		f.janky = f.duration_ns > TABLE_JANK_NS;
+		if (g->sink.frame && g->sink.frame(g->sink.user, &f))
+			return 1;
+	}
+	return 0;
+}
+
 /* End of a block: recompute, pass on the frames, then the block. Return: non-zero to stop. */
 static int close_block(struct gfxstat_gfxinfo *g)
 {
 	struct gx_jank_tracker t;
 	struct gfxstat_frame f;
-	int64_t prev_present = GFXSTAT_NS_NONE;
+	int64_t prev = GFXSTAT_NS_NONE, prev_real = GFXSTAT_NS_NONE, lat;
 	size_t i;
 	int rc = 0;
 
@@ -223,6 +379,7 @@ static int close_block(struct gfxstat_gfxinfo *g)
 	g->b.name.p = g->name;
 	g->b.name.n = strlen(g->name);
 	g->b.rules = rules_for(g);
+	g->b.present_latency_ns = GFXSTAT_NS_NONE;
 	if (g->b.has_rows) {
 		/* with no known release the rows are still passed on, janky -1 */
 		int known = g->b.rules != GFXSTAT_RULES_UNKNOWN;
@@ -234,33 +391,41 @@ static int close_block(struct gfxstat_gfxinfo *g)
 		if (!known)
 			gfxstat_profile_init(&g->b.calc);
 		g->b.frame_interval_ns = in;
+		/* the verdicts first: which rows count decides which presents are kept */
 		for (i = 0; i < g->nrows; i++) {
-			const int64_t *fi = g->rows + i * GFXSTAT_FI_COUNT;
-			int64_t iv = fi[GFXSTAT_FI_INTENDED_VSYNC], dp = fi[GFXSTAT_FI_DISPLAY_PRESENT_TIME];
-			int64_t fc = fi[GFXSTAT_FI_FRAME_COMPLETED], fint = fi[GFXSTAT_FI_FRAME_INTERVAL];
+			int64_t *fi = g->rows + i * ROW_W;
+			uint32_t reasons = 0;
+
+			/* unknown release: the rows JankTracker would count (finished, total > 0) */
+			fi[ROW_JANKY] = known ? gx_jank_tracker_frame(&t, fi, &reasons) :
+				gx_frame_incomplete(fi) || gx_frame_total_duration(fi) <= 0 ? -1 : 0;
+			fi[ROW_REASONS] = reasons;
+		}
+		lat = present_latency(g);
+		g->b.present_latency_ns = lat;
+		for (i = 0; i < g->nrows; i++) {
+			const int64_t *fi = g->rows + i * ROW_W;
 
 			gfxstat_frame_init(&f, GFXSTAT_SRC_GFXINFO);
 			memcpy(f.fi, fi, sizeof(f.fi));
 			f.layer = g->b.name;
-			f.app = g->b.app;
+			f.app = frame_app(&g->b);
 			f.pid = g->b.pid;
-			f.janky = known ? gx_jank_tracker_frame(&t, fi, &f.jank_reasons) : -1;
+			f.janky = known ? (int32_t)fi[ROW_JANKY] : -1;
+			f.jank_reasons = (uint32_t)fi[ROW_REASONS];
 			if (gx_frame_incomplete(fi))
 				g->b.rows_incomplete++;
-			if (dp != GFXSTAT_NS_NONE && plausible_after(dp, iv))
-				f.present_ns = dp;
-			else if (fc != GFXSTAT_NS_NONE && plausible_after(fc, iv))
-				f.present_ns = fc;
-			if (f.present_ns != GFXSTAT_NS_NONE && prev_present != GFXSTAT_NS_NONE)
-				f.interval_ns = f.present_ns - prev_present;
-			if (f.present_ns != GFXSTAT_NS_NONE)
-				prev_present = f.present_ns;
-			if (fint != GFXSTAT_NS_NONE && fint > 0) {
-				f.vsync_period_ns = fint;
-				if (!g->b.frame_interval_ns)
-					g->b.frame_interval_ns = fint;
-			} else if (in > 0) {
-				f.vsync_period_ns = in;
+			f.vsync_period_ns = row_period(fi, in);
+			if (f.vsync_period_ns != GFXSTAT_NS_NONE && !g->b.frame_interval_ns)
+				g->b.frame_interval_ns = f.vsync_period_ns;
+			/*
+			 * A row Android does not count never finished (its slot holds 0, garbage
+			 * or an older frame's times): no duration, no present, so that every
+			 * consumer counts exactly the frames JankTracker counts.
+			 */
+			if (fi[ROW_JANKY] >= 0) {
+				f.duration_ns = gx_frame_total_duration(fi);
+				set_present(g, &f, fi, lat, &prev, &prev_real);
 			}
 			if (fi[GFXSTAT_FI_FRAME_TIMELINE_VSYNC_ID] != GFXSTAT_NS_NONE &&
 			    fi[GFXSTAT_FI_FRAME_TIMELINE_VSYNC_ID] != -1)
@@ -271,12 +436,30 @@ static int close_block(struct gfxstat_gfxinfo *g)
 		g->counts.v[GFXSTAT_GFXINFO_rows_incomplete] += g->b.rows_incomplete;
 		if (known)
 			gx_jank_tracker_done(&t);
+	} else if (g->ntrows) {
+		rc = table_frames(g);
 	}
 	CNT(g, blocks);
 	if (!rc && g->sink.block && g->sink.block(g->sink.user, &g->b))
 		rc = 1;
 	g->nrows = 0;
+	g->ntrows = 0;
 	return rc;
+}
+
+int gfxstat_gfxinfo_fps_between(const struct gfxstat_gfxinfo_block *a,
+				const struct gfxstat_gfxinfo_block *b, double *fps)
+{
+	const struct gfxstat_profile *x = &a->dump, *y = &b->dump;
+
+	if (!a->has_summary || !b->has_summary || x->total_frames < 0 || y->total_frames < 0 ||
+	    a->uptime_ns == GFXSTAT_NS_NONE || b->uptime_ns == GFXSTAT_NS_NONE ||
+	    x->stats_since_ns != y->stats_since_ns || b->uptime_ns <= a->uptime_ns ||
+	    y->total_frames < x->total_frames)
+		return GFXSTAT_E_INVAL;
+	*fps = (double)(y->total_frames - x->total_frames) * 1e9 /
+	       (double)(b->uptime_ns - a->uptime_ns);
+	return 0;
 }
 
 static int open_block(struct gfxstat_gfxinfo *g, enum gfxstat_gfxinfo_block_kind kind,
@@ -287,6 +470,9 @@ static int open_block(struct gfxstat_gfxinfo *g, enum gfxstat_gfxinfo_block_kind
 	memset(&g->b, 0, sizeof(g->b));
 	g->b.kind = kind;
 	g->b.pid = g->pid;
+	g->b.uptime_ns = g->uptime_ns;
+	g->b.present_latency_ns = GFXSTAT_NS_NONE;
+	g->ntrows = 0;
 	gfxstat_profile_init(&g->b.dump);
 	gfxstat_profile_init(&g->b.calc);
 	copy_name(g->name, name, n);
@@ -386,10 +572,14 @@ static int grow_rows(struct gfxstat_gfxinfo *g)
 	ncap = g->cap ? g->cap * 2 : 128;
 	if (ncap > max)
 		ncap = max;
-	r = realloc(g->rows, ncap * GFXSTAT_FI_COUNT * sizeof(*r));
+	r = realloc(g->rows, ncap * ROW_W * sizeof(*r));
 	if (!r)
 		return GFXSTAT_E_NOMEM;
 	g->rows = r;
+	r = realloc(g->tmp, ncap * sizeof(*r));
+	if (!r)
+		return GFXSTAT_E_NOMEM;
+	g->tmp = r;
 	g->cap = ncap;
 	return 0;
 }
@@ -429,7 +619,7 @@ static int pd_row(struct gfxstat_gfxinfo *g, const char *s, size_t n)
 	}
 	if (rc)
 		return rc;
-	memcpy(g->rows + g->nrows * GFXSTAT_FI_COUNT, fi, sizeof(fi));
+	memcpy(g->rows + g->nrows * ROW_W, fi, sizeof(fi));
 	g->nrows++;
 	g->b.rows++;
 	CNT(g, rows);
@@ -618,7 +808,27 @@ static int table_row(struct gfxstat_gfxinfo *g, const char *s, size_t n)
 		p++;
 	if (p != end)
 		return 0;
+	if (g->ntrows == g->tcap) {
+		size_t max = g->o.max_rows ? g->o.max_rows : DEFAULT_MAX_ROWS;
+		size_t ncap = g->tcap ? g->tcap * 2 : 128;
+		struct gfxstat_gfxinfo_table_row *nr;
+
+		if (ncap > max)
+			ncap = max;
+		if (ncap <= g->tcap) {
+			CNT(g, rows_over_limit);
+			return 1;
+		}
+		nr = realloc(g->trows, ncap * sizeof(*nr));
+		if (!nr)
+			return GFXSTAT_E_NOMEM;
+		g->trows = nr;
+		g->tcap = ncap;
+	}
+	g->trows[g->ntrows++] = r;
 	g->b.table_rows++;
+	if (r.draw_ns + r.prepare_ns + r.process_ns + r.execute_ns > TABLE_JANK_NS)
+		g->b.table_janky++;
 	CNT(g, table_rows);
 	if (g->sink.table_row) {
 		g->b.app.p = g->app;
@@ -707,6 +917,16 @@ static int on_line(void *user, const char *s, size_t n)
 		CNT(g, profiledata);
 		goto out;
 	}
+	if (starts(s, n, "Uptime: ")) {
+		const char *p = s + 8;
+		int64_t ms;
+
+		/* when the dump was taken: ActivityManager's uptimeMillis(), the clock of
+		 * "Stats since" (hwui's systemTime(SYSTEM_TIME_MONOTONIC)) */
+		if (!scan_i64(&p, s + n, &ms) && ms >= 0 && ms <= INT64_MAX / GFXSTAT_NSEC_PER_MSEC)
+			g->uptime_ns = ms * GFXSTAT_NSEC_PER_MSEC;
+		goto out;
+	}
 	if (starts(s, n, "** Graphics info for pid ")) {
 		stop = process_header(g, s, n);
 		goto out;
@@ -788,6 +1008,7 @@ struct gfxstat_gfxinfo *gfxstat_gfxinfo_new(const struct gfxstat_gfxinfo_opts *o
 	}
 	g->stream_start = 1;
 	g->pid = -1;
+	g->uptime_ns = GFXSTAT_NS_NONE;
 	gx_utf16_init(&g->u);
 	return g;
 }
@@ -799,6 +1020,8 @@ void gfxstat_gfxinfo_free(struct gfxstat_gfxinfo *g)
 	gfxstat_line_reader_free(g->lr);
 	free(g->ubuf);
 	free(g->rows);
+	free(g->tmp);
+	free(g->trows);
 	free(g);
 }
 
@@ -876,6 +1099,8 @@ int gfxstat_gfxinfo_finish(struct gfxstat_gfxinfo *g)
 	g->in_pd = 0;
 	g->in_table = 0;
 	g->nrows = 0;
+	g->ntrows = 0;
+	g->uptime_ns = GFXSTAT_NS_NONE;
 	g->stream_start = 1;
 	g->nsniff = 0;
 	g->utf16 = 0;

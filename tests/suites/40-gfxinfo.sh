@@ -148,6 +148,80 @@ ScreenDecorOverlayBottom EQUAL'
 # Sound-to-Visualiation-Kotlin framestats.txt (120 Hz, UTF-8 BOM): 120 rows of 516 frames.
 gx_expect_sound='com.soundvisualization.accessibility/com.soundvisualization.accessibility.MainActivity|120|0|0|120|10|59|10|13|53|77|5|197|10|0|5|10|5'
 
+# Per window of --frames: presents strictly increase, no interval under 3/4 of the row's
+# period, FPS (over the window's span, and over its active time as analyze counts it:
+# intervals under 500 ms) at most 1.02 x the refresh rate; and the frames' own verdicts summed
+# per window equal the recomputed summary of --csv (frames counted, janky, every "Number").
+# Prints one line per problem.
+gx_frames_check() { # gx_frames_check FRAMES.csv SUMMARY.csv
+	tr -d '"' < "$2" | awk -F, 'NR > 1 && $3 == "window" && $7 > 0 {
+		s = $11 "|" $12; for (i = 18; i <= 24; i++) s = s "|" $i; print $1 "," $4 "," s }' \
+		> "$gx_dir/want.sum"
+	tr -d '"' < "$1" | awk -F, '
+	NR == 1 { next }
+	{ k = $1 "," $3 }
+	!(k in seen) { seen[k] = 1; keys[nk++] = k }
+	{
+		tot[k] += $6 >= 0; jank[k] += $6 == 1
+		n = split($7, r, "|")
+		for (i = 1; i <= n; i++) {
+			m = 1; name = r[i]
+			if (name ~ / x2$/) { m = 2; sub(/ x2$/, "", name) }
+			cnt[k, name] += m
+		}
+	}
+	$8 != "" {
+		if (last[k] != "" && $8 + 0 <= last[k]) printf "%s: present %s not after %s\n", k, $8, last[k]
+		if (last[k] != "" && $10 != "" && ($8 - last[k]) < 0.75 * $10)
+			printf "%s: interval %d under 3/4 of %d\n", k, $8 - last[k], $10
+		if (last[k] != "") {
+			iv = $8 - last[k]
+			if (iv < 500000000) { act[k] += iv; nact[k]++ }
+		} else first[k] = $8
+		last[k] = $8 + 0; np[k]++; per[k] = $10
+	}
+	END {
+		split("Missed Vsync|High input latency|Slow UI thread|Slow bitmap uploads|" \
+		      "Slow issue draw commands|Frame deadline missed|Frame deadline missed (legacy)", t, "|")
+		for (j = 0; j < nk; j++) {
+			k = keys[j]; s = tot[k] "|" jank[k]
+			for (i = 1; i <= 7; i++) s = s "|" (cnt[k, t[i]] + 0)
+			print k "," s > "'"$gx_dir/got.sum"'"
+			if (np[k] > 1 && per[k] > 0) {
+				hz = 1e9 / per[k]
+				fps = (np[k] - 1) / ((last[k] - first[k]) / 1e9)
+				if (fps > 1.02 * hz) printf "%s: %.1f FPS over %.1f Hz\n", k, fps, hz
+				if (act[k] > 0 && nact[k] / (act[k] / 1e9) > 1.02 * hz)
+					printf "%s: %.1f active FPS over %.1f Hz\n", k, nact[k] / (act[k] / 1e9), hz
+			}
+		}
+	}'
+	cmp -s "$gx_dir/want.sum" "$gx_dir/got.sum" || {
+		echo "per-frame verdicts differ from the recomputed summary:"
+		diff "$gx_dir/want.sum" "$gx_dir/got.sum" | head -6
+	}
+}
+
+# analyze --json on the same input: per window layer, frames and janky-by-the-source equal
+# the recomputed summary (one JankTracker, one set of counted frames).
+gx_analyze_check() { # gx_analyze_check INPUT SUMMARY.csv
+	"$GFXSTAT" analyze -q --json "$1" > "$gx_dir/an.json" 2> /dev/null
+	tr -d '"' < "$2" | awk -F, 'NR > 1 && $3 == "window" && $11 > 0 { print $4 "|" $11 "|" $12 }' |
+		sort > "$gx_dir/an.want"
+	sed 's/{"name":/\n&/g' "$gx_dir/an.json" | awk '/"kind":"layer"/ {
+		name = $0; sub(/^\{"name":"/, "", name); sub(/".*/, "", name)
+		f = j = "-"
+		if (match($0, /"frames":[0-9]+/)) f = substr($0, RSTART + 9, RLENGTH - 9)
+		if (match($0, /"android":\{"judged":[0-9]+,"janky":[0-9]+/)) {
+			j = substr($0, RSTART, RLENGTH); sub(/.*:/, "", j)
+		}
+		print name "|" f "|" j }' | sort > "$gx_dir/an.got"
+	cmp -s "$gx_dir/an.want" "$gx_dir/an.got" || {
+		echo "analyze and gfxinfo count differently:"
+		diff "$gx_dir/an.want" "$gx_dir/an.got" | head -6
+	}
+}
+
 gx_check_sample() { # gx_check_sample NAME FILE EXPECTED EXPECTED_COVERED
 	name=$1 f=$2
 	"$GFXSTAT" gfxinfo -q --csv "$f" > "$gx_dir/$name.csv" 2> "$gx_dir/$name.err"
@@ -180,6 +254,17 @@ gx_check_sample() { # gx_check_sample NAME FILE EXPECTED EXPECTED_COVERED
 	if [ "$got" = "$want" ]; then pass; else
 		fail "gfxinfo sample $name: --frames gave $got rows, want $want"
 	fi
+	# presents on one basis per window, and the frames carry the summary's verdicts
+	out=$(gx_frames_check "$gx_dir/$name.frames" "$gx_dir/$name.csv")
+	if [ -z "$out" ] && [ -s "$gx_dir/got.sum" ]; then pass; else
+		fail "gfxinfo sample $name: presents or per-frame verdicts"
+		printf '%s\n' "$out" | head -8
+	fi
+	out=$(gx_analyze_check "$f" "$gx_dir/$name.csv")
+	if [ -z "$out" ] && [ -s "$gx_dir/an.got" ]; then pass; else
+		fail "gfxinfo sample $name: analyze disagrees with gfxinfo"
+		printf '%s\n' "$out" | head -8
+	fi
 	# the text report: no MISMATCH, and every dump summary's percentiles follow from its
 	# own HISTOGRAM (an exact check of the bucket labels and the percentile walk)
 	"$GFXSTAT" gfxinfo "$f" > "$gx_dir/$name.txt" 2> "$gx_dir/$name.txt.err"
@@ -207,6 +292,19 @@ else
 	"$GFXSTAT" gfxinfo "$gx_dir/missing.txt" > /dev/null 2>&1
 	rc=$?
 	if [ $rc -eq 3 ]; then pass; else fail "gfxinfo on a missing file: exit $rc, want 3"; fi
+
+	# two summaries of one process in NuvioTV's format, 10 s apart (Uptime 89896149 and
+	# 89906149 ms), same Stats since: (3503 - 2903) frames / 10.000 s = 60.00 FPS
+	{
+		printf 'Applications Graphics Acceleration Info:\nUptime: 89896149 Realtime: 1\n\n'
+		printf '** Graphics info for pid 2062 [com.nuvio.tv] **\n\n'
+		printf 'Stats since: 89732159635559ns\nTotal frames rendered: 2903\n\n'
+	} > "$gx_dir/pair1.txt"
+	sed -e 's/89896149/89906149/' -e 's/2903/3503/' "$gx_dir/pair1.txt" > "$gx_dir/pair2.txt"
+	if "$GFXSTAT" gfxinfo "$gx_dir/pair1.txt" "$gx_dir/pair2.txt" 2> /dev/null |
+		grep -q '^Since the previous dump: 600 frames in 10.000 s: 60.00 FPS'; then pass; else
+		fail "gfxinfo: FPS between two summaries"
+	fi
 
 	if [ ! -d "$SAMPLES/gfxinfo" ]; then
 		skip "gfxinfo samples: $SAMPLES/gfxinfo is absent"
@@ -245,11 +343,18 @@ else
 			if grep -q '^Total frames rendered: 2903$' "$gx_dir/nuvio.txt" &&
 				grep -q '^Janky frames: 772 (26.59%)$' "$gx_dir/nuvio.txt" &&
 				grep -q "^'Draw Prepare Process Execute' table: 120 rows$" "$gx_dir/nuvio.txt" &&
-				grep -q "the dump's 8 percentiles follow from its HISTOGRAM" "$gx_dir/nuvio.txt"
+				grep -q "the dump's 8 percentiles follow from its HISTOGRAM" "$gx_dir/nuvio.txt" &&
+				grep -q "as frames they have no present times" "$gx_dir/nuvio.txt"
 			then
 				pass
 			else
 				fail "gfxinfo sample NuvioTV"
+			fi
+			# the 120 table rows are frames: no present, duration = the four stages
+			"$GFXSTAT" gfxinfo -q --frames "$f" > "$gx_dir/nuvio.frames"
+			if [ "$(awk -F, 'NR > 1 && $8 == "" && $11 > 0' "$gx_dir/nuvio.frames" |
+				wc -l)" = 120 ]; then pass; else
+				fail "gfxinfo NuvioTV: the legacy table is not 120 untimed frames"
 			fi
 		else
 			skip "gfxinfo sample NuvioTV/gfxinfo.txt is absent"

@@ -720,6 +720,196 @@ TEST(stop_and_reuse)
 	free(t);
 }
 
+/* ---------------------------------------------------------------------------------------- */
+/* Present times on one basis, durations, per-frame verdicts = the recomputed summary         */
+
+/* Per-frame verdicts and reasons summed over the frames give the block's recomputation. */
+static void check_sums(const struct got *g, const struct gfxstat_profile *c)
+{
+	int64_t total = 0, janky = 0, n[GFXSTAT_JANK_COUNT] = { 0 };
+	int i, t;
+
+	for (i = 0; i < g->nframes && i < MAXF; i++) {
+		total += g->f[i].janky >= 0;
+		janky += g->f[i].janky == 1;
+		for (t = 0; t < GFXSTAT_JANK_COUNT; t++)
+			n[t] += gfxstat_jank_reason_count(g->f[i].jank_reasons,
+							  (enum gfxstat_jank_type)t);
+	}
+	CHECK_EQ(total, c->total_frames);
+	CHECK_EQ(janky, c->janky_frames);
+	for (t = 0; t < GFXSTAT_JANK_COUNT; t++)
+		CHECK_EQ(n[t], c->jank_counts[t]);
+}
+
+/*
+ * Interval 16 ms; every row has sync 2/2 (no stall), issue +3, swap +6, fc = gpu +8, sbc +7
+ * after its vsync (= IntendedVsync):
+ *   R0 iv 0,  DisplayPresentTime 20: real; latency dp - completion = 20 - 8 = 12
+ *   R1 iv 16, dp 30: real (> 20); latency 30 - 24 = 6; 30 - 20 = 10 < 16 - 16/50 = 15.68:
+ *             moved to 20 + 16 = 36
+ *   R2 iv 32, dp 56: real; latency 56 - 40 = 16; 56 - 36 = 20: kept
+ *   R3 iv 48, dp 0: estimated, completion 56 + median{6, 12, 16} = 12 -> 68;
+ *             68 - 56 = 12 < 15.68: moved to 72
+ *   R4 iv 80, dp 56: stale (not after the last real present, 56): estimated 88 + 12 = 100;
+ *             100 - 72 = 28: kept
+ * Real 3, estimated 2, moved 2; duration = fc - iv = 8 ms each (hwui totalDuration).
+ */
+static const struct r12 rows_pres[] = {
+	{ 0, M(0), M(0), M(16), M(2), M(2), M(3), M(6), M(8), M(8), M(7), M(20) },
+	{ 0, M(16), M(16), M(32), M(18), M(18), M(19), M(22), M(24), M(24), M(23), M(30) },
+	{ 0, M(32), M(32), M(48), M(34), M(34), M(35), M(38), M(40), M(40), M(39), M(56) },
+	{ 0, M(48), M(48), M(64), M(50), M(50), M(51), M(54), M(56), M(56), M(55), 0 },
+	{ 0, M(80), M(80), M(96), M(82), M(82), M(83), M(86), M(88), M(88), M(87), M(56) },
+};
+
+TEST(present_basis)
+{
+	char b[8192];
+	size_t n = 0, i;
+	struct got g;
+	struct gfxstat_gfxinfo *p;
+	const struct gfxstat_gfxinfo_block *w;
+	static const int64_t want[] = { M(20), M(36), M(56), M(72), M(100) };
+
+	n += (size_t)snprintf(b + n, sizeof(b) - n,
+			      "** Graphics info for pid 7 [com.example] **\n\n"
+			      "Window: com.example/com.example.Main\n---PROFILEDATA---\n%s", hdr13);
+	for (i = 0; i < sizeof(rows_pres) / sizeof(rows_pres[0]); i++)
+		n += row12(b + n, sizeof(b) - n, &rows_pres[i], 0);
+	n += (size_t)snprintf(b + n, sizeof(b) - n, "---PROFILEDATA---\n");
+	memset(&g, 0, sizeof(g));
+	p = parse(b, n, 0, &g, NULL);
+	CHECK(p != NULL);
+	CHECK_EQ(g.nframes, 5);
+	CHECK_EQ(g.nblocks, 2);
+	w = &g.b[1];
+	for (i = 0; i < 5; i++) {
+		CHECK_EQ(g.f[i].present_ns, want[i]);
+		CHECK_EQ(g.f[i].interval_ns, i ? want[i] - want[i - 1] : GFXSTAT_NS_NONE);
+		CHECK_EQ(g.f[i].duration_ns, MS(8));
+		CHECK_EQ(g.f[i].vsync_period_ns, MS(16));
+	}
+	CHECK_EQ(w->presents_real, 3);
+	CHECK_EQ(w->presents_estimated, 2);
+	CHECK_EQ(w->presents_moved, 2);
+	CHECK_EQ(w->present_latency_ns, MS(12));
+	check_sums(&g, &w->calc);
+	gfxstat_gfxinfo_free(p);
+}
+
+/* check13's rows: A..D counted, E and F never finished (no duration, no present). */
+TEST(frames_match_summary)
+{
+	struct got g;
+	size_t n;
+	char *t = build13(&n, 0);
+	struct gfxstat_gfxinfo *p;
+
+	memset(&g, 0, sizeof(g));
+	p = parse(t, n, 0, &g, NULL);
+	check_sums(&g, &g.b[1].calc);
+	CHECK_EQ(g.f[0].duration_ns, MS(8));      /* fc 8 - iv 0 */
+	CHECK_EQ(g.f[1].duration_ns, MS(44 - 16 - 1)); /* fc 44 - iv 16, less the 1 ms stall */
+	CHECK_EQ(g.f[4].duration_ns, GFXSTAT_NS_NONE);
+	CHECK_EQ(g.f[5].duration_ns, GFXSTAT_NS_NONE);
+	/* both 12+ trackers reporting High input latency count twice */
+	CHECK_EQ(gfxstat_jank_reason_count(GFXSTAT_JANK_REASON_TWICE |
+						   (1u << GFXSTAT_JANK_HIGH_INPUT_LATENCY),
+					   GFXSTAT_JANK_HIGH_INPUT_LATENCY), 2);
+	CHECK_EQ(gfxstat_jank_reason_count(1u << GFXSTAT_JANK_SLOW_UI, GFXSTAT_JANK_SLOW_UI), 1);
+	CHECK_EQ(gfxstat_jank_reason_count(0, GFXSTAT_JANK_SLOW_UI), 0);
+	gfxstat_gfxinfo_free(p);
+	free(t);
+}
+
+/*
+ * The legacy table (NuvioTV's layout) as frames: duration = the four stages, janky when over
+ * 16 ms (FrameInfoVisualizer: "<= FRAME_THRESHOLD_NS" is fast), no present.
+ *   50.00+0.31+4.26+0.70 = 55.27 ms: janky;  5+2+4+1 = 12: not;  8+2+5+1 = 16: not (not > 16)
+ */
+TEST(legacy_table_frames)
+{
+	static const char t[] =
+		"** Graphics info for pid 2062 [com.nuvio.tv] **\n\n"
+		"Total frames rendered: 3\n\nProfile data in ms:\n\n"
+		"\tcom.nuvio.tv/com.nuvio.tv.MainActivity/android.view.ViewRootImpl@6e5075b "
+		"(visibility=0)\n\tDraw\tPrepare\tProcess\tExecute\n"
+		"\t50.00\t0.31\t4.26\t0.70\n\t5.00\t2.00\t4.00\t1.00\n\t8.00\t2.00\t5.00\t1.00\n\n";
+	struct got g;
+	struct gfxstat_gfxinfo *p;
+	int i;
+
+	memset(&g, 0, sizeof(g));
+	p = parse(t, sizeof(t) - 1, 7, &g, NULL);
+	CHECK_EQ(g.nframes, 3);
+	CHECK_EQ(g.nblocks, 2);
+	CHECK_EQ(g.b[1].table_rows, 3);
+	CHECK_EQ(g.b[1].table_janky, 1);
+	CHECK_CSTR(g.frame_app, "com.nuvio.tv");
+	CHECK_EQ(g.f[0].duration_ns, 55270000);
+	CHECK_EQ(g.f[1].duration_ns, MS(12));
+	CHECK_EQ(g.f[2].duration_ns, MS(16));
+	CHECK_EQ(g.f[0].janky, 1);
+	CHECK_EQ(g.f[1].janky, 0);
+	CHECK_EQ(g.f[2].janky, 0);
+	for (i = 0; i < 3; i++) {
+		CHECK_EQ(g.f[i].source, GFXSTAT_SRC_GFXINFO);
+		CHECK_EQ(g.f[i].present_ns, GFXSTAT_NS_NONE);
+		CHECK_EQ(g.f[i].interval_ns, GFXSTAT_NS_NONE);
+		CHECK_EQ(g.f[i].pid, 2062);
+	}
+	CHECK_STR(g.f[0].layer,
+		  "com.nuvio.tv/com.nuvio.tv.MainActivity/android.view.ViewRootImpl@6e5075b");
+	gfxstat_gfxinfo_free(p);
+}
+
+/*
+ * Two summaries of one process, in NuvioTV's format, 10 s apart (Uptime 89896149 ms, then
+ * 89906149 ms), same "Stats since": (3503 - 2903) frames / 10.000 s = 60.0 FPS.
+ */
+static const char pair_fmt[] =
+	"Applications Graphics Acceleration Info:\nUptime: %s Realtime: 89896149\n\n"
+	"** Graphics info for pid 2062 [com.nuvio.tv] **\n\n"
+	"Stats since: 89732159635559ns\nTotal frames rendered: 2903\n"
+	"Janky frames: 772 (26.59%%)\n\n"
+	"Applications Graphics Acceleration Info:\nUptime: 89906149 Realtime: 89906149\n\n"
+	"** Graphics info for pid 2062 [com.nuvio.tv] **\n\n"
+	"Stats since: %s\nTotal frames rendered: 3503\nJanky frames: 800 (22.84%%)\n";
+
+TEST(fps_between_dumps)
+{
+	char t[1024];
+	struct got g;
+	struct gfxstat_gfxinfo *p;
+	double fps = -1;
+	int n;
+
+	n = snprintf(t, sizeof(t), pair_fmt, "89896149", "89732159635559ns");
+	memset(&g, 0, sizeof(g));
+	p = parse(t, (size_t)n, 5, &g, NULL);
+	CHECK_EQ(g.nblocks, 2);
+	CHECK_EQ(g.b[0].uptime_ns, 89896149LL * 1000000);
+	CHECK_EQ(g.b[1].uptime_ns, 89906149LL * 1000000);
+	CHECK_EQ(gfxstat_gfxinfo_fps_between(&g.b[0], &g.b[1], &fps), 0);
+	CHECK(fps > 59.9999 && fps < 60.0001);
+	CHECK_EQ(gfxstat_gfxinfo_fps_between(&g.b[1], &g.b[0], &fps), GFXSTAT_E_INVAL);
+	gfxstat_gfxinfo_free(p);
+	/* the stats were reset in between: the difference of the totals means nothing */
+	n = snprintf(t, sizeof(t), pair_fmt, "89896149", "89900000000000ns");
+	memset(&g, 0, sizeof(g));
+	p = parse(t, (size_t)n, 0, &g, NULL);
+	CHECK_EQ(gfxstat_gfxinfo_fps_between(&g.b[0], &g.b[1], &fps), GFXSTAT_E_INVAL);
+	gfxstat_gfxinfo_free(p);
+	/* no dump time */
+	n = snprintf(t, sizeof(t), pair_fmt, "x", "89732159635559ns");
+	memset(&g, 0, sizeof(g));
+	p = parse(t, (size_t)n, 0, &g, NULL);
+	CHECK_EQ(g.b[0].uptime_ns, GFXSTAT_NS_NONE);
+	CHECK_EQ(gfxstat_gfxinfo_fps_between(&g.b[0], &g.b[1], &fps), GFXSTAT_E_INVAL);
+	gfxstat_gfxinfo_free(p);
+}
+
 TEST_SUITE(test_gfxinfo)
 {
 	RUN(bucket_table);
@@ -733,4 +923,8 @@ TEST_SUITE(test_gfxinfo)
 	RUN(android10_layout);
 	RUN(quirks);
 	RUN(stop_and_reuse);
+	RUN(present_basis);
+	RUN(frames_match_summary);
+	RUN(legacy_table_frames);
+	RUN(fps_between_dumps);
 }
