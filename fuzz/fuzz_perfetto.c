@@ -7,7 +7,9 @@
  * Checked: no crash or sanitizer report; both runs give the same callbacks (a hash over
  * every field and every byte of every slice) and the same summary; every frame has a
  * FrameTimeline source, a janky verdict of 0 or 1, and a present time equal to its actual
- * end; marker slices lie inside the ftrace line's payload.
+ * end; marker slices lie inside the ftrace line's payload; processes come first, in
+ * increasing pid order, then markers in time order, then complete frames in present order;
+ * the build and release strings are NUL-terminated.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -34,6 +36,13 @@ static void mix(uint64_t *h, const void *p, size_t n)
 	}
 }
 
+/* Delivery order of one run */
+struct run {
+	uint64_t h;
+	int phase; /* 0 processes, 1 markers, 2 frames, 3 incomplete frames */
+	int64_t last_pid, last_ts;
+};
+
 static int inside(struct gfxstat_str in, struct gfxstat_str outer)
 {
 	return in.n == 0 || (in.p >= outer.p && in.p + in.n <= outer.p + outer.n);
@@ -42,8 +51,14 @@ static int inside(struct gfxstat_str in, struct gfxstat_str outer)
 static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
 		     const struct gfxstat_marker *m)
 {
-	uint64_t *h = user;
+	struct run *r = user;
+	uint64_t *h = &r->h;
 
+	CHECK(r->phase <= 1);
+	if (r->phase == 1)
+		CHECK(ev->ts_ns >= r->last_ts);
+	r->phase = 1;
+	r->last_ts = ev->ts_ns;
 	CHECK(inside(m->name, ev->payload) && inside(m->track, ev->payload));
 	mix(h, &ev->ts_ns, sizeof(ev->ts_ns));
 	mix(h, &ev->pid, sizeof(ev->pid));
@@ -55,10 +70,19 @@ static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
 	return 0;
 }
 
-static int on_frame(void *user, const struct gfxstat_frame *f)
+static int on_process(void *user, int32_t pid, struct gfxstat_str name)
 {
-	uint64_t *h = user;
+	struct run *r = user;
 
+	CHECK(r->phase == 0 && (int64_t)pid > r->last_pid && name.n > 0);
+	r->last_pid = pid;
+	mix(&r->h, &pid, sizeof(pid));
+	mix(&r->h, name.p, name.n);
+	return 0;
+}
+
+static void hash_frame(uint64_t *h, const struct gfxstat_frame *f)
+{
 	CHECK(f->source == GFXSTAT_SRC_FRAMETIMELINE ||
 	      f->source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY);
 	CHECK(f->janky == 0 || f->janky == 1);
@@ -73,13 +97,39 @@ static int on_frame(void *user, const struct gfxstat_frame *f)
 	mix(h, &f->expected_end_ns, sizeof(f->expected_end_ns));
 	mix(h, &f->actual_start_ns, sizeof(f->actual_start_ns));
 	mix(h, &f->actual_end_ns, sizeof(f->actual_end_ns));
+	mix(h, &f->vsync_period_ns, sizeof(f->vsync_period_ns));
+	mix(h, f->app.p, f->app.n);
+	CHECK(f->vsync_period_ns == GFXSTAT_NS_NONE || f->vsync_period_ns > 0);
+}
+
+static int on_frame(void *user, const struct gfxstat_frame *f)
+{
+	struct run *r = user;
+
+	CHECK(r->phase <= 2);
+	if (r->phase == 2)
+		CHECK(f->present_ns >= r->last_ts);
+	r->phase = 2;
+	r->last_ts = f->present_ns;
+	CHECK(f->duration_ns == f->actual_end_ns - f->actual_start_ns);
+	hash_frame(&r->h, f);
 	return 0;
 }
 
-static void decode(const uint8_t *data, size_t size, int chunked, uint64_t *h,
+static int on_incomplete(void *user, const struct gfxstat_frame *f)
+{
+	struct run *r = user;
+
+	r->phase = 3;
+	CHECK(f->present_ns == GFXSTAT_NS_NONE);
+	hash_frame(&r->h, f);
+	return 0;
+}
+
+static void decode(const uint8_t *data, size_t size, int chunked, struct run *h,
 		   struct gfxstat_perfetto_summary *sum)
 {
-	struct gfxstat_perfetto_sink sink = { on_marker, on_frame, on_frame, h };
+	struct gfxstat_perfetto_sink sink = { on_marker, on_frame, on_incomplete, h, on_process };
 	struct gfxstat_perfetto_limits l;
 	struct gfxstat_perfetto *p = gfxstat_perfetto_new(&sink, NULL);
 	size_t off = 0, i = 0;
@@ -112,14 +162,15 @@ static void decode(const uint8_t *data, size_t size, int chunked, uint64_t *h,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct gfxstat_perfetto_summary a, b;
-	uint64_t ha = 1469598103934665603ULL, hb = ha;
+	struct run ha = { 1469598103934665603ULL, 0, INT64_MIN, INT64_MIN }, hb = ha;
 
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
 	decode(data, size, 0, &ha, &a);
 	decode(data, size, 1, &hb, &b);
-	CHECK(ha == hb);
+	CHECK(ha.h == hb.h);
 	CHECK(memcmp(&a, &b, sizeof(a)) == 0);
+	CHECK(memchr(a.build, 0, sizeof(a.build)) && memchr(a.release, 0, sizeof(a.release)));
 	CHECK(a.bytes == size);
 	CHECK(a.frames_surface + a.frames_display <= a.ft_actual_surface + a.ft_actual_display);
 	return 0;

@@ -13,11 +13,12 @@
 #include "gfxstat/gfxstat.h"
 #include "gfxstat/gfxstat_perfetto.h"
 
-enum { OPT_FRAMES = 256, OPT_MARKERS };
+enum { OPT_FRAMES = 256, OPT_MARKERS, OPT_PROCESSES };
 
 static const struct cli_opt pd_opts[] = {
 	{ OPT_FRAMES, "frames", NULL, "print every FrameTimeline frame, one tab-separated line each" },
 	{ OPT_MARKERS, "markers", NULL, "print every atrace marker of the ftrace print events" },
+	{ OPT_PROCESSES, "processes", NULL, "print every process the trace names, with its app" },
 	{ 0, NULL, NULL, NULL },
 };
 
@@ -28,16 +29,20 @@ static const char pd_details[] =
 	"include actual frames whose FrameEnd never came (shown as incomplete), as\n"
 	"trace_processor's actual_frame_timeline_slice table does.\n"
 	"\n"
+	"Frames are listed in present order, then the incomplete ones; markers in time order.\n"
+	"\n"
 	"--frames lines: kind, token, display token, pid, expected start, expected end,\n"
 	"actual start, actual end (ns, trace clock; '-' when absent), jank_type, present_type,\n"
-	"prediction_type, janky (0/1), layer.\n"
+	"prediction_type, janky (0/1), app ('-' when unknown), vsync period and duration (ns,\n"
+	"'-' when absent), layer.\n"
+	"--processes: every process the trace names (ProcessTree), with its app: pid, name, app.\n"
 	"--markers lines: timestamp, pid, cpu, marker kind, name, value.\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage, 3 unreadable input or a stream that cannot be decoded.\n";
 
 static const struct cli_cmd pd_cmd = {
 	"gfxstat perfetto-dump",
-	"gfxstat perfetto-dump [--frames] [--markers] FILE|-",
+	"gfxstat perfetto-dump [--frames] [--markers] [--processes] FILE|-",
 	"Print what the Perfetto decoder finds in a protobuf trace.",
 	pd_details,
 	pd_opts,
@@ -67,7 +72,7 @@ struct pd_counts {
 };
 
 struct pd_run {
-	int frames, markers;
+	int frames, markers, processes;
 	struct gfxstat_perfetto *dec;
 	struct gfxstat_stats stats;
 	struct pd_layer *layers;
@@ -86,6 +91,8 @@ static int pd_opt(void *user, int id, const char *arg)
 		r->frames = 1;
 	else if (id == OPT_MARKERS)
 		r->markers = 1;
+	else if (id == OPT_PROCESSES)
+		r->processes = 1;
 	else
 		return -1;
 	return 0;
@@ -159,9 +166,12 @@ static void print_frame(const struct gfxstat_frame *f)
 	print_ns(f->expected_end_ns);
 	print_ns(f->actual_start_ns);
 	print_ns(f->actual_end_ns);
-	printf("\t%s\t%s\t%s\t%d\t%.*s\n", jank, gfxstat_perfetto_present_type_name(f->present_type),
+	printf("\t%s\t%s\t%s\t%d\t%.*s", jank, gfxstat_perfetto_present_type_name(f->present_type),
 	       gfxstat_perfetto_prediction_type_name(f->prediction_type), (int)f->janky,
-	       (int)f->layer.n, f->layer.p);
+	       f->app.n ? (int)f->app.n : 1, f->app.n ? f->app.p : "-");
+	print_ns(f->vsync_period_ns);
+	print_ns(f->duration_ns);
+	printf("\t%.*s\n", (int)f->layer.n, f->layer.p);
 }
 
 static int on_frame(void *user, const struct gfxstat_frame *f)
@@ -193,6 +203,19 @@ static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
 		printf("%.*s\t%d\t%d\t%c\t%.*s\t%lld\n", (int)ev->ts_text.n, ev->ts_text.p,
 		       (int)ev->pid, (int)ev->cpu, (char)m->kind, (int)m->name.n, m->name.p,
 		       (long long)m->value);
+	return 0;
+}
+
+static int on_process(void *user, int32_t pid, struct gfxstat_str name)
+{
+	struct pd_run *r = user;
+	struct gfxstat_str app;
+
+	if (r->processes) {
+		app = gfxstat_perfetto_app(r->dec, pid);
+		printf("%d\t%.*s\t%.*s\n", (int)pid, (int)name.n, name.p,
+		       app.n ? (int)app.n : 1, app.n ? app.p : "-");
+	}
 	return 0;
 }
 
@@ -268,6 +291,11 @@ static void report(struct pd_run *r, const char *path)
 	       s->ft_clock ? gfxstat_perfetto_clock_name(s->ft_clock) : "none",
 	       (unsigned)s->ft_clock, (unsigned long long)s->clock_snapshots,
 	       (unsigned long long)s->clock_converted, (unsigned long long)s->clock_unconverted);
+	printf("system: build %s, Android %s, SDK %d\n", s->build[0] ? s->build : "unknown",
+	       s->release[0] ? s->release : "unknown", (int)s->sdk);
+	printf("processes: %llu named, %llu packages listed; surface frames with an app: %llu\n",
+	       (unsigned long long)s->processes, (unsigned long long)s->packages,
+	       (unsigned long long)s->frames_app);
 	printf("frametimeline events: %llu (expected display %llu, actual display %llu, "
 	       "expected surface %llu, actual surface %llu, frame end %llu)\n",
 	       (unsigned long long)s->ft_events, (unsigned long long)s->ft_expected_display,
@@ -329,6 +357,7 @@ int cmd_perfetto_dump(int argc, char **argv)
 	sink.marker = on_marker;
 	sink.frame = on_frame;
 	sink.incomplete = on_incomplete;
+	sink.process = on_process;
 	sink.user = &r;
 	r.dec = r.layers ? gfxstat_perfetto_new(&sink, &r.stats) : NULL;
 	if (!r.dec) {

@@ -6,13 +6,22 @@
  * pointer handed to a sink callback (ftrace line, marker, frame and their slices) borrows
  * the decoder's memory and is valid only during that callback.
  *
+ * Delivery: nothing reaches the sink while the trace is fed. gfxstat_perfetto_finish()
+ * delivers, in this order: every process the trace names (sink.process, by pid), every atrace
+ * marker in timestamp order (stable for equal timestamps), every complete FrameTimeline frame
+ * in present order (stable), then the incomplete frames. Memory is therefore linear in the
+ * print events and frames of the trace.
+ *
  * What is decoded:
  *   - ftrace `print` events (FtraceEvent.print = 3, PrintFtraceEvent.buf = 2) go through
- *     gfxstat_atrace_marker_parse(), as text traces do, in timestamp order within a bundle;
+ *     gfxstat_atrace_marker_parse(), as text traces do;
  *   - FrameTimeline (TracePacket.frame_timeline_event = 76): expected/actual display and
  *     surface frames, paired with their FrameEnd by cookie and with their expected frame by
  *     token (and pid and layer name for surface frames), become struct gfxstat_frame records;
  *   - compressed_packets (TracePacket field 50, zlib) are inflated and decoded, one level;
+ *   - ProcessTree (TracePacket.process_tree = 2) and PackagesList (packages_list = 47): the
+ *     process name and package of each pid, which name the app of FrameTimeline frames;
+ *   - SystemInfo (system_info = 45): the build fingerprint and SDK level;
  *   - ClockSnapshot: timestamps of packets in another clock (Android 12's FrameTimeline
  *     uses MONOTONIC) are converted to the trace clock (BOOTTIME unless the snapshot says
  *     otherwise) with the latest snapshot seen.
@@ -31,6 +40,7 @@
 #define GFXSTAT_PERFETTO_MAX_INFLATED (64u << 20)
 #define GFXSTAT_PERFETTO_MAX_OPEN 4096u
 #define GFXSTAT_PERFETTO_MAX_LAYER 1024u
+#define GFXSTAT_PERFETTO_MAX_BUILD 256
 
 /* FrameTimelineEvent.JankType bits (proto values, as they appear in traces) */
 #define GFXSTAT_JANK_UNSPECIFIED 0
@@ -60,7 +70,8 @@
 struct gfxstat_perfetto_sink {
 	/* each atrace marker of an ftrace print event; may be NULL. Non-zero stops. */
 	gfxstat_marker_fn marker;
-	/* each completed FrameTimeline actual surface or display frame; may be NULL */
+	/* each completed FrameTimeline actual surface or display frame, in present order, with
+	 * app, vsync_period_ns and duration_ns (docs/perfetto.md); may be NULL */
 	gfxstat_frame_fn frame;
 	/*
 	 * at gfxstat_perfetto_finish(), each actual frame whose FrameEnd never came, with
@@ -68,6 +79,13 @@ struct gfxstat_perfetto_sink {
 	 */
 	gfxstat_frame_fn incomplete;
 	void *user;
+	/*
+	 * each process the trace names (ProcessTree), once per pid in pid order, before any
+	 * marker or frame: @name is the process name (cmdline[0], e.g. "com.a.b:svc" or
+	 * "/system/bin/surfaceflinger"); gfxstat_perfetto_app() gives its package. May be NULL.
+	 * Non-zero stops.
+	 */
+	int (*process)(void *user, int32_t pid, struct gfxstat_str name);
 };
 
 struct gfxstat_perfetto_limits {
@@ -75,7 +93,8 @@ struct gfxstat_perfetto_limits {
 	size_t max_inflated;   /* one inflated compressed_packets field */
 	size_t max_open;       /* FrameTimeline slices kept (open ones, and expected frames for
 				* matching); each new slice replaces the one max_open before it */
-	size_t max_layer;      /* layer name bytes kept; longer names are cut */
+	size_t max_layer;      /* layer name bytes kept; longer names are cut (process names
+				* too; longer package names are skipped) */
 };
 
 /* What was decoded. Frame counts are indexed by the GFXSTAT_SRC_FRAMETIMELINE* sources. */
@@ -112,8 +131,16 @@ struct gfxstat_perfetto_summary {
 	uint64_t malformed;          /* packets or messages that do not decode, skipped */
 	uint64_t truncated;          /* a packet cut by the end of input (0 or 1) */
 	uint64_t broken;             /* the stream could not be followed; the rest was ignored */
+	uint64_t processes;          /* distinct pids named by ProcessTree packets */
+	uint64_t packages;           /* PackagesList entries */
+	uint64_t frames_app;         /* actual surface frames given an app (process or layer) */
 	uint32_t trace_clock;        /* the trace clock id (BOOTTIME unless a snapshot says) */
 	uint32_t ft_clock;           /* clock id of the last FrameTimeline packet, 0 if none */
+	int32_t sdk;                 /* SystemInfo.android_sdk_version (Android 13+), 0 if absent */
+	char build[GFXSTAT_PERFETTO_MAX_BUILD]; /* SystemInfo.android_build_fingerprint, e.g.
+					 * "google/bluejay/bluejay:13/TQ1A.220812.001.A1/...", or ""
+					 * (cut to fit, NUL-terminated) */
+	char release[16];            /* the Android release in the fingerprint ("13"), or "" */
 };
 
 struct gfxstat_perfetto;
@@ -181,6 +208,19 @@ int gfxstat_perfetto_finish(struct gfxstat_perfetto *p);
  * Return: the decoder's summary, valid until gfxstat_perfetto_free().
  */
 const struct gfxstat_perfetto_summary *gfxstat_perfetto_summary(const struct gfxstat_perfetto *p);
+
+/**
+ * gfxstat_perfetto_app() - the package of process @pid, as the trace names it
+ * @p: the decoder, during or after gfxstat_perfetto_finish()
+ * @pid: the process id
+ *
+ * The process's name (cmdline[0], up to a ':') when PackagesList lists it; else, for an app
+ * uid, the listed package of that uid that the name starts with, or the only one of that uid;
+ * else the name itself when it looks like a package ("a.b", no '/'). FrameTimeline surface
+ * frames get this as their app, or the package in their layer name when it is empty.
+ * Return: the package (valid until gfxstat_perfetto_free()), or an empty string.
+ */
+struct gfxstat_str gfxstat_perfetto_app(const struct gfxstat_perfetto *p, int32_t pid);
 
 /**
  * gfxstat_perfetto_jank_type_str() - trace_processor's string for a JankType bitmask

@@ -17,7 +17,10 @@
 enum {
 	TRACE_PACKET = 1,
 	PKT_FTRACE_EVENTS = 1,
+	PKT_PROCESS_TREE = 2,
 	PKT_CLOCK_SNAPSHOT = 6,
+	PKT_SYSTEM_INFO = 45,
+	PKT_PACKAGES_LIST = 47,
 	PKT_TIMESTAMP = 8,
 	PKT_COMPRESSED = 50,
 	PKT_CLOCK_ID = 58,
@@ -34,6 +37,18 @@ enum {
 	CLOCK_TIMESTAMP = 2,
 	CLOCK_INCREMENTAL = 3,
 	CLOCK_UNIT = 4,
+	/* protos/perfetto/trace/ps/process_tree.proto */
+	PTREE_PROCESS = 1,
+	PROC_PID = 1,
+	PROC_CMDLINE = 3,
+	PROC_UID = 5,
+	/* protos/perfetto/trace/android/packages_list.proto */
+	PKGS_PACKAGE = 1,
+	PKG_NAME = 1,
+	PKG_UID = 2,
+	/* protos/perfetto/trace/system_info.proto */
+	SYSINFO_FINGERPRINT = 2,
+	SYSINFO_SDK = 5,
 };
 
 /* FrameTimelineEvent oneof members, which are also our slice kinds */
@@ -78,12 +93,40 @@ struct pf_map {
 	size_t mask;
 };
 
+/* A print event held until finish; its payload is at arena[off, off + len). */
 struct pf_print {
 	int64_t ts;
-	int32_t pid;
-	uint32_t idx;
-	const uint8_t *buf;
-	size_t len;
+	uint64_t seq; /* arrival order: ties keep it */
+	int32_t pid, cpu;
+	size_t off, len;
+};
+
+/* An actual frame held until finish: the slice's fields, its layer at arena[layer_off]. */
+struct pf_frame {
+	uint64_t seq;
+	int64_t start, end, exp_start, exp_end, token, display_token, vsync;
+	int32_t pid, present_type, jank_type, prediction_type;
+	uint8_t kind, complete, janky, has_exp;
+	size_t layer_off, layer_n;
+};
+
+/* A ProcessTree process; the last one seen for a pid wins. */
+struct pf_proc {
+	int32_t pid, uid;
+	uint64_t seq;
+	size_t off, n;
+};
+
+/* A PackagesList entry */
+struct pf_pkg {
+	uint64_t uid;
+	size_t off, n;
+};
+
+/* A growable array of @size-byte elements */
+struct pf_vec {
+	void *v;
+	size_t n, cap;
 };
 
 struct gfxstat_perfetto {
@@ -93,6 +136,7 @@ struct gfxstat_perfetto {
 	struct gfxstat_perfetto_summary sum;
 	int rc;          /* sticky: GFXSTAT_E_ABORTED or GFXSTAT_E_NOMEM */
 	int fed;
+	int finished;    /* gfxstat_perfetto_finish() ran: everything was delivered */
 
 	/* framing */
 	enum pf_state st;
@@ -110,9 +154,12 @@ struct gfxstat_perfetto {
 	int64_t snap_ts[MAX_SNAP_CLOCKS];
 	size_t nsnap;
 
-	/* print events of the bundle being decoded */
-	struct pf_print *prints;
-	size_t cap_prints;
+	/* what is held until finish: print events, frames, processes, packages, and the bytes
+	 * they refer to (offsets, as the arena moves while it grows) */
+	struct pf_vec prints, frames, procs, pkgs;
+	char *arena;
+	size_t arena_n, arena_cap;
+	uint64_t nseq;
 
 	/* FrameTimeline: a ring of max_open slices (a power of two) and two indexes */
 	struct pf_slice *ring;
@@ -290,6 +337,53 @@ static void map_del(struct pf_map *m, uint64_t key, uint32_t val)
 }
 
 /* ---------------------------------------------------------------------------------------- */
+/* Held data                                                                                */
+
+/* A new zeroed element at the end of @a (elements of @size bytes), or NULL if memory ran out. */
+static void *vec_push(struct pf_vec *a, size_t size)
+{
+	char *e;
+
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 64;
+		void *nv = cap < SIZE_MAX / size ? realloc(a->v, cap * size) : NULL;
+
+		if (!nv)
+			return NULL;
+		a->v = nv;
+		a->cap = cap;
+	}
+	e = (char *)a->v + a->n++ * size;
+	memset(e, 0, size);
+	return e;
+}
+
+/* Copy @n bytes into the arena; *off is where. Return 0 or GFXSTAT_E_NOMEM. */
+static int arena_add(struct gfxstat_perfetto *p, const void *d, size_t n, size_t *off)
+{
+	if (n > p->arena_cap - p->arena_n) {
+		size_t cap = p->arena_cap ? p->arena_cap : 4096;
+		char *na;
+
+		while (cap - p->arena_n < n) {
+			if (cap > SIZE_MAX / 2)
+				return GFXSTAT_E_NOMEM;
+			cap *= 2;
+		}
+		na = realloc(p->arena, cap);
+		if (!na)
+			return GFXSTAT_E_NOMEM;
+		p->arena = na;
+		p->arena_cap = cap;
+	}
+	if (n)
+		memcpy(p->arena + p->arena_n, d, n);
+	*off = p->arena_n;
+	p->arena_n += n;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
 /* Names                                                                                    */
 
 static const struct {
@@ -439,7 +533,11 @@ void gfxstat_perfetto_free(struct gfxstat_perfetto *p)
 	free_tables(p);
 	gx_buf_free(&p->pkt);
 	free(p->inf);
-	free(p->prints);
+	free(p->prints.v);
+	free(p->frames.v);
+	free(p->procs.v);
+	free(p->pkgs.v);
+	free(p->arena);
 	free(p);
 }
 
@@ -564,16 +662,22 @@ static int to_trace_clock(struct gfxstat_perfetto *p, uint32_t clock, uint64_t t
 /* ---------------------------------------------------------------------------------------- */
 /* ftrace print events                                                                      */
 
+/*
+ * Print events are held and sorted by timestamp at the end of the trace, ties kept in arrival
+ * order: bundles are per CPU, so the file is not in global time order. This is what
+ * trace_processor's sorter does (google/perfetto src/trace_processor/sorter/trace_sorter.h:
+ * per-CPU queues merged by (ts, allocation order)); a full sort suffices for a finite file.
+ */
 static int cmp_print(const void *a, const void *b)
 {
 	const struct pf_print *x = a, *y = b;
 
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static int emit_print(struct gfxstat_perfetto *p, const struct pf_print *e, int32_t cpu)
+static int emit_print(struct gfxstat_perfetto *p, const struct pf_print *e)
 {
 	struct gfxstat_ftrace_line ev;
 	struct gfxstat_marker m;
@@ -585,7 +689,7 @@ static int emit_print(struct gfxstat_perfetto *p, const struct pf_print *e, int3
 	ev.task.n = 5;
 	ev.pid = e->pid;
 	ev.tgid = -1;
-	ev.cpu = cpu;
+	ev.cpu = e->cpu;
 	ev.ts_ns = e->ts;
 	n = snprintf(ts, sizeof(ts), "%lld.%06lld", (long long)(e->ts / GFXSTAT_NSEC_PER_SEC),
 		     (long long)(e->ts % GFXSTAT_NSEC_PER_SEC / GFXSTAT_NSEC_PER_USEC));
@@ -593,17 +697,30 @@ static int emit_print(struct gfxstat_perfetto *p, const struct pf_print *e, int3
 	ev.ts_text.n = n > 0 && (size_t)n < sizeof(ts) ? (size_t)n : 0;
 	ev.event.p = "print";
 	ev.event.n = 5;
-	ev.payload.p = (const char *)e->buf;
+	ev.payload.p = e->len ? p->arena + e->off : "";
 	ev.payload.n = e->len;
-	while (ev.payload.n && (ev.payload.p[ev.payload.n - 1] == '\n' ||
-				ev.payload.p[ev.payload.n - 1] == '\0'))
-		ev.payload.n--;
-	switch (gfxstat_atrace_marker_parse(ev.payload.p, ev.payload.n, &m)) {
+	if (gfxstat_atrace_marker_parse(ev.payload.p, ev.payload.n, &m) != GFXSTAT_PARSE_OK)
+		return 0; /* cannot happen: only markers are held */
+	if (p->sink.marker && p->sink.marker(p->sink.user, &ev, &m))
+		return GFXSTAT_E_ABORTED;
+	return 0;
+}
+
+/*
+ * Count what the marker parser makes of a print payload, without its trailing newlines
+ * (*len is cut to that). emit_print() parses it again; only markers are held.
+ * Return: 1 for an atrace marker, else 0.
+ */
+static int count_print(struct gfxstat_perfetto *p, const uint8_t *buf, size_t *len)
+{
+	struct gfxstat_marker m;
+
+	while (*len && (buf[*len - 1] == '\n' || buf[*len - 1] == '\0'))
+		(*len)--;
+	switch (gfxstat_atrace_marker_parse((const char *)buf, *len, &m)) {
 	case GFXSTAT_PARSE_OK:
 		p->sum.markers++;
-		if (p->sink.marker && p->sink.marker(p->sink.user, &ev, &m))
-			return GFXSTAT_E_ABORTED;
-		return 0;
+		return 1;
 	case GFXSTAT_PARSE_UNSUPPORTED:
 		GX_STAT_INC(p->stats, marker_unsupported);
 		return 0;
@@ -613,9 +730,8 @@ static int emit_print(struct gfxstat_perfetto *p, const struct pf_print *e, int3
 	}
 }
 
-/* One FtraceEvent: a print event is appended to p->prints[*np]. */
-static int decode_ftrace_event(struct gfxstat_perfetto *p, const uint8_t *d, size_t n,
-			       size_t *np)
+/* One FtraceEvent: a print event that is an atrace marker is held in p->prints. */
+static int decode_ftrace_event(struct gfxstat_perfetto *p, const uint8_t *d, size_t n)
 {
 	struct gx_pb r, q;
 	struct gx_pb_field f, g;
@@ -625,6 +741,7 @@ static int decode_ftrace_event(struct gfxstat_perfetto *p, const uint8_t *d, siz
 	size_t len = 0;
 	int is_print = 0;
 	enum gx_pb_res res;
+	struct pf_print *e;
 
 	gx_pb_init(&r, d, n);
 	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
@@ -656,22 +773,19 @@ static int decode_ftrace_event(struct gfxstat_perfetto *p, const uint8_t *d, siz
 	}
 	GX_STAT_INC(p->stats, marker_events);
 	p->sum.print_events++;
-	if (*np == p->cap_prints) {
-		size_t cap = p->cap_prints ? p->cap_prints * 2 : 64;
-		struct pf_print *np2 = realloc(p->prints, cap * sizeof(*np2));
-
-		if (!np2)
-			return GFXSTAT_E_NOMEM;
-		p->prints = np2;
-		p->cap_prints = cap;
-	}
-	p->prints[*np].ts = (int64_t)ts;
-	p->prints[*np].pid = pid;
-	p->prints[*np].idx = (uint32_t)*np;
-	p->prints[*np].buf = buf ? buf : (const uint8_t *)"";
-	p->prints[*np].len = len;
-	(*np)++;
-	return 0;
+	if (!buf)
+		buf = (const uint8_t *)"";
+	if (!count_print(p, buf, &len))
+		return 0;
+	e = vec_push(&p->prints, sizeof(*e));
+	if (!e)
+		return GFXSTAT_E_NOMEM;
+	e->ts = (int64_t)ts;
+	e->seq = p->nseq++;
+	e->pid = pid;
+	e->cpu = 0;
+	e->len = len;
+	return arena_add(p, buf, len, &e->off);
 }
 
 static int decode_bundle(struct gfxstat_perfetto *p, const uint8_t *d, size_t n)
@@ -679,7 +793,7 @@ static int decode_bundle(struct gfxstat_perfetto *p, const uint8_t *d, size_t n)
 	struct gx_pb r;
 	struct gx_pb_field f;
 	int32_t cpu = 0;
-	size_t np = 0, i;
+	size_t first = p->prints.n, i;
 	enum gx_pb_res res;
 	int rc;
 
@@ -689,20 +803,16 @@ static int decode_bundle(struct gfxstat_perfetto *p, const uint8_t *d, size_t n)
 		if (f.num == BUNDLE_CPU && f.wire == GX_PB_VARINT) {
 			cpu = gx_pb_i32(&f);
 		} else if (f.num == BUNDLE_EVENT && f.wire == GX_PB_LEN) {
-			rc = decode_ftrace_event(p, f.data, f.len, &np);
+			rc = decode_ftrace_event(p, f.data, f.len);
 			if (rc)
 				return rc;
 		}
 	}
 	if (res == GX_PB_MALFORMED)
 		p->sum.malformed++; /* the events before the bad field still count */
-	if (np > 1)
-		qsort(p->prints, np, sizeof(p->prints[0]), cmp_print);
-	for (i = 0; i < np; i++) {
-		rc = emit_print(p, &p->prints[i], cpu);
-		if (rc)
-			return rc;
-	}
+	/* the bundle's cpu may come after its events */
+	for (i = first; i < p->prints.n; i++)
+		((struct pf_print *)p->prints.v)[i].cpu = cpu;
 	return 0;
 }
 
@@ -752,51 +862,49 @@ static int is_janky(int kind, int32_t jank)
 			GFXSTAT_JANK_SF_GPU_DEADLINE_MISSED)) != 0;
 }
 
-/* Build the record of actual slice @s and pass it to @fn. */
-static int emit_frame(struct gfxstat_perfetto *p, const struct pf_slice *s, gfxstat_frame_fn fn,
-		      int complete)
+/* Hold the record of actual slice @s until finish, with its expected slice's times. */
+static int hold_frame(struct gfxstat_perfetto *p, const struct pf_slice *s, int complete)
 {
-	struct gfxstat_frame fr;
 	int ekind = s->kind == FT_ACTUAL_SURFACE ? FT_EXPECTED_SURFACE : FT_EXPECTED_DISPLAY;
 	uint32_t e = map_get(&p->by_key, expected_key(ekind, s->token, s->pid));
+	struct pf_frame *fr = vec_push(&p->frames, sizeof(*fr));
 
-	gfxstat_frame_init(&fr, s->kind == FT_ACTUAL_SURFACE ? GFXSTAT_SRC_FRAMETIMELINE
-							      : GFXSTAT_SRC_FRAMETIMELINE_DISPLAY);
-	fr.layer.p = s->layer ? s->layer : "";
-	fr.layer.n = s->layer_n;
-	fr.pid = s->pid;
-	fr.token = s->token;
-	fr.display_token = s->kind == FT_ACTUAL_SURFACE ? s->display_token : s->token;
-	fr.jank_type = s->jank_type;
-	fr.present_type = s->present_type;
-	fr.prediction_type = s->prediction_type;
-	fr.janky = is_janky(s->kind, s->jank_type);
-	fr.actual_start_ns = s->start;
-	if (complete) {
-		fr.actual_end_ns = s->end;
-		fr.present_ns = s->end;
-	}
+	if (!fr)
+		return GFXSTAT_E_NOMEM;
+	fr->seq = p->nseq++;
+	fr->kind = s->kind;
+	fr->complete = (uint8_t)complete;
+	fr->pid = s->pid;
+	fr->token = s->token;
+	fr->display_token = s->kind == FT_ACTUAL_SURFACE ? s->display_token : s->token;
+	fr->jank_type = s->jank_type;
+	fr->present_type = s->present_type;
+	fr->prediction_type = s->prediction_type;
+	fr->janky = (uint8_t)is_janky(s->kind, s->jank_type);
+	fr->start = s->start;
+	fr->end = complete ? s->end : GFXSTAT_NS_NONE;
+	fr->exp_start = GFXSTAT_NS_NONE;
+	fr->exp_end = GFXSTAT_NS_NONE;
+	fr->vsync = GFXSTAT_NS_NONE;
 	if (e != NO_SLOT) {
-		fr.expected_start_ns = p->ring[e].start;
+		fr->has_exp = 1;
+		fr->exp_start = p->ring[e].start;
 		if (p->ring[e].ended)
-			fr.expected_end_ns = p->ring[e].end;
-		if (s->kind == FT_ACTUAL_DISPLAY)
-			fr.desired_present_ns = fr.expected_end_ns;
+			fr->exp_end = p->ring[e].end;
 	} else if (complete) {
 		p->sum.no_expected++;
 	}
 	if (complete) {
 		if (s->kind == FT_ACTUAL_SURFACE) {
 			p->sum.frames_surface++;
-			p->sum.janky_surface += (uint64_t)fr.janky;
+			p->sum.janky_surface += fr->janky;
 		} else {
 			p->sum.frames_display++;
-			p->sum.janky_display += (uint64_t)fr.janky;
+			p->sum.janky_display += fr->janky;
 		}
 	}
-	if (fn && fn(p->sink.user, &fr))
-		return GFXSTAT_E_ABORTED;
-	return 0;
+	fr->layer_n = s->layer_n;
+	return arena_add(p, s->layer, s->layer_n, &fr->layer_off);
 }
 
 static int decode_ft_start(const uint8_t *d, size_t n, int kind, struct pf_ft *o)
@@ -921,7 +1029,7 @@ static int ft_end(struct gfxstat_perfetto *p, int64_t ts, int64_t cookie)
 	s->end = ts;
 	if (s->kind != FT_ACTUAL_SURFACE && s->kind != FT_ACTUAL_DISPLAY)
 		return 0; /* expected frames stay for the actual ones to find */
-	rc = emit_frame(p, s, p->sink.frame, 1);
+	rc = hold_frame(p, s, 1);
 	slot_clear(p, i);
 	return rc;
 }
@@ -1003,6 +1111,248 @@ static int decode_frame_timeline(struct gfxstat_perfetto *p, const uint8_t *d, s
 }
 
 /* ---------------------------------------------------------------------------------------- */
+/* Processes, packages and the build                                                         */
+
+/* ProcessTree (protos/perfetto/trace/ps/process_tree.proto): pid, cmdline[0], uid. */
+static int decode_process_tree(struct gfxstat_perfetto *p, const uint8_t *d, size_t n)
+{
+	struct gx_pb r, q;
+	struct gx_pb_field f, g;
+	enum gx_pb_res res;
+
+	gx_pb_init(&r, d, n);
+	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
+		const uint8_t *name = NULL;
+		size_t name_n = 0;
+		int32_t pid = 0, uid = -1;
+		int has_pid = 0;
+		struct pf_proc *pr;
+
+		if (f.num != PTREE_PROCESS || f.wire != GX_PB_LEN)
+			continue;
+		gx_pb_init(&q, f.data, f.len);
+		while ((res = gx_pb_next(&q, &g)) == GX_PB_FIELD) {
+			if (g.num == PROC_PID && g.wire == GX_PB_VARINT)
+				pid = gx_pb_i32(&g), has_pid = 1;
+			else if (g.num == PROC_UID && g.wire == GX_PB_VARINT)
+				uid = gx_pb_i32(&g);
+			else if (g.num == PROC_CMDLINE && g.wire == GX_PB_LEN && !name)
+				name = g.data, name_n = g.len; /* argv[0] is the name */
+		}
+		if (res == GX_PB_MALFORMED)
+			break;
+		/* a cmdline may hold a NUL-separated argv; "<pre-initialized>" is a zygote child
+		 * not yet named (trace_processor's process_tracker ignores it too) */
+		if (name && memchr(name, 0, name_n))
+			name_n = (size_t)((const uint8_t *)memchr(name, 0, name_n) - name);
+		if (!has_pid || !name_n || (name_n == 17 && !memcmp(name, "<pre-initialized>", 17)))
+			continue;
+		if (name_n > p->lim.max_layer)
+			name_n = p->lim.max_layer;
+		pr = vec_push(&p->procs, sizeof(*pr));
+		if (!pr)
+			return GFXSTAT_E_NOMEM;
+		pr->pid = pid;
+		pr->uid = uid;
+		pr->seq = p->nseq++;
+		pr->n = name_n;
+		if (arena_add(p, name, name_n, &pr->off))
+			return GFXSTAT_E_NOMEM;
+	}
+	if (res == GX_PB_MALFORMED)
+		p->sum.malformed++;
+	return 0;
+}
+
+/* PackagesList (protos/perfetto/trace/android/packages_list.proto): name, uid. */
+static int decode_packages(struct gfxstat_perfetto *p, const uint8_t *d, size_t n)
+{
+	struct gx_pb r, q;
+	struct gx_pb_field f, g;
+	enum gx_pb_res res;
+
+	gx_pb_init(&r, d, n);
+	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
+		const uint8_t *name = NULL;
+		size_t name_n = 0;
+		uint64_t uid = 0;
+		struct pf_pkg *pk;
+
+		if (f.num != PKGS_PACKAGE || f.wire != GX_PB_LEN)
+			continue;
+		gx_pb_init(&q, f.data, f.len);
+		while ((res = gx_pb_next(&q, &g)) == GX_PB_FIELD) {
+			if (g.num == PKG_NAME && g.wire == GX_PB_LEN)
+				name = g.data, name_n = g.len;
+			else if (g.num == PKG_UID && g.wire == GX_PB_VARINT)
+				uid = g.v;
+		}
+		if (res == GX_PB_MALFORMED)
+			break;
+		if (!name_n || name_n > p->lim.max_layer)
+			continue;
+		pk = vec_push(&p->pkgs, sizeof(*pk));
+		if (!pk)
+			return GFXSTAT_E_NOMEM;
+		pk->uid = uid;
+		pk->n = name_n;
+		if (arena_add(p, name, name_n, &pk->off))
+			return GFXSTAT_E_NOMEM;
+		p->sum.packages++;
+	}
+	if (res == GX_PB_MALFORMED)
+		p->sum.malformed++;
+	return 0;
+}
+
+/* SystemInfo (protos/perfetto/trace/system_info.proto): fingerprint and SDK level. */
+static void decode_system_info(struct gfxstat_perfetto *p, const uint8_t *d, size_t n)
+{
+	struct gx_pb r;
+	struct gx_pb_field f;
+	enum gx_pb_res res;
+	char *b = p->sum.build, *colon, *slash;
+	size_t k;
+
+	gx_pb_init(&r, d, n);
+	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
+		if (f.num == SYSINFO_SDK && f.wire == GX_PB_VARINT && f.v <= INT32_MAX) {
+			p->sum.sdk = (int32_t)f.v;
+		} else if (f.num == SYSINFO_FINGERPRINT && f.wire == GX_PB_LEN) {
+			k = f.len < sizeof(p->sum.build) - 1 ? f.len : sizeof(p->sum.build) - 1;
+			memcpy(b, f.data, k);
+			b[k] = 0;
+			if (memchr(b, 0, k))
+				k = strlen(b);
+			/* brand/product/device:RELEASE/ID/INCREMENTAL:type/tags (Build.FINGERPRINT) */
+			p->sum.release[0] = 0;
+			colon = strchr(b, ':');
+			slash = colon ? strchr(colon + 1, '/') : NULL;
+			if (slash && (size_t)(slash - colon - 1) < sizeof(p->sum.release)) {
+				memcpy(p->sum.release, colon + 1, (size_t)(slash - colon - 1));
+				p->sum.release[slash - colon - 1] = 0;
+			}
+		}
+	}
+	if (res == GX_PB_MALFORMED)
+		p->sum.malformed++;
+}
+
+static int cmp_proc(const void *a, const void *b)
+{
+	const struct pf_proc *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Sort by pid and keep the last process seen for each pid (the newest name). */
+static void procs_finish(struct gfxstat_perfetto *p)
+{
+	struct pf_proc *v = p->procs.v;
+	size_t i, k = 0;
+
+	if (p->procs.n > 1)
+		qsort(v, p->procs.n, sizeof(*v), cmp_proc);
+	for (i = 0; i < p->procs.n; i++) {
+		if (k && v[k - 1].pid == v[i].pid)
+			k--;
+		v[k++] = v[i];
+	}
+	p->procs.n = k;
+	p->sum.processes = k;
+}
+
+static const struct pf_proc *find_proc(const struct gfxstat_perfetto *p, int32_t pid)
+{
+	const struct pf_proc *v = p->procs.v;
+	size_t lo = 0, hi = p->procs.n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].pid == pid)
+			return &v[mid];
+		if (v[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* A package name: [A-Za-z0-9_] runs joined by single dots, at least one dot. */
+static int looks_like_package(const char *s, size_t n)
+{
+	size_t i;
+	int dot = 0;
+
+	if (!n || s[0] == '.' || s[n - 1] == '.')
+		return 0;
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (c == '.') {
+			if (s[i - 1] == '.')
+				return 0;
+			dot = 1;
+		} else if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			     (c >= '0' && c <= '9') || c == '_')) {
+			return 0;
+		}
+	}
+	return dot;
+}
+
+struct gfxstat_str gfxstat_perfetto_app(const struct gfxstat_perfetto *p, int32_t pid)
+{
+	struct gfxstat_str none = { "", 0 }, name, best = { "", 0 };
+	const struct pf_proc *pr = p ? find_proc(p, pid) : NULL;
+	const struct pf_pkg *pk = p ? p->pkgs.v : NULL;
+	const char *colon;
+	size_t i, same_uid = 0;
+	/* Android app ids: uid % 100000 in [10000, 19999] (android.os.Process FIRST/LAST_
+	 * APPLICATION_UID); PackagesList records the app id */
+	uint64_t appid = pr && pr->uid >= 0 ? (uint64_t)pr->uid % 100000 : 0;
+
+	if (!pr)
+		return none;
+	name.p = p->arena + pr->off;
+	name.n = pr->n;
+	/* a process "pkg:svc" runs android:process=":svc" of package pkg */
+	colon = memchr(name.p, ':', name.n);
+	if (colon)
+		name.n = (size_t)(colon - name.p);
+	for (i = 0; i < p->pkgs.n; i++) {
+		const char *pn = p->arena + pk[i].off;
+
+		if (pk[i].n == name.n && !memcmp(pn, name.p, name.n))
+			return name;
+		if (appid < 10000 || appid > 19999 || pk[i].uid != appid)
+			continue;
+		same_uid++;
+		/* a process named after its package plus a suffix: com.google.android.gms.ui */
+		if (pk[i].n < name.n && !memcmp(pn, name.p, pk[i].n) && name.p[pk[i].n] == '.' &&
+		    pk[i].n > best.n) {
+			best.p = pn;
+			best.n = pk[i].n;
+		}
+	}
+	if (best.n)
+		return best;
+	if (same_uid == 1) {
+		for (i = 0; i < p->pkgs.n; i++)
+			if (pk[i].uid == appid) {
+				best.p = p->arena + pk[i].off;
+				best.n = pk[i].n;
+				return best;
+			}
+	}
+	return looks_like_package(name.p, name.n) ? name : none;
+}
+
+/* ---------------------------------------------------------------------------------------- */
 /* Packets                                                                                  */
 
 static int decode_trace(struct gfxstat_perfetto *p, const uint8_t *d, size_t n, int depth);
@@ -1077,7 +1427,7 @@ static int decode_packet(struct gfxstat_perfetto *p, const uint8_t *d, size_t n,
 	uint64_t ts = 0;
 	uint32_t clock = 0;
 	struct gx_pb_field bundle = { 0 }, snap = { 0 }, ft = { 0 }, comp = { 0 };
-	int has_bundle = 0, has_snap = 0, has_ft = 0, has_comp = 0, rc;
+	int has_bundle = 0, has_snap = 0, has_ft = 0, has_comp = 0, rc = 0;
 	int64_t tts;
 	enum gx_pb_res res;
 
@@ -1109,7 +1459,21 @@ static int decode_packet(struct gfxstat_perfetto *p, const uint8_t *d, size_t n,
 			if (f.wire == GX_PB_LEN)
 				comp = f, has_comp = 1;
 			break;
+		case PKT_PROCESS_TREE:
+			if (f.wire == GX_PB_LEN)
+				rc = decode_process_tree(p, f.data, f.len);
+			break;
+		case PKT_PACKAGES_LIST:
+			if (f.wire == GX_PB_LEN)
+				rc = decode_packages(p, f.data, f.len);
+			break;
+		case PKT_SYSTEM_INFO:
+			if (f.wire == GX_PB_LEN)
+				decode_system_info(p, f.data, f.len);
+			break;
 		}
+		if (rc)
+			return rc;
 	}
 	if (res == GX_PB_MALFORMED) {
 		p->sum.malformed++;
@@ -1318,6 +1682,204 @@ int gfxstat_perfetto_feed(struct gfxstat_perfetto *p, const void *buf, size_t n)
 	return 0;
 }
 
+/* ---------------------------------------------------------------------------------------- */
+/* Delivery                                                                                 */
+
+#define VSYNC_WINDOW 8                              /* gaps looked at on each side */
+#define VSYNC_MIN_NS (1 * GFXSTAT_NSEC_PER_MSEC)     /* shorter gaps are not vsyncs (1 kHz) */
+#define VSYNC_IDLE_NS (100 * GFXSTAT_NSEC_PER_MSEC)  /* longer gaps are idle, not periods */
+
+/* The mean of the cluster of the shortest vsync gaps in g[lo, hi), or 0 if none is usable. */
+static int64_t gap_cluster(const int64_t *g, size_t lo, size_t hi)
+{
+	int64_t min = 0, sum = 0;
+	size_t i, k = 0;
+
+	for (i = lo; i < hi; i++)
+		if (g[i] >= VSYNC_MIN_NS && g[i] <= VSYNC_IDLE_NS && (!min || g[i] < min))
+			min = g[i];
+	if (!min)
+		return 0;
+	/* within 25 % of the shortest: one period (jitter), not two (16.7 vs 8.3 ms) nor the
+	 * next mode (11.1 vs 8.3 ms) */
+	for (i = lo; i < hi; i++)
+		if (g[i] >= min && g[i] <= min + min / 4)
+			sum += g[i], k++;
+	return sum / (int64_t)k;
+}
+
+static int cmp_i64_pair(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/*
+ * The refresh period of each display frame, then of each surface frame from the display frame
+ * that presented it (display_frame_token). SurfaceFlinger's expected display slice is
+ * [vsync - sf work duration, vsync] (FrameTimeline.cpp DisplayFrame::tracePredictions traces
+ * mSurfaceFlingerPredictions, which MessageQueue::vsyncCallback makes from the wakeup and vsync
+ * times; LineageOS/android_frameworks_native services/surfaceflinger/FrameTimeline/
+ * FrameTimeline.cpp, services/surfaceflinger/Scheduler/MessageQueue.cpp): its length is the
+ * work duration (10.5 ms on a Pixel at 60 and at 120 Hz), not the period. Its end, the
+ * predicted present, lies on the vsync grid, so the period is the spacing of consecutive
+ * expected presents: the cluster of the shortest gaps near the frame.
+ */
+static int set_vsync(struct gfxstat_perfetto *p)
+{
+	struct pf_frame *f = p->frames.v;
+	int64_t *ends, *gaps, *tok, glob;
+	size_t i, m = 0, j;
+
+	for (i = 0; i < p->frames.n; i++)
+		m += f[i].kind == FT_ACTUAL_DISPLAY && f[i].exp_end != GFXSTAT_NS_NONE;
+	if (!m)
+		return 0;
+	ends = malloc(m * 2 * sizeof(*ends)); /* (expected end, frame index) pairs */
+	gaps = malloc(m * sizeof(*gaps));
+	tok = malloc(m * 2 * sizeof(*tok));   /* (display token, period) pairs */
+	if (!ends || !gaps || !tok) {
+		free(ends);
+		free(gaps);
+		free(tok);
+		return GFXSTAT_E_NOMEM;
+	}
+	for (i = 0, j = 0; i < p->frames.n; i++) {
+		if (f[i].kind != FT_ACTUAL_DISPLAY || f[i].exp_end == GFXSTAT_NS_NONE)
+			continue;
+		ends[2 * j] = f[i].exp_end;
+		ends[2 * j + 1] = (int64_t)i;
+		j++;
+	}
+	qsort(ends, m, 2 * sizeof(*ends), cmp_i64_pair);
+	gaps[0] = 0;
+	for (i = 1; i < m; i++)
+		gaps[i] = ends[2 * i] - ends[2 * (i - 1)];
+	glob = gap_cluster(gaps, 1, m);
+	for (i = 0; i < m; i++) {
+		size_t lo = i > VSYNC_WINDOW ? i - VSYNC_WINDOW + 1 : 1;
+		size_t hi = i + VSYNC_WINDOW + 1 < m ? i + VSYNC_WINDOW + 1 : m;
+		int64_t v = lo < hi ? gap_cluster(gaps, lo, hi) : 0;
+		struct pf_frame *d = &f[ends[2 * i + 1]];
+
+		d->vsync = v ? v : glob ? glob : GFXSTAT_NS_NONE;
+		tok[2 * i] = d->token;
+		tok[2 * i + 1] = d->vsync;
+	}
+	qsort(tok, m, 2 * sizeof(*tok), cmp_i64_pair);
+	for (i = 0; i < p->frames.n; i++) {
+		size_t lo = 0, hi = m;
+
+		if (f[i].kind != FT_ACTUAL_SURFACE)
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (tok[2 * mid] < f[i].display_token)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < m && tok[2 * lo] == f[i].display_token)
+			f[i].vsync = tok[2 * lo + 1];
+	}
+	free(ends);
+	free(gaps);
+	free(tok);
+	return 0;
+}
+
+/* Complete frames in present order, then the incomplete ones; ties in arrival order. */
+static int cmp_frame(const void *a, const void *b)
+{
+	const struct pf_frame *x = a, *y = b;
+
+	if (x->complete != y->complete)
+		return x->complete ? -1 : 1;
+	if (x->complete && x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int deliver_frame(struct gfxstat_perfetto *p, const struct pf_frame *h)
+{
+	struct gfxstat_frame fr;
+	gfxstat_frame_fn fn = h->complete ? p->sink.frame : p->sink.incomplete;
+
+	gfxstat_frame_init(&fr, h->kind == FT_ACTUAL_SURFACE ? GFXSTAT_SRC_FRAMETIMELINE
+							      : GFXSTAT_SRC_FRAMETIMELINE_DISPLAY);
+	fr.layer.p = h->layer_n ? p->arena + h->layer_off : "";
+	fr.layer.n = h->layer_n;
+	if (h->kind == FT_ACTUAL_SURFACE) {
+		/* the process that drew it; else the package its layer names */
+		fr.app = gfxstat_perfetto_app(p, h->pid);
+		if (!fr.app.n)
+			fr.app = gfxstat_layer_app(fr.layer.p, fr.layer.n);
+		if (fr.app.n && h->complete)
+			p->sum.frames_app++;
+	}
+	fr.pid = h->pid;
+	fr.token = h->token;
+	fr.display_token = h->display_token;
+	fr.jank_type = h->jank_type;
+	fr.present_type = h->present_type;
+	fr.prediction_type = h->prediction_type;
+	fr.janky = h->janky;
+	fr.actual_start_ns = h->start;
+	fr.vsync_period_ns = h->vsync;
+	if (h->complete) {
+		fr.actual_end_ns = h->end;
+		fr.present_ns = h->end;
+		fr.duration_ns = h->end - h->start;
+	}
+	fr.expected_start_ns = h->exp_start;
+	fr.expected_end_ns = h->exp_end;
+	if (h->kind == FT_ACTUAL_DISPLAY && h->has_exp)
+		fr.desired_present_ns = h->exp_end;
+	if (fn && fn(p->sink.user, &fr))
+		return GFXSTAT_E_ABORTED;
+	return 0;
+}
+
+/* Everything held, in the order the header promises. */
+static int deliver(struct gfxstat_perfetto *p)
+{
+	const struct pf_proc *pr = p->procs.v;
+	const struct pf_print *pe = p->prints.v;
+	const struct pf_frame *fr = p->frames.v;
+	size_t i;
+	int rc;
+
+	procs_finish(p);
+	rc = set_vsync(p);
+	if (rc)
+		return rc;
+	for (i = 0; i < p->procs.n && p->sink.process; i++) {
+		struct gfxstat_str name = { p->arena + pr[i].off, pr[i].n };
+
+		if (p->sink.process(p->sink.user, pr[i].pid, name))
+			return GFXSTAT_E_ABORTED;
+	}
+	if (p->prints.n > 1)
+		qsort(p->prints.v, p->prints.n, sizeof(*pe), cmp_print);
+	for (i = 0; i < p->prints.n; i++) {
+		rc = emit_print(p, &pe[i]);
+		if (rc)
+			return rc;
+	}
+	if (p->frames.n > 1)
+		qsort(p->frames.v, p->frames.n, sizeof(*fr), cmp_frame);
+	for (i = 0; i < p->frames.n; i++) {
+		rc = deliver_frame(p, &fr[i]);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 int gfxstat_perfetto_finish(struct gfxstat_perfetto *p)
 {
 	uint64_t q;
@@ -1327,8 +1889,9 @@ int gfxstat_perfetto_finish(struct gfxstat_perfetto *p)
 		return GFXSTAT_E_INVAL;
 	if (!p->ring)
 		return GFXSTAT_E_NOMEM;
-	if (p->rc)
+	if (p->rc || p->finished)
 		return p->rc;
+	p->finished = 1;
 	if (p->st == ST_BODY && p->need == 0) {
 		/* an empty packet body announced at the very end */
 		p->st = ST_HDR;
@@ -1342,7 +1905,7 @@ int gfxstat_perfetto_finish(struct gfxstat_perfetto *p)
 	p->hdr_n = 0;
 	/* actual frames still open, oldest first */
 	q = p->seq > p->ring_cap ? p->seq - p->ring_cap : 0;
-	for (; q < p->seq; q++) {
+	for (; q < p->seq && !rc; q++) {
 		uint32_t i = (uint32_t)(q & (p->ring_cap - 1));
 		struct pf_slice *s = &p->ring[i];
 
@@ -1350,9 +1913,10 @@ int gfxstat_perfetto_finish(struct gfxstat_perfetto *p)
 			continue;
 		if (s->kind == FT_ACTUAL_SURFACE || s->kind == FT_ACTUAL_DISPLAY) {
 			p->sum.incomplete++;
-			if (!rc && p->sink.incomplete)
-				rc = emit_frame(p, s, p->sink.incomplete, 0);
+			rc = hold_frame(p, s, 0);
 		}
 	}
+	if (!rc)
+		rc = deliver(p);
 	return set_rc(p, rc);
 }

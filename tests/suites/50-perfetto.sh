@@ -202,3 +202,63 @@ else
 	[ $rc -eq 0 ] && grep -q 'cut short' "$PF_TMP/err-cut" && pass ||
 		fail "truncated perfetto sample: exit $rc"
 fi
+
+# Order, apps, build and refresh period on both real samples.
+PF_API32=$SAMPLES/perfetto/perfetto-testdata/api32_startup_warm.perfetto-trace
+if [ -z "$PF_DUMP" ]; then
+	:
+elif [ ! -f "$PF_SAMPLE" ] || [ ! -f "$PF_API32" ]; then
+	skip "perfetto order/app/build/vsync: $PF_SAMPLE or $PF_API32 is absent"
+else
+	for f in "$PF_SAMPLE" "$PF_API32"; do
+		$PF_DUMP --frames --markers "$f" > "$PF_TMP/all" 2>&1
+		# markers (sec.usec first) in time order, frames (kind first) by actual end;
+		# print events come per-CPU bundle, out of order in the file
+		bad=$(awk -F'\t' '/^[0-9]+\.[0-9]+\t/ { if ($1 + 0 < m) b++; m = $1 + 0 }
+			($1 == "surface" || $1 == "display") && $8 != "-" { if ($8 < e) b++; e = $8 }
+			END { print b + 0 }' "$PF_TMP/all")
+		[ "$bad" = 0 ] && pass || fail "$(basename "$f"): $bad markers/frames out of order"
+	done
+	# nowinandroid, Pixel 7 Pro at 120 Hz: SurfaceFlinger's expected slices last 10.5 or
+	# 16.6 ms (its work duration), but the expected presents are 8.33 ms apart (INDEX.md);
+	# every display and surface frame must carry a period of 8.3 +- 0.1 ms, none 10.5 ms.
+	# api32, Pixel 6a at 60 Hz: expected slices of 10.5 ms, presents 16.4-16.7 ms apart.
+	$PF_DUMP --frames "$PF_SAMPLE" > "$PF_TMP/nia" 2>&1
+	$PF_DUMP --frames "$PF_API32" > "$PF_TMP/api32" 2>&1
+	pf_vsync() {
+		awk -F'\t' -v lo="$2" -v hi="$3" '$1 == "surface" || $1 == "display" {
+			n++; if ($14 == "-" || $14 < lo || $14 > hi) b++ }
+			END { printf "%d %d\n", n, b + 0 }' "$1"
+	}
+	# 1068 surface + 801 display frames; 6 + 10 (one display frame incomplete)
+	[ "$(pf_vsync "$PF_TMP/nia" 8200000 8450000)" = "1869 0" ] &&
+		[ "$(pf_vsync "$PF_TMP/api32" 16400000 16900000)" = "16 0" ] && pass ||
+		fail "vsync periods: nia $(pf_vsync "$PF_TMP/nia" 8200000 8450000)," \
+			"api32 $(pf_vsync "$PF_TMP/api32" 16400000 16900000) (frames, outside)"
+	# duration = actual end - actual start on every complete frame
+	bad=$(awk -F'\t' '($1 == "surface" || $1 == "display") && $8 != "-" &&
+		$15 != $8 - $7 { b++ } END { print b + 0 }' "$PF_TMP/nia")
+	[ "$bad" = 0 ] && pass || fail "nowinandroid: $bad frames with duration != end - start"
+	# build: SystemInfo.android_build_fingerprint and android_sdk_version (INDEX.md gives
+	# both fingerprints; Android 13 is SDK 33)
+	grep -q '^system: build google/cheetah/cheetah:13/TQ3A.230705.001/10216780:user/'`
+		`'release-keys, Android 13, SDK 33$' "$PF_TMP/nia" &&
+		grep -q '^system: build google/bluejay/bluejay:13/TQ1A.220812.001.A1/[0-9]*:'`
+		`'userdebug/dev-keys, Android 13, SDK 33$' "$PF_TMP/api32" && pass ||
+		fail "perfetto build fingerprint / SDK"
+	# apps. nowinandroid has no ProcessTree, only packages_list: apps come from layer names:
+	# MainActivity (739 frames, 1 incomplete), settings (67) and the starting_reveal leash
+	# naming nowinandroid.demo/ (32): 738 + 67 + 32 = 837 complete frames; the other leashes,
+	# the splash screen and the status bar name no package.
+	# api32 has a ProcessTree: pid 2348 is com.android.systemui (navigation bar and splash
+	# screen), 2969 the launcher, 7663 the benchmark target; all 6 frames get an app.
+	grep -q '^processes: 0 named, 850 packages listed; surface frames with an app: 837$' \
+		"$PF_TMP/nia" &&
+		grep -q '^processes: 665 named, 315 packages listed; surface frames with an app: 6$' \
+		"$PF_TMP/api32" && pass || fail "perfetto process/package counts"
+	got=$(awk -F'\t' '$1 == "surface" { print $4, $13 }' "$PF_TMP/api32" | sort | uniq -c |
+		awk '{ printf "%s %s %s;", $1, $2, $3 }')
+	want="2 2348 com.android.systemui;2 2969 com.google.android.apps.nexuslauncher;"
+	want="${want}2 7663 androidx.benchmark.integration.macrobenchmark.target;"
+	[ "$got" = "$want" ] && pass || fail "api32 apps: got '$got'"
+fi

@@ -130,13 +130,15 @@ static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
 static void put_frame(struct out *o, char tag, const struct gfxstat_frame *f)
 {
 	out_add(o, "%c %d %.*s pid=%d tok=%lld dtok=%lld jank=%d pres=%d pred=%d janky=%d "
-		"exp=%lld..%lld act=%lld..%lld present=%lld desired=%lld\n",
+		"exp=%lld..%lld act=%lld..%lld present=%lld desired=%lld app=%.*s vsync=%lld "
+		"dur=%lld\n",
 		tag, (int)f->source, (int)f->layer.n, f->layer.p, (int)f->pid, (long long)f->token,
 		(long long)f->display_token, (int)f->jank_type, (int)f->present_type,
 		(int)f->prediction_type, (int)f->janky, (long long)f->expected_start_ns,
 		(long long)f->expected_end_ns, (long long)f->actual_start_ns,
 		(long long)f->actual_end_ns, (long long)f->present_ns,
-		(long long)f->desired_present_ns);
+		(long long)f->desired_present_ns, (int)f->app.n, f->app.p,
+		(long long)f->vsync_period_ns, (long long)f->duration_ns);
 }
 
 static int on_frame(void *user, const struct gfxstat_frame *f)
@@ -155,7 +157,7 @@ static int on_incomplete(void *user, const struct gfxstat_frame *f)
 
 static struct gfxstat_perfetto *dec_new(struct out *o, struct gfxstat_stats *st)
 {
-	struct gfxstat_perfetto_sink sink = { on_marker, on_frame, on_incomplete, o };
+	struct gfxstat_perfetto_sink sink = { on_marker, on_frame, on_incomplete, o, NULL };
 
 	return gfxstat_perfetto_new(&sink, st);
 }
@@ -264,19 +266,29 @@ static void build_sample(struct pb *t)
 	ft_packet(t, NS(1020), 0, 4, &ev);
 }
 
+/*
+ * Markers in time order, then frames in present order (the surface frame presented at
+ * 1010.012 s comes before the display frame at 1010.017 s though its FrameEnd came later),
+ * then the incomplete one. One display frame gives no vsync spacing: no period. The layer
+ * "TX - app/Main#1" names no package (no dot), and no ProcessTree names pid 1234: no app.
+ * Durations: 1010.012 - 1010.0000007 s and 1010.017 - 1010.0000005 s.
+ */
 static const char sample_expect[] =
 	"M 1005.000001 1005000001000 43 -1 3 <...> print|C|42|VSYNC-app|1 C VSYNC-app 1\n"
 	"M 1005.000002 1005000002000 42 -1 3 <...> print|B|42|draw B draw 0\n"
 	"M 1005.000004 1005000004000 42 -1 3 <...> print|E|42 E  0\n"
-	"F 3  pid=600 tok=7000 dtok=7000 jank=8 pres=1 pred=1 janky=1 "
-	"exp=1010000000000..1010016000000 act=1010000000500..1010017000000 "
-	"present=1010017000000 desired=1010016000000\n"
 	"F 2 TX - app/Main#1 pid=1234 tok=8000 dtok=7000 jank=192 pres=2 pred=2 janky=1 "
 	"exp=1010000000000..1010010000000 act=1010000000700..1010012000000 "
-	"present=1010012000000 desired=-9223372036854775808\n"
+	"present=1010012000000 desired=-9223372036854775808 app= vsync=-9223372036854775808 "
+	"dur=11999300\n"
+	"F 3  pid=600 tok=7000 dtok=7000 jank=8 pres=1 pred=1 janky=1 "
+	"exp=1010000000000..1010016000000 act=1010000000500..1010017000000 "
+	"present=1010017000000 desired=1010016000000 app= vsync=-9223372036854775808 "
+	"dur=16999500\n"
 	"I 2 TX - app/Main#1 pid=1234 tok=9000 dtok=7001 jank=1 pres=0 pred=0 janky=0 "
 	"exp=-9223372036854775808..-9223372036854775808 act=1020000000000..-9223372036854775808 "
-	"present=-9223372036854775808 desired=-9223372036854775808\n";
+	"present=-9223372036854775808 desired=-9223372036854775808 app= "
+	"vsync=-9223372036854775808 dur=-9223372036854775808\n";
 
 TEST(sample_fields)
 {
@@ -564,8 +576,11 @@ TEST(callback_stops)
 	struct out o = { { 0 }, 0, 2, 0 };
 	struct gfxstat_perfetto *p = dec_new(&o, NULL);
 
+	/* nothing is delivered before finish; a stop there is sticky */
 	build_sample(&t);
-	CHECK_EQ(gfxstat_perfetto_feed(p, t.b, t.n), GFXSTAT_E_ABORTED);
+	CHECK_EQ(gfxstat_perfetto_feed(p, t.b, t.n), 0);
+	CHECK_EQ(o.calls, 0);
+	CHECK_EQ(gfxstat_perfetto_finish(p), GFXSTAT_E_ABORTED);
 	CHECK_EQ(gfxstat_perfetto_feed(p, t.b, t.n), GFXSTAT_E_ABORTED);
 	CHECK_EQ(gfxstat_perfetto_finish(p), GFXSTAT_E_ABORTED);
 	CHECK_EQ(o.calls, 2);
@@ -642,6 +657,265 @@ TEST(names)
 	CHECK_CSTR(gfxstat_perfetto_clock_name(6), "BOOTTIME");
 }
 
+/* ---- ordering, processes, packages, build, refresh period ---- */
+
+/* TracePacket { ftrace_events = 1 { cpu = 1, event... } } from a bundle's events */
+static void bundle_packet(struct pb *t, uint32_t cpu, const struct pb *events)
+{
+	struct pb b = { { 0 }, 0 }, pkt = { { 0 }, 0 };
+
+	pb_u(&b, 1, cpu);
+	memcpy(b.b + b.n, events->b, events->n);
+	b.n += events->n;
+	pb_msg(&pkt, 1, &b);
+	pb_msg(t, 1, &pkt);
+}
+
+/* Two CPUs' bundles overlap in time, as in a real file: markers come out in time order. */
+TEST(markers_sorted_across_bundles)
+{
+	struct pb t = { { 0 }, 0 }, e = { { 0 }, 0 };
+	struct out o = { { 0 }, 0, 0, 0 };
+	struct gfxstat_perfetto_summary s;
+
+	/* cpu 0: t = 10, 30 µs; cpu 1 (later in the file): 20, 5, and 30 again */
+	ftrace_print(&e, 10000, 1, "C|1|a|1");
+	ftrace_print(&e, 30000, 1, "C|1|b|2");
+	bundle_packet(&t, 0, &e);
+	e.n = 0;
+	ftrace_print(&e, 20000, 2, "C|2|c|3");
+	ftrace_print(&e, 5000, 2, "C|2|d|4");
+	ftrace_print(&e, 30000, 2, "C|2|e|5");
+	bundle_packet(&t, 1, &e);
+	CHECK_EQ(run(t.b, t.n, &o, NULL, &s), 0);
+	/* 5 (cpu 1), 10 (cpu 0), 20 (cpu 1), then the two at 30 in file order: b, e */
+	CHECK_CSTR(o.s, "M 0.000005 5000 2 -1 1 <...> print|C|2|d|4 C d 4\n"
+			"M 0.000010 10000 1 -1 0 <...> print|C|1|a|1 C a 1\n"
+			"M 0.000020 20000 2 -1 1 <...> print|C|2|c|3 C c 3\n"
+			"M 0.000030 30000 1 -1 0 <...> print|C|1|b|2 C b 2\n"
+			"M 0.000030 30000 2 -1 1 <...> print|C|2|e|5 C e 5\n");
+	CHECK_EQ(s.markers, 5);
+}
+
+/* One expected + actual surface frame of @pid on @layer, token @tok, in display frame @dtok */
+static void surface_frame(struct pb *t, uint64_t cookie, int64_t tok, int64_t dtok, int pid,
+			  const char *layer, uint64_t start, uint64_t end)
+{
+	struct pb ev = { { 0 }, 0 };
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		ev.n = 0;
+		pb_u(&ev, 1, cookie + (uint64_t)k);
+		pb_u(&ev, 2, (uint64_t)tok);
+		pb_u(&ev, 3, (uint64_t)dtok);
+		pb_u(&ev, 4, (uint64_t)pid);
+		pb_str(&ev, 5, layer);
+		if (k)
+			pb_u(&ev, 9, GFXSTAT_JANK_NONE);
+		ft_packet(t, start, 0, k ? 4 : 3, &ev);
+		ft_end(t, end, 0, cookie + (uint64_t)k);
+	}
+}
+
+/* One expected (@es..@ee) and actual (@as..@ae) display frame, token @tok */
+static void display_frame(struct pb *t, uint64_t cookie, int64_t tok, uint64_t es, uint64_t ee,
+			  uint64_t as, uint64_t ae)
+{
+	struct pb ev = { { 0 }, 0 };
+
+	pb_u(&ev, 1, cookie);
+	pb_u(&ev, 2, (uint64_t)tok);
+	pb_u(&ev, 3, 600);
+	ft_packet(t, es, 0, 1, &ev);
+	ft_end(t, ee, 0, cookie);
+	ev.n = 0;
+	pb_u(&ev, 1, cookie + 1);
+	pb_u(&ev, 2, (uint64_t)tok);
+	pb_u(&ev, 3, 600);
+	pb_u(&ev, 7, GFXSTAT_JANK_NONE);
+	ft_packet(t, as, 0, 2, &ev);
+	ft_end(t, ae, 0, cookie + 1);
+}
+
+static void process(struct pb *tree, int pid, int uid, const char *cmdline)
+{
+	struct pb pr = { { 0 }, 0 };
+
+	pb_u(&pr, 1, (uint64_t)pid);
+	pb_u(&pr, 2, 1); /* ppid: skipped */
+	pb_str(&pr, 3, cmdline);
+	pb_str(&pr, 3, "--flag"); /* argv[1]: not the name */
+	if (uid >= 0)
+		pb_u(&pr, 5, (uint64_t)uid);
+	pb_msg(tree, 1, &pr);
+}
+
+static void package(struct pb *list, const char *name, uint64_t uid)
+{
+	struct pb pk = { { 0 }, 0 };
+
+	pb_str(&pk, 1, name);
+	pb_u(&pk, 2, uid);
+	pb_u(&pk, 5, 42); /* version_code: skipped */
+	pb_msg(list, 1, &pk);
+}
+
+static int on_process(void *user, int32_t pid, struct gfxstat_str name)
+{
+	out_add(user, "P %d %.*s\n", (int)pid, (int)name.n, name.p);
+	return 0;
+}
+
+/* Apps from ProcessTree + PackagesList, else from the layer name; processes come first. */
+TEST(process_and_package_names)
+{
+	struct pb t = { { 0 }, 0 }, tree = { { 0 }, 0 }, list = { { 0 }, 0 };
+	struct pb pkt = { { 0 }, 0 }, e = { { 0 }, 0 };
+	struct out o = { { 0 }, 0, 0, 0 };
+	struct gfxstat_perfetto_sink sink = { on_marker, on_frame, on_incomplete, &o, on_process };
+	struct gfxstat_perfetto *p;
+	const struct gfxstat_perfetto_summary *s;
+	struct gfxstat_str a;
+	static const char procs_then_marker[] =
+		"P 1234 com.app:svc\nP 2000 com.google.android.gms.ui\n"
+		"P 3000 /system/bin/surfaceflinger\nP 4000 com.late\n"
+		"P 5000 org.unlisted.app\nM 1.000000";
+
+	/* frames come before the process tree in the file: names still apply */
+	surface_frame(&t, 10, 1, 100, 1234, "TX - Splash Screen com.x#2", NS(1), NS(1) + 500);
+	surface_frame(&t, 20, 2, 100, 2000, "TX - b#3", NS(1), NS(1) + 400);
+	surface_frame(&t, 30, 3, 100, 3000, "TX - com.x/com.x.Main#4", NS(1), NS(1) + 300);
+	surface_frame(&t, 40, 4, 100, 4000, "TX - d#5", NS(1), NS(1) + 200);
+	surface_frame(&t, 50, 5, 100, 5000, "TX - e#6", NS(1), NS(1) + 100);
+	ftrace_print(&e, NS(1), 1234, "B|1234|draw");
+	bundle_packet(&t, 0, &e);
+	process(&tree, 1234, 1010123, "com.app:svc");   /* user 10: uid % 100000 = 10123 */
+	process(&tree, 2000, 10050, "com.google.android.gms.ui");
+	process(&tree, 3000, 1000, "/system/bin/surfaceflinger");
+	process(&tree, 4000, 10077, "<pre-initialized>"); /* then named: the name wins */
+	process(&tree, 5000, 10099, "org.unlisted.app");
+	pb_msg(&pkt, 2, &tree);
+	pb_msg(&t, 1, &pkt);
+	tree.n = 0;
+	process(&tree, 4000, 10077, "com.late");
+	pkt.n = 0;
+	pb_msg(&pkt, 2, &tree);
+	pb_msg(&t, 1, &pkt);
+	package(&list, "com.app", 10123);
+	package(&list, "com.google.android.gsf", 10050); /* shared uid: the name decides */
+	package(&list, "com.google.android.gms", 10050);
+	package(&list, "com.late", 10077);
+	pkt.n = 0;
+	pb_msg(&pkt, 47, &list);
+	pb_msg(&t, 1, &pkt);
+
+	p = gfxstat_perfetto_new(&sink, NULL);
+	CHECK_EQ(gfxstat_perfetto_feed(p, t.b, t.n), 0);
+	CHECK_EQ(o.n, 0);
+	CHECK_EQ(gfxstat_perfetto_finish(p), 0);
+	/* pid order, the newest name of pid 4000; then the marker; then frames by present */
+	CHECK_EQ(strncmp(o.s, procs_then_marker, strlen(procs_then_marker)), 0);
+	/* 1234: "com.app" listed; 2000: listed package of its uid the name extends;
+	 * 3000: not a package, the layer's "com.x"; 4000: listed; 5000: not listed, but a
+	 * package name; the frames come by present time, 5000 first */
+	CHECK_EQ(strstr(o.s, "pid=5000 tok=5") < strstr(o.s, "pid=4000 tok=4"), 1);
+	CHECK_EQ(strstr(o.s, "pid=2000 tok=2") < strstr(o.s, "pid=1234 tok=1"), 1);
+	CHECK_EQ(strstr(o.s, "app=com.app vsync") != NULL, 1);
+	CHECK_EQ(strstr(o.s, "app=com.google.android.gms vsync") != NULL, 1);
+	CHECK_EQ(strstr(o.s, "app=com.x vsync") != NULL, 1);
+	CHECK_EQ(strstr(o.s, "app=com.late vsync") != NULL, 1);
+	CHECK_EQ(strstr(o.s, "app=org.unlisted.app vsync") != NULL, 1);
+	a = gfxstat_perfetto_app(p, 3000);
+	CHECK_EQ(a.n, 0);
+	a = gfxstat_perfetto_app(p, 1234);
+	CHECK_EQ(a.n == 7 && !memcmp(a.p, "com.app", 7), 1);
+	CHECK_EQ(gfxstat_perfetto_app(p, 999).n, 0);
+	s = gfxstat_perfetto_summary(p);
+	CHECK_EQ(s->processes, 5);
+	CHECK_EQ(s->packages, 4);
+	CHECK_EQ(s->frames_surface, 5);
+	CHECK_EQ(s->frames_app, 5);
+	gfxstat_perfetto_free(p);
+}
+
+/* SystemInfo: the fingerprint, its release, and the SDK level. */
+TEST(build_string)
+{
+	struct pb t = { { 0 }, 0 }, si = { { 0 }, 0 }, uts = { { 0 }, 0 }, pkt = { { 0 }, 0 };
+	struct out o = { { 0 }, 0, 0, 0 };
+	struct gfxstat_perfetto_summary s;
+	char longfp[400];
+
+	pb_str(&uts, 1, "Linux");
+	pb_msg(&si, 1, &uts);
+	pb_str(&si, 2, "google/bluejay/bluejay:13/TQ1A.220812.001.A1/8972963:userdebug/dev-keys");
+	pb_u(&si, 5, 33);
+	pb_msg(&pkt, 45, &si);
+	pb_msg(&t, 1, &pkt);
+	CHECK_EQ(run(t.b, t.n, &o, NULL, &s), 0);
+	CHECK_CSTR(s.build, "google/bluejay/bluejay:13/TQ1A.220812.001.A1/8972963:userdebug/dev-keys");
+	CHECK_CSTR(s.release, "13");
+	CHECK_EQ(s.sdk, 33);
+
+	/* Android 12 has no android_sdk_version; an overlong fingerprint is cut, still a string */
+	memset(longfp, 'x', sizeof(longfp));
+	memcpy(longfp, "a/b/c:12/", 9);
+	t.n = si.n = pkt.n = 0;
+	pb_bytes(&si, 2, longfp, sizeof(longfp));
+	pb_msg(&pkt, 45, &si);
+	pb_msg(&t, 1, &pkt);
+	CHECK_EQ(run(t.b, t.n, &o, NULL, &s), 0);
+	CHECK_EQ(strlen(s.build), GFXSTAT_PERFETTO_MAX_BUILD - 1);
+	CHECK_CSTR(s.release, "12");
+	CHECK_EQ(s.sdk, 0);
+
+	/* no SystemInfo */
+	t.n = 0;
+	ft_end(&t, NS(1), 0, 1);
+	CHECK_EQ(run(t.b, t.n, &o, NULL, &s), 0);
+	CHECK_CSTR(s.build, "");
+	CHECK_CSTR(s.release, "");
+}
+
+/*
+ * The refresh period from the spacing of the expected presents, not from the length of the
+ * expected slice (SurfaceFlinger's work duration). Display frames at 120 Hz whose expected
+ * slices last 10.5 ms, expected presents at 0, 8333333, 16666666, 41666666 (two vsyncs
+ * skipped) ns after 10 s; gaps 8333333, 8333333, 25000000: the shortest cluster is
+ * {8333333, 8333333}, mean 8333333.
+ */
+TEST(vsync_from_expected_presents)
+{
+	struct pb t = { { 0 }, 0 };
+	struct out o = { { 0 }, 0, 0, 0 };
+	struct gfxstat_perfetto_summary s;
+	static const uint64_t ee[4] = { 0, 8333333, 16666666, 41666666 };
+	const char *f;
+	int i, n = 0;
+
+	for (i = 0; i < 4; i++) {
+		uint64_t end = NS(10) + ee[i];
+
+		display_frame(&t, 100 + 10 * (uint64_t)i, 70 + i, end - 10500000, end,
+			      end - 10000000, end + 100000);
+	}
+	/* presented in display frame 71, from 5 ms before it to its present */
+	surface_frame(&t, 500, 900, 71, 1234, "TX - com.a/com.a.M#1", NS(10) + 3333333,
+		      NS(10) + 8433333);
+	CHECK_EQ(run(t.b, t.n, &o, NULL, &s), 0);
+	CHECK_EQ(s.frames_display, 4);
+	for (f = o.s; (f = strstr(f, "vsync=8333333 ")) != NULL; f++)
+		n++;
+	CHECK_EQ(n, 5);
+	/* duration: actual end - actual start = 8433333 - 3333333 */
+	CHECK_EQ(strstr(o.s, "tok=900 dtok=71") != NULL, 1);
+	CHECK_EQ(strstr(o.s, "app=com.a vsync=8333333 dur=5100000\n") != NULL, 1);
+	/* display frames: 10.1 ms each, none says 10.5 ms */
+	CHECK_EQ(strstr(o.s, "vsync=10500000") == NULL, 1);
+	CHECK_EQ(strstr(o.s, "dur=10100000") != NULL, 1);
+}
+
 TEST_SUITE(test_perfetto)
 {
 	RUN(wire_reader);
@@ -653,4 +927,8 @@ TEST_SUITE(test_perfetto)
 	RUN(limits);
 	RUN(bad_input);
 	RUN(callback_stops);
+	RUN(markers_sorted_across_bundles);
+	RUN(process_and_package_names);
+	RUN(build_string);
+	RUN(vsync_from_expected_presents);
 }
