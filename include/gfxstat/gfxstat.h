@@ -327,6 +327,62 @@ int gfxstat_gfx_finish(struct gfxstat_gfx *g);
  */
 int64_t gfxstat_gfx_period(const struct gfxstat_gfx *g, const char **source);
 
+/**
+ * gfxstat_gfx_window_score() - fill @w->fps and @w->score from its counts, as gfx.sh does
+ * @w: frames, time_ns, max_ns, a, b and c set
+ * @target: -t; @kpi_ms: -k
+ *
+ * fps = frames / time printed "%.1f", truncated to an integer when >= @target (compared as a
+ * number); score = 60*min(fps/target,1) + 20*min(kpi/max,1) + 10*(1-A/N) + 7*(1-B/N)
+ * + 3*(1-C/N), rounded to 2 decimals.
+ */
+void gfxstat_gfx_window_score(struct gfxstat_gfx_window *w, double target, double kpi_ms);
+
+/*
+ * The same fps.csv/dropFrames.csv columns computed from the per-frame model (any input),
+ * one key per real layer: TX is always 0, app is the frame's app, Surface its layer. Frames
+ * without a present time and SurfaceFlinger's own refreshes ("(display)") are skipped; a
+ * frame whose present is not after its layer's previous one is counted and skipped.
+ */
+struct gfxstat_gfx_model;
+struct gfxstat_frame;
+
+struct gfxstat_gfx_model_stats {
+	uint64_t frames;          /* frames offered */
+	uint64_t used;            /* frames credited to a surface */
+	uint64_t no_present;      /* skipped: no present time */
+	uint64_t display;         /* skipped: the display's own refreshes */
+	uint64_t out_of_order;    /* skipped: present not after the layer's previous one */
+	uint64_t period_fallback; /* frames without vsync_period_ns, judged with the fallback */
+	uint64_t keys_overflow;   /* skipped: the surface table was full */
+	uint64_t windows, drops;  /* rows given to the sink */
+};
+
+/**
+ * gfxstat_gfx_model_new() - the seed's windows over model frames; rows go to @sink
+ * @o: as for gfxstat_gfx_new(); o->period_ns (0 = none) is the D threshold for frames
+ *     without vsync_period_ns (else the last period seen, else 16.667 ms); o->focus unused
+ * Return: NULL on allocation failure or invalid options.
+ */
+struct gfxstat_gfx_model *gfxstat_gfx_model_new(const struct gfxstat_gfx_opts *o,
+						const struct gfxstat_gfx_sink *sink);
+void gfxstat_gfx_model_free(struct gfxstat_gfx_model *g);
+
+/**
+ * gfxstat_gfx_model_frame() - offer one frame (a gfxstat_frame_fn), in present order
+ * Return: 0, a sink's non-zero return, or GFXSTAT_E_NOMEM.
+ */
+int gfxstat_gfx_model_frame(void *g, const struct gfxstat_frame *f);
+
+/**
+ * gfxstat_gfx_model_finish() - end of input: flush every surface with frames
+ * Return: as gfxstat_gfx_model_frame(). The monitor may then be freed, not fed.
+ */
+int gfxstat_gfx_model_finish(struct gfxstat_gfx_model *g);
+
+/* What the monitor did with the frames it was offered. */
+const struct gfxstat_gfx_model_stats *gfxstat_gfx_model_stats(const struct gfxstat_gfx_model *g);
+
 /* The seed's CSV header lines (without newline). */
 extern const char gfxstat_gfx_fps_header[];
 extern const char gfxstat_gfx_drop_header[];
@@ -468,8 +524,12 @@ struct gfxstat_sf_frames;
  * Android 12+) in a refresh that reaches the display (postFramebuffer, "postFramebuffer for
  * <display>", "presentFrameAndReleaseLayers for <display>", or, in a trace that has none of
  * them, the end of handleMessageRefresh / onMessageRefresh / composite). Its present time is
- * the next vsync after that marker: the next VSYNC toggle when it comes within half a period
- * of the predicted vsync, else the prediction. Feed it with gfxstat_sf_frames_marker().
+ * the next vsync after that marker on one grid, the toggles of one VSYNC counter family
+ * (VSYNC-sf when the trace has it): the next toggle when it comes within half a period of
+ * the predicted vsync, else the prediction. Each refresh also gives a frame of source
+ * GFXSTAT_SRC_FTRACE_DISPLAY, layer "(display)", janky from SF's FrameMissed /
+ * PrevFrameMissed counters (-1 without them). Every frame carries the refresh period in
+ * force. Feed it with gfxstat_sf_frames_marker().
  */
 struct gfxstat_sf_frames *gfxstat_sf_frames_new(gfxstat_frame_fn fn, void *user);
 void gfxstat_sf_frames_free(struct gfxstat_sf_frames *sf);
@@ -488,9 +548,12 @@ struct gfxstat_sf_summary {
 	uint64_t refreshes;         /* present markers (or composition ends) */
 	uint64_t frames;
 	uint64_t latched_unpresented; /* latches with no present marker before the end */
+	uint64_t display_frames;    /* "(display)" frames emitted, one per stamped refresh */
+	uint64_t nonincreasing;     /* presents that did not move a layer forward: dropped */
 	uint32_t markers_seen;      /* GFXSTAT_SF_SEEN_* bits */
 	int64_t first_ts, last_ts;
-	unsigned nmodes;            /* refresh-rate changes, first one included */
+	unsigned nmodes;            /* refresh-rate changes, first one included; a change needs
+				     * several consecutive vsync intervals at the new period */
 	struct {
 		int64_t from_ns;
 		int64_t period_ns;
@@ -573,6 +636,14 @@ enum gfxstat_matrix_level {
 #define GFXSTAT_FT_JANK_BITS 17 /* FrameTimeline JankType bits, JANK_NONE = bit 0 */
 #define GFXSTAT_GFXINFO_REASONS 7
 
+/* A janky frame: when, how long, and what it was judged against. */
+struct gfxstat_janky_frame {
+	int64_t present_ns;  /* NONE for an untimed frame */
+	int64_t length_ns;   /* its interval, else its own duration (never 0 when either is known) */
+	int64_t cadence_ns;  /* the cadence period in force (refresh period x cadence) */
+	uint64_t index;      /* its position among the layer's frames, from 0 */
+};
+
 /* Everything `gfxstat analyze` reports for one layer or one app. */
 struct gfxstat_layer_metrics {
 	const char *name;           /* layer name, or the package for an app */
@@ -608,6 +679,26 @@ struct gfxstat_layer_metrics {
 	size_t nscrolls;
 	const struct gfxstat_scroll *scrolls;
 	double scroll_hitch_slope;  /* least-squares slope of hitch_ms_per_s over scroll index */
+	/* the content's cadence: the refresh-period multiple the layer sustains (2 = 30 FPS at
+	 * 60 Hz); slow frames, hitch, seed D and the Taobao windows are judged against it */
+	uint32_t cadence_vsyncs;    /* the most common cadence over the counted intervals */
+	double cadence_fps;
+	uint32_t cadence_changes;   /* times the cadence in force changed */
+	struct {                    /* the same figures judged against the refresh period */
+		uint64_t slow_frames, d;
+		double hitch_ms_per_s;
+		size_t njank_windows;
+	} refresh;
+	int rates_valid;            /* per-10-minute rates mean something: >= 1 min of frames */
+	uint64_t untimed;           /* frames with no present (gfxinfo legacy table), in frames */
+	/* the one definition of a janky frame (docs/metrics.md): the source's own verdict where
+	 * it gives one, else slow against the cadence; janky_frames counts janky_list */
+	uint64_t janky_frames;
+	size_t njanky_list;
+	const struct gfxstat_janky_frame *janky_list; /* in present order; untimed ones last */
+	/* Macrobenchmark FrameTimingMetric: frameDurationCpuMs, frameOverrunMs (ms) */
+	uint64_t macro_cpu_n, macro_overrun_n;
+	double macro_cpu_ms[4], macro_overrun_ms[4]; /* P50, P90, P95, P99 */
 	/* Android's own verdicts, where the source gives them */
 	uint64_t source_janky;      /* frames the source marked janky (FrameTimeline, JankTracker) */
 	uint64_t source_judged;     /* frames that carried a verdict */
@@ -669,5 +760,76 @@ int gfxstat_causes_input(const struct gfxstat_causes *c, const struct gfxstat_fr
  */
 int gfxstat_causes_explain(const struct gfxstat_causes *c, const struct gfxstat_frame *f,
 			   int64_t prev_present, char *buf, size_t cap);
+
+/* ---------------------------------------------------------------------------------------- */
+/* App-side frames: the app's own doFrame and DrawFrame, for traces without SurfaceFlinger   */
+
+struct gfxstat_app_frames;
+
+/* Longest a frame list held until gfxstat_app_frames_finish() may grow. */
+#define GFXSTAT_APP_FRAMES_MAX (1u << 20)
+
+/**
+ * gfxstat_app_frames_new() - frames an app rendered, from its atrace sections
+ * @fn: receives the frames, all of them at gfxstat_app_frames_finish(), in present order
+ * @user: passed to @fn
+ *
+ * A frame is a RenderThread "DrawFrame" ("DrawFrames <vsync id>" on Android 12+) matched to
+ * the main thread's "Choreographer#doFrame" ("Choreographer#doFrame <vsync id>") of the same
+ * process, as androidx Macrobenchmark's FrameTimingQuery does: by vsync id when both carry
+ * one, else the doFrame that contains the DrawFrame's start (the UI thread waits in the
+ * doFrame until RenderThread has synced the frame). A doFrame feeds at most one frame; a
+ * DrawFrame with no doFrame (a RenderThread-only animation) is counted, not a frame. The
+ * frame has source GFXSTAT_SRC_APP, pid = the app's process, layer "<process> (app-side)"
+ * ("pid <n> (app-side)" when no name was given), app = the process name up to ':' when it is a
+ * package, present_ns = the end of the last "queueBuffer" inside the DrawFrame, or the end of
+ * the DrawFrame when the process traces no queueBuffer (rendered, not proven presented; in a
+ * process that does trace queueBuffer, a DrawFrame without one queued nothing and is no
+ * frame), duration_ns = doFrame start to DrawFrame end (Macrobenchmark's frameDurationCpu),
+ * token = the vsync id or -1, vsync_period_ns from VSYNC-app/VSYNC-sf/HW_VSYNC toggles when
+ * the trace has them. Presents strictly increase per process (a frame that would not is
+ * dropped and counted). Frames are held until finish because the refresh period, and
+ * whether SurfaceFlinger gave frames at all, are known only then: a caller with SF frames
+ * frees the tracker without finishing it. Feed it with gfxstat_app_frames_marker().
+ */
+struct gfxstat_app_frames *gfxstat_app_frames_new(gfxstat_frame_fn fn, void *user);
+void gfxstat_app_frames_free(struct gfxstat_app_frames *af);
+
+/* A gfxstat_marker_fn. Return: 0, or GFXSTAT_E_NOMEM. */
+int gfxstat_app_frames_marker(void *af, const struct gfxstat_ftrace_line *ev,
+			      const struct gfxstat_marker *m);
+
+/**
+ * gfxstat_app_frames_task() - name a process (a gfxstat_task_fn: pass it to
+ * gfxstat_unwrap_set_task_fn() with @af as user, for systrace's PROCESS DUMP)
+ * @pid: the process; @tid: 0 for a process entry (thread entries, @tid > 0, are ignored)
+ * @name: its name; copied (up to 127 bytes). The last name given for a pid wins.
+ * Return: 0, or GFXSTAT_E_NOMEM.
+ */
+int gfxstat_app_frames_task(void *af, int32_t pid, int32_t tid, struct gfxstat_str name);
+
+/**
+ * gfxstat_app_frames_finish() - end of input: pass every frame to @fn
+ * Return: 0, GFXSTAT_E_ABORTED if @fn asked to stop, or GFXSTAT_E_NOMEM.
+ */
+int gfxstat_app_frames_finish(struct gfxstat_app_frames *af);
+
+struct gfxstat_app_frames_summary {
+	uint64_t frames;          /* frames passed (or to be passed) on */
+	uint64_t do_frames;       /* Choreographer#doFrame slices on a main thread */
+	uint64_t draw_frames;     /* DrawFrame slices */
+	uint64_t lone_draws;      /* DrawFrames with no doFrame: not frames */
+	uint64_t extra_draws;     /* further DrawFrames inside a doFrame already drawn */
+	uint64_t no_buffer;       /* DrawFrames that queued no buffer (queueBuffer traced) */
+	uint64_t not_increasing;  /* frames dropped: present not after the previous one */
+	uint64_t backwards;       /* DrawFrames ending before their doFrame began: not frames */
+	uint64_t over_limit;      /* frames dropped beyond GFXSTAT_APP_FRAMES_MAX */
+	unsigned processes;       /* processes with at least one frame */
+	int64_t vsync_period_ns;  /* from VSYNC toggles, or 0 */
+};
+
+/* What the trace showed (complete after gfxstat_app_frames_finish()). */
+void gfxstat_app_frames_summary(const struct gfxstat_app_frames *af,
+				struct gfxstat_app_frames_summary *out);
 
 #endif

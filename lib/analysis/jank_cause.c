@@ -301,16 +301,31 @@ int gfxstat_causes_explain(const struct gfxstat_causes *c, const struct gfxstat_
 		return n >= 0 ? n : snprintf(buf, cap, "unknown (no FrameInfo phases)");
 	}
 	if (f->jank_type > 1) {
-		/* Android's own verdict: the lowest jank bit past JANK_NONE, up to Dropped */
-		int32_t bit = f->jank_type & ~1;
+		/* Android's own verdict: the lowest jank bit past JANK_NONE, up to Dropped, taking
+		 * first the bits that make a frame janky (Buffer Stuffing alone does not) */
+		int32_t bits = f->jank_type & ~1, bit = bits & ~GFXSTAT_JANK_BUFFER_STUFFING;
 		char name[128];
 
+		if (!bit)
+			bit = bits;
 		bit &= -bit;
 		if (bit && bit <= 1024) {
 			gfxstat_perfetto_jank_type_str(bit, name, sizeof(name));
-			return snprintf(buf, cap, "FrameTimeline: %s", name);
+			return snprintf(buf, cap, "%s: %s",
+					f->source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY
+						? "FrameTimeline display frame (SurfaceFlinger)"
+						: "FrameTimeline", name);
 		}
 	}
+	/* SurfaceFlinger's own frames: no app work explains them, their jank is SF's */
+	if (f->source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY)
+		return snprintf(buf, cap, "SurfaceFlinger display frame: %s",
+				f->jank_type == 1 ? "no jank type (late only against the cadence)"
+						  : "no FrameTimeline jank type");
+	if (f->source == GFXSTAT_SRC_FTRACE_DISPLAY)
+		return snprintf(buf, cap, "SurfaceFlinger: %s",
+				f->janky > 0 ? "missed the refresh (FrameMissed counter)"
+					     : "refresh late against the cadence");
 	if (f->pid < 0)
 		return snprintf(buf, cap, "unknown (this layer's app process is not identified)");
 	pr = c ? proc_of((struct gfxstat_causes *)c, f->pid, 0) : NULL;

@@ -8,12 +8,24 @@
 #include <stdlib.h>
 
 #include "../gx_local.h"
+#include "gfxstat/gfxstat_gfxinfo.h"
 
 #define MAX_STREAMS 4096
 #define MAX_FRAMES_PER_STREAM (64u << 20)
 #define PERFDOG_JANK_NS 83333333LL   /* two film frames: 2 * 1000 / 24 ms */
 #define PERFDOG_BIG_NS 125000000LL   /* three film frames */
 #define JANK_WINDOW_CAP 4096
+#define CADENCE_WINDOW 61             /* counted intervals the cadence is taken over */
+#define CADENCE_MAX_NS (50 * GFXSTAT_NSEC_PER_MSEC) /* slowest cadence: 20 FPS */
+#define CADENCE_MAX_VSYNCS 64
+#define RATE_MIN_S 60.0               /* per-10-minute rates need a minute of frames */
+
+/* What a frame says about itself, besides its present. */
+struct fx {
+	int64_t overrun; /* its end - its own deadline (Macrobenchmark frameOverrun), or NONE */
+	int64_t dur;     /* its own work (duration_ns), or NONE */
+	signed char verdict; /* the source's own janky verdict: 1, 0, or -1 none */
+};
 
 struct stream {
 	char *name, *app;
@@ -21,7 +33,11 @@ struct stream {
 	enum gfxstat_frame_source source;
 	int64_t *present, *period, *render; /* per frame; period/render NONE when unknown */
 	signed char *input;                 /* per frame: input handled 1/0, unknown -1 */
+	struct fx *x;                       /* per frame */
 	size_t n, cap;
+	struct fx *ux;                      /* frames with no present (gfxinfo legacy table) */
+	size_t nu, capu;
+	struct gfxstat_janky_frame *jl;
 	struct gfxstat_scroll *scrolls;
 	struct gfxstat_layer_metrics m;
 	double *window_fps;
@@ -78,6 +94,9 @@ static void stream_free(struct stream *s)
 	free(s->window_fps);
 	free(s->jw);
 	free(s->input);
+	free(s->x);
+	free(s->ux);
+	free(s->jl);
 	free(s->scrolls);
 }
 
@@ -123,12 +142,32 @@ static struct stream *new_stream(struct gfxstat_metrics *m)
 	return s;
 }
 
-static int push(struct stream *s, int64_t present, int64_t period, int64_t render, int input)
+static int push_untimed(struct stream *s, const struct fx *x)
+{
+	if (s->nu == s->capu) {
+		size_t nc = s->capu ? s->capu * 2 : 64;
+		struct fx *u;
+
+		if (nc > MAX_FRAMES_PER_STREAM)
+			return GFXSTAT_E_LIMIT;
+		u = realloc(s->ux, nc * sizeof(*u));
+		if (!u)
+			return GFXSTAT_E_NOMEM;
+		s->ux = u;
+		s->capu = nc;
+	}
+	s->ux[s->nu++] = *x;
+	return 0;
+}
+
+static int push(struct stream *s, int64_t present, int64_t period, int64_t render, int input,
+		const struct fx *x)
 {
 	if (s->n == s->cap) {
 		size_t nc = s->cap ? s->cap * 2 : 256;
 		int64_t *a, *b, *c;
 		signed char *d;
+		struct fx *e;
 
 		if (nc > MAX_FRAMES_PER_STREAM)
 			return GFXSTAT_E_LIMIT;
@@ -136,6 +175,10 @@ static int push(struct stream *s, int64_t present, int64_t period, int64_t rende
 		if (!d)
 			return GFXSTAT_E_NOMEM;
 		s->input = d;
+		e = realloc(s->x, nc * sizeof(*e));
+		if (!e)
+			return GFXSTAT_E_NOMEM;
+		s->x = e;
 		a = realloc(s->present, nc * sizeof(*a));
 		if (a)
 			s->present = a;
@@ -153,8 +196,32 @@ static int push(struct stream *s, int64_t present, int64_t period, int64_t rende
 	s->period[s->n] = period;
 	s->render[s->n] = render;
 	s->input[s->n] = (signed char)input;
+	s->x[s->n] = *x;
 	s->n++;
 	return 0;
+}
+
+/*
+ * How late the frame finished against its own deadline. FrameTimeline: Macrobenchmark's
+ * frameOverrun, max(actual end, RenderThread end) - expected end (androidx/androidx
+ * benchmark/benchmark-macro/src/main/java/androidx/benchmark/macro/perfetto/FrameTimingQuery.kt;
+ * the model has no RenderThread end, so actual end; app surface frames only, as there: a
+ * display frame's end is SurfaceFlinger's CPU end, microseconds around its deadline).
+ * framestats: FrameCompleted -
+ * FrameDeadline, JankTracker's own deadline check (not an androidx rule: Macrobenchmark reads
+ * no gfxinfo). NONE when the source gives no deadline.
+ */
+static int64_t frame_overrun(const struct gfxstat_frame *f)
+{
+	int64_t c = f->fi[GFXSTAT_FI_FRAME_COMPLETED], d = f->fi[GFXSTAT_FI_FRAME_DEADLINE];
+
+	if (f->source == GFXSTAT_SRC_FRAMETIMELINE && f->actual_end_ns != GFXSTAT_NS_NONE &&
+	    f->expected_end_ns != GFXSTAT_NS_NONE)
+		return f->actual_end_ns - f->expected_end_ns;
+	if (f->source == GFXSTAT_SRC_GFXINFO && c != GFXSTAT_NS_NONE && d != GFXSTAT_NS_NONE &&
+	    c > 0 && d > 0)
+		return c - d;
+	return GFXSTAT_NS_NONE;
 }
 
 int gfxstat_metrics_frame(void *mp, const struct gfxstat_frame *f)
@@ -164,8 +231,10 @@ int gfxstat_metrics_frame(void *mp, const struct gfxstat_frame *f)
 	int created, b;
 	long i;
 	int64_t render = GFXSTAT_NS_NONE;
+	struct fx x;
 
-	if (f->present_ns == GFXSTAT_NS_NONE)
+	/* a frame with neither a present nor its own duration says nothing measurable */
+	if (f->present_ns == GFXSTAT_NS_NONE && f->duration_ns == GFXSTAT_NS_NONE)
 		return 0;
 	i = gx_strmap_add(&m->names, f->layer.p, f->layer.n, &created);
 	if (i < 0)
@@ -181,10 +250,14 @@ int gfxstat_metrics_frame(void *mp, const struct gfxstat_frame *f)
 			return GFXSTAT_E_NOMEM;
 	}
 	s = &m->s[i];
+	x.overrun = frame_overrun(f);
+	x.dur = f->duration_ns;
+	x.verdict = (signed char)(f->janky < 0 ? -1 : f->janky > 0);
 	/* frames of a layer come in present order; one arriving out of order is dropped */
-	if (s->n && f->present_ns < s->last)
+	if (f->present_ns != GFXSTAT_NS_NONE && s->n && f->present_ns < s->last)
 		return 0;
-	s->last = f->present_ns;
+	if (f->present_ns != GFXSTAT_NS_NONE)
+		s->last = f->present_ns;
 	if (f->fi[GFXSTAT_FI_FRAME_COMPLETED] > 0 && f->fi[GFXSTAT_FI_INTENDED_VSYNC] > 0 &&
 	    f->fi[GFXSTAT_FI_FRAME_COMPLETED] != GFXSTAT_NS_NONE)
 		render = f->fi[GFXSTAT_FI_FRAME_COMPLETED] - f->fi[GFXSTAT_FI_INTENDED_VSYNC];
@@ -199,7 +272,9 @@ int gfxstat_metrics_frame(void *mp, const struct gfxstat_frame *f)
 		s->m.ft_present[f->present_type]++;
 	if (f->source == GFXSTAT_SRC_GFXINFO)
 		for (b = 0; b < GFXSTAT_GFXINFO_REASONS; b++)
-			s->m.gfxinfo_reasons[b] += (f->jank_reasons >> b) & 1;
+			/* Android counts some reasons twice for one frame (gfxstat_gfxinfo.h) */
+			s->m.gfxinfo_reasons[b] += gfxstat_jank_reason_count(
+				f->jank_reasons, (enum gfxstat_jank_type)b);
 	{
 		int input = f->input;
 
@@ -209,7 +284,9 @@ int gfxstat_metrics_frame(void *mp, const struct gfxstat_frame *f)
 		    f->fi[GFXSTAT_FI_ANIMATION_START] != GFXSTAT_NS_NONE &&
 		    f->fi[GFXSTAT_FI_HANDLE_INPUT_START] != GFXSTAT_NS_NONE)
 			input = f->fi[GFXSTAT_FI_ANIMATION_START] > f->fi[GFXSTAT_FI_HANDLE_INPUT_START];
-		return push(s, f->present_ns, f->vsync_period_ns, render, input);
+		if (f->present_ns == GFXSTAT_NS_NONE)
+			return push_untimed(s, &x);
+		return push(s, f->present_ns, f->vsync_period_ns, render, input, &x);
 	}
 }
 
@@ -422,29 +499,185 @@ static int scrolls(const struct gfxstat_metrics_opts *o, struct stream *s, const
 	return 0;
 }
 
+/* vsyncs an interval spans at period @p, rounded, 1 to CADENCE_MAX_VSYNCS */
+static uint32_t vsyncs_of(int64_t iv, int64_t p)
+{
+	int64_t v = (iv + p / 2) / p;
+
+	return v < 1 ? 1 : v > CADENCE_MAX_VSYNCS ? CADENCE_MAX_VSYNCS : (uint32_t)v;
+}
+
+/*
+ * The content's cadence at each counted interval, in refresh periods: the lower quartile of
+ * the vsyncs the last CADENCE_WINDOW counted intervals span (the first ones look ahead to
+ * fill the window). The lower quartile makes it asymmetric: a faster cadence takes over once
+ * a quarter of the window shows it, a slower one only once three quarters do, so a 60 FPS
+ * scroll that drops to 30 for a stretch stays judged at 60 while a game capped at 30 is judged
+ * at 30. On top of that, the cadence in force changes only after the new value has held for
+ * 8 counted intervals (hysteresis against flapping), and never goes slower than 20 FPS
+ * (CADENCE_MAX_NS): a layer that only manages 10 FPS is slow, not "steady at 10".
+ * @cad gets the cadence for every interval (1 for those not counted); returns the changes.
+ */
+static uint32_t cadence(const struct stream *s, const int64_t *iv, const unsigned char *counted,
+			size_t niv, int64_t period, uint32_t *cad)
+{
+	size_t *idx = malloc((niv ? niv : 1) * sizeof(*idx));
+	uint32_t *v = malloc((niv ? niv : 1) * sizeof(*v));
+	size_t nc = 0, k, j, lo, hi;
+	uint32_t cur = 0, cand = 0, held = 0, changes = 0;
+
+	for (j = 0; j < niv; j++)
+		cad[j] = 1;
+	if (!idx || !v) {
+		free(idx);
+		free(v);
+		return 0;
+	}
+	for (j = 0; j < niv; j++)
+		if (counted[j]) {
+			idx[nc] = j;
+			v[nc++] = vsyncs_of(iv[j], period_at(s, j, period));
+		}
+	for (k = 0; k < nc; k++) {
+		uint32_t hist[CADENCE_MAX_VSYNCS + 1] = { 0 }, lq = 1, c;
+		size_t m, r, seen = 0;
+		int64_t p = period_at(s, idx[k], period);
+		int64_t cmax = CADENCE_MAX_NS / p;
+
+		lo = k + 1 >= CADENCE_WINDOW ? k + 1 - CADENCE_WINDOW : 0;
+		hi = lo + CADENCE_WINDOW < nc ? lo + CADENCE_WINDOW : nc;
+		for (j = lo; j < hi; j++)
+			hist[v[j]]++;
+		m = hi - lo;
+		r = (m + 3) / 4; /* nearest rank of the 25th percentile */
+		for (c = 1; c <= CADENCE_MAX_VSYNCS; c++) {
+			seen += hist[c];
+			if (seen >= r) {
+				lq = c;
+				break;
+			}
+		}
+		if (cmax < 1)
+			cmax = 1;
+		if ((int64_t)lq > cmax)
+			lq = (uint32_t)cmax;
+		if (!cur) {
+			cur = lq;
+		} else if (lq != cur) {
+			held = lq == cand ? held + 1 : 1;
+			cand = lq;
+			if (held >= 8) {
+				cur = lq;
+				changes++;
+				held = 0;
+			}
+		} else {
+			held = 0;
+		}
+		cad[idx[k]] = cur;
+	}
+	free(idx);
+	free(v);
+	return changes;
+}
+
+/* androidx benchmark's percentile: linear between the two nearest ranks (androidx/androidx
+ * benchmark/benchmark-common/src/main/java/androidx/benchmark/MetricResult.kt getPercentile) */
+static double lerp_pct(const int64_t *sorted, size_t n, int pct)
+{
+	double ideal = (double)pct / 100.0 * (double)(n - 1);
+	size_t a = (size_t)ideal, b = a + 1 < n ? a + 1 : a;
+
+	return (double)sorted[a] + ((double)sorted[b] - (double)sorted[a]) * (ideal - (double)a);
+}
+
+static void macro_pcts(int64_t *v, size_t n, double *out)
+{
+	static const int pct[4] = { 50, 90, 95, 99 };
+	size_t k;
+
+	if (!n)
+		return;
+	qsort(v, n, sizeof(*v), cmp_i64);
+	for (k = 0; k < 4; k++)
+		out[k] = lerp_pct(v, n, pct[k]) / 1e6;
+}
+
+/* Macrobenchmark FrameTimingMetric: frameDurationCpuMs from the frames' own duration, and
+ * frameOverrunMs from their deadline (see frame_overrun()), over timed and untimed frames */
+static int macrobenchmark(struct stream *s)
+{
+	struct gfxstat_layer_metrics *m = &s->m;
+	size_t tot = s->n + s->nu, i, nd = 0, no = 0;
+	int64_t *d = malloc((tot ? tot : 1) * sizeof(*d));
+	int64_t *ov = malloc((tot ? tot : 1) * sizeof(*ov));
+
+	if (!d || !ov) {
+		free(d);
+		free(ov);
+		return GFXSTAT_E_NOMEM;
+	}
+	for (i = 0; i < tot; i++) {
+		const struct fx *x = i < s->n ? &s->x[i] : &s->ux[i - s->n];
+
+		if (x->dur != GFXSTAT_NS_NONE && x->dur >= 0)
+			d[nd++] = x->dur;
+		if (x->overrun != GFXSTAT_NS_NONE)
+			ov[no++] = x->overrun;
+	}
+	m->macro_cpu_n = nd;
+	m->macro_overrun_n = no;
+	macro_pcts(d, nd, m->macro_cpu_ms);
+	macro_pcts(ov, no, m->macro_overrun_ms);
+	free(d);
+	free(ov);
+	return 0;
+}
+
+/* Taobao jank-FPS windows of one run of counted intervals, all judged at @p (a cadence
+ * period), kept when under 5/6 of 1/@p; returns the new count kept in @s->jw */
+static size_t taobao_run(struct stream *s, const int64_t *iv, size_t start, size_t end, int64_t p,
+			 size_t kept)
+{
+	struct gfxstat_jank_window tmp[256];
+	size_t found, w;
+	double limit = 1e9 / (double)p * 5 / 6;
+
+	found = gfxstat_jank_windows(iv + start, end - start, p, tmp, 256);
+	for (w = 0; w < found && w < 256; w++) {
+		if (tmp[w].fps >= limit || kept >= JANK_WINDOW_CAP)
+			continue;
+		if (s->jw) {
+			s->jw[kept] = tmp[w];
+			s->jw[kept].start_ns += s->present[start];
+		}
+		kept++;
+	}
+	return kept;
+}
+
 static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 {
 	struct gfxstat_layer_metrics *m = &s->m;
 	size_t n = s->n, i, niv = n ? n - 1 : 0, nc = 0, k;
 	int64_t *iv = malloc((niv ? niv : 1) * sizeof(*iv));
-	int64_t *cnt = malloc((niv ? niv : 1) * sizeof(*cnt));
+	int64_t *cnt = malloc((niv + s->nu + 1) * sizeof(*cnt));
 	int64_t *sorted = malloc((niv ? niv : 1) * sizeof(*sorted));
-	unsigned char *use = malloc(niv ? niv : 1);
-	int64_t active = 0, wait = 0, max_c = 0, hitch = 0, period, jank_time = 0;
+	unsigned char *use = malloc(niv ? niv : 1), *counted = malloc(niv ? niv : 1);
+	unsigned char *late = malloc(niv ? niv : 1);
+	uint32_t *cad = malloc((niv ? niv : 1) * sizeof(*cad));
+	int64_t active = 0, wait = 0, max_c = 0, hitch = 0, hitch_r = 0, period, jank_time = 0;
 	double span;
+	int rc = GFXSTAT_E_NOMEM;
 
-	if (!iv || !cnt || !sorted || !use) {
-		free(iv);
-		free(cnt);
-		free(sorted);
-		free(use);
-		return GFXSTAT_E_NOMEM;
-	}
+	if (!iv || !cnt || !sorted || !use || !counted || !late || !cad)
+		goto out;
 	m->name = s->name;
 	m->app = s->app;
 	m->is_app = s->is_app;
 	m->source = s->source;
-	m->frames = n;
+	m->frames = n + s->nu;
+	m->untimed = s->nu;
 	m->first_ns = n ? s->present[0] : 0;
 	m->last_ns = n ? s->present[n - 1] : 0;
 	span = (double)(m->last_ns - m->first_ns) / 1e9;
@@ -457,54 +690,82 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 	period = stream_period(s, sorted, niv, o->default_period_ns);
 	m->period_ns = period;
 	m->refresh_hz = 1e9 / (double)period;
-	if (scrolls(o, s, iv, period, use)) {
-		free(iv);
-		free(cnt);
-		free(sorted);
-		free(use);
-		return GFXSTAT_E_NOMEM;
-	}
+	if (scrolls(o, s, iv, period, use))
+		goto out;
+	for (i = 0; i < niv; i++)
+		counted[i] = use[i] && iv[i] < o->wait_ns;
+	m->cadence_changes = cadence(s, iv, counted, niv, period, cad);
 
 	/* counted intervals vs idle waits (the seed's rule) */
-	for (i = 0; i < niv; i++) {
-		int64_t p = period_at(s, i, period);
+	{
+		uint64_t by_cad[CADENCE_MAX_VSYNCS + 1] = { 0 };
+		uint32_t c, best = 1;
 
-		if (!use[i])
-			continue;
-		if (iv[i] >= o->wait_ns) {
-			m->waits++;
-			wait += iv[i];
-			continue;
-		}
-		cnt[nc++] = iv[i];
-		active += iv[i];
-		if (iv[i] > max_c)
-			max_c = iv[i];
-		if (iv[i] >= 100 * GFXSTAT_NSEC_PER_MSEC)
-			m->a++;
-		else if (iv[i] >= 50 * GFXSTAT_NSEC_PER_MSEC)
-			m->b++;
-		else if (iv[i] >= 42 * GFXSTAT_NSEC_PER_MSEC)
-			m->c++;
-		/* slow: missed at least one vsync (1.5 periods, robust to vsync jitter) */
-		if (2 * iv[i] > 3 * p) {
-			m->slow_frames++;
-			m->d++;
-		}
-		if (iv[i] > p)
-			hitch += iv[i] - p;
-		{
-			/* Matrix: dropped = (duration - interval) / interval, integer division */
-			int64_t dropped = iv[i] > p ? (iv[i] - p) / p : 0;
-			int lvl = dropped >= 42 ? GFXSTAT_MATRIX_FROZEN
-				  : dropped >= 24 ? GFXSTAT_MATRIX_HIGH
-				  : dropped >= 9  ? GFXSTAT_MATRIX_MIDDLE
-				  : dropped >= 3  ? GFXSTAT_MATRIX_NORMAL
-						  : GFXSTAT_MATRIX_BEST;
+		for (i = 0; i < niv; i++) {
+			int64_t p = period_at(s, i, period), pc = p * (int64_t)cad[i];
+			int64_t ovr = s->x[i + 1].overrun;
 
-			m->matrix_levels[lvl]++;
-			m->matrix_dropped += (uint64_t)dropped;
+			late[i] = 0;
+			if (!use[i])
+				continue;
+			if (!counted[i]) {
+				m->waits++;
+				wait += iv[i];
+				continue;
+			}
+			by_cad[cad[i]]++;
+			cnt[nc++] = iv[i];
+			active += iv[i];
+			if (iv[i] > max_c)
+				max_c = iv[i];
+			if (iv[i] >= 100 * GFXSTAT_NSEC_PER_MSEC)
+				m->a++;
+			else if (iv[i] >= 50 * GFXSTAT_NSEC_PER_MSEC)
+				m->b++;
+			else if (iv[i] >= 42 * GFXSTAT_NSEC_PER_MSEC)
+				m->c++;
+			/* refresh-based: missed at least one vsync (1.5 periods, robust to jitter) */
+			if (2 * iv[i] > 3 * p) {
+				m->refresh.slow_frames++;
+				m->refresh.d++;
+			}
+			if (iv[i] > p)
+				hitch_r += iv[i] - p;
+			/* against the frame's own deadline where the source gives one (Macrobenchmark:
+			 * a positive overrun is a dropped frame), else against the cadence: it missed
+			 * at least one vsync of the cadence, (c + 0.5) periods */
+			if (ovr != GFXSTAT_NS_NONE) {
+				late[i] = ovr > 0;
+				if (ovr > 0)
+					hitch += ovr;
+			} else {
+				late[i] = 2 * iv[i] > (2 * (int64_t)cad[i] + 1) * p;
+				if (iv[i] > pc)
+					hitch += iv[i] - pc;
+			}
+			if (late[i]) {
+				m->slow_frames++;
+				m->d++;
+			}
+			{
+				/* Matrix: dropped = (duration - interval) / interval, integer division;
+				 * Matrix judges against the refresh period, not the content's cadence */
+				int64_t dropped = iv[i] > p ? (iv[i] - p) / p : 0;
+				int lvl = dropped >= 42 ? GFXSTAT_MATRIX_FROZEN
+					  : dropped >= 24 ? GFXSTAT_MATRIX_HIGH
+					  : dropped >= 9  ? GFXSTAT_MATRIX_MIDDLE
+					  : dropped >= 3  ? GFXSTAT_MATRIX_NORMAL
+							  : GFXSTAT_MATRIX_BEST;
+
+				m->matrix_levels[lvl]++;
+				m->matrix_dropped += (uint64_t)dropped;
+			}
 		}
+		for (c = 1; c <= CADENCE_MAX_VSYNCS; c++)
+			if (by_cad[c] > by_cad[best])
+				best = c;
+		m->cadence_vsyncs = best;
+		m->cadence_fps = 1e9 / ((double)period * best);
 	}
 	m->intervals = nc;
 	m->wait_s = (double)wait / 1e9;
@@ -513,8 +774,14 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 	m->fps_wall = o->scroll_only ? m->fps : span > 0 ? (double)niv / span : 0;
 	m->matrix_dropped_per_frame = nc ? (double)m->matrix_dropped / (double)nc : 0;
 	m->hitch_ms_per_s = active ? (double)hitch / 1e6 / ((double)active / 1e9) : 0;
+	m->refresh.hitch_ms_per_s = active ? (double)hitch_r / 1e6 / ((double)active / 1e9) : 0;
 
-	/* percentiles of the counted frame times, nearest rank */
+	/* percentiles of the counted frame times, nearest rank; a source with no presents
+	 * (gfxinfo's legacy table) has only the frames' own durations */
+	if (!nc && !n)
+		for (k = 0; k < s->nu; k++)
+			if (s->ux[k].dur != GFXSTAT_NS_NONE && s->ux[k].dur >= 0)
+				cnt[nc++] = s->ux[k].dur;
 	qsort(cnt, nc, sizeof(*cnt), cmp_i64);
 	if (nc) {
 		int64_t slow_sum = 0;
@@ -528,12 +795,12 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 		/* GameBench Low 1%: 1000 / mean of the slowest 1% of frame times */
 		for (k = 0; k < nslow; k++)
 			slow_sum += cnt[nc - 1 - k];
-		m->fps_low_1pct = 1e9 * (double)nslow / (double)slow_sum;
+		m->fps_low_1pct = slow_sum > 0 ? 1e9 * (double)nslow / (double)slow_sum : 0;
 	}
 
 	/* the seed's score, with the FPS term capped at 1 */
-	if (nc) {
-		double g = m->fps / o->target_fps, h, dn = (double)nc;
+	if (m->intervals) {
+		double g = m->fps / o->target_fps, h, dn = (double)m->intervals;
 
 		if (g > 1)
 			g = 1;
@@ -561,11 +828,14 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 			}
 		}
 	}
-	if (span > 0) {
+	/* a count per 10 minutes from a few seconds of frames is noise, not a rate */
+	m->rates_valid = span >= RATE_MIN_S;
+	if (m->rates_valid) {
 		m->jank_per_10min = (double)m->jank * 600.0 / span;
 		m->big_jank_per_10min = (double)m->big_jank * 600.0 / span;
-		m->stutter = (double)jank_time / 1e9 / span;
 	}
+	if (span > 0)
+		m->stutter = (double)jank_time / 1e9 / span;
 
 	/* Android frozen frames: render time when the source has it, else the interval */
 	for (i = 0; i < n; i++) {
@@ -576,7 +846,9 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 			continue;
 		m->frozen_frames += d >= o->frozen_ns;
 	}
-	m->frozen_share = n ? (double)m->frozen_frames / (double)n : 0;
+	for (k = 0; k < s->nu; k++)
+		m->frozen_frames += s->ux[k].dur != GFXSTAT_NS_NONE && s->ux[k].dur >= o->frozen_ns;
+	m->frozen_share = m->frames ? (double)m->frozen_frames / (double)m->frames : 0;
 
 	/* per-window FPS (GameBench's per-second series): presents in each full window */
 	if (n && span * 1e9 >= (double)o->window_ns) {
@@ -587,10 +859,7 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 		sorted_w = malloc(nw * sizeof(double));
 		if (!s->window_fps || !sorted_w) {
 			free(sorted_w);
-			free(iv);
-			free(cnt);
-			free(sorted);
-			return GFXSTAT_E_NOMEM;
+			goto out;
 		}
 		for (w = 0; w < nw; w++) {
 			int64_t end = m->first_ns + (int64_t)(w + 1) * o->window_ns;
@@ -616,36 +885,81 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 		m->fps_median = m->fps;
 	}
 
-	/* Taobao jank-FPS windows, within runs of counted intervals (a wait ends a run) */
+	/* Taobao jank-FPS windows, within runs of counted intervals (a wait ends a run) and of
+	 * one cadence (the thresholds scale with the cadence period); the refresh-based count
+	 * takes the runs whole at the refresh period */
 	{
-		struct gfxstat_jank_window tmp[256];
-		size_t start = 0, end, kept = 0;
-		double limit = m->refresh_hz * 5 / 6;
+		size_t start = 0, end, kept = 0, kept_r = 0;
 
 		s->jw = malloc(JANK_WINDOW_CAP * sizeof(*s->jw));
-		for (end = 0; end <= niv && s->jw; end++) {
-			size_t found, w;
+		if (!s->jw)
+			goto out;
+		for (end = 0; end <= niv; end++) {
+			size_t a, b;
 
-			if (end < niv && use[end] && iv[end] < o->wait_ns)
+			if (end < niv && counted[end])
 				continue;
-			found = gfxstat_jank_windows(iv + start, end - start, period, tmp, 256);
-			for (w = 0; w < found && w < 256; w++) {
-				if (tmp[w].fps >= limit || kept >= JANK_WINDOW_CAP)
-					continue;
-				s->jw[kept] = tmp[w];
-				s->jw[kept].start_ns += s->present[start];
-				kept++;
+			for (a = start; a < end; a = b) {
+				for (b = a; b < end && cad[b] == cad[a]; b++)
+					;
+				kept = taobao_run(s, iv, a, b, period * (int64_t)cad[a], kept);
+			}
+			{
+				struct gfxstat_jank_window *keep = s->jw;
+
+				s->jw = NULL; /* count only */
+				kept_r = taobao_run(s, iv, start, end, period, kept_r);
+				s->jw = keep;
 			}
 			start = end + 1;
 		}
 		m->njank_windows = kept;
 		m->jank_windows = s->jw;
+		m->refresh.njank_windows = kept_r;
 	}
+
+	/* the one janky predicate: the source's verdict where it gave one, else late */
+	s->jl = malloc((n + s->nu + 1) * sizeof(*s->jl));
+	if (!s->jl)
+		goto out;
+	for (i = 0; i < n; i++) {
+		int in = !o->scroll_only || (i && use[i - 1]);
+		int j = s->x[i].verdict >= 0 ? s->x[i].verdict : i && in && late[i - 1];
+		struct gfxstat_janky_frame *e;
+
+		if (!in || !j)
+			continue;
+		e = &s->jl[m->njanky_list++];
+		e->present_ns = s->present[i];
+		e->length_ns = i && iv[i - 1] > 0 ? iv[i - 1] : s->x[i].dur;
+		e->cadence_ns = period_at(s, i ? i - 1 : 0, period) * (int64_t)(i ? cad[i - 1] : 1);
+		e->index = i;
+	}
+	for (k = 0; k < s->nu && !o->scroll_only; k++) {
+		const struct fx *x = &s->ux[k];
+		struct gfxstat_janky_frame *e;
+
+		if (x->verdict >= 0 ? x->verdict <= 0
+				    : x->overrun == GFXSTAT_NS_NONE || x->overrun <= 0)
+			continue;
+		e = &s->jl[m->njanky_list++];
+		e->present_ns = GFXSTAT_NS_NONE;
+		e->length_ns = x->dur;
+		e->cadence_ns = period;
+		e->index = n + k;
+	}
+	m->janky_frames = m->njanky_list;
+	m->janky_list = s->jl;
+	rc = macrobenchmark(s);
+out:
 	free(iv);
 	free(cnt);
 	free(sorted);
 	free(use);
-	return 0;
+	free(counted);
+	free(late);
+	free(cad);
+	return rc;
 }
 
 /* An app's stream: the union of its layers' presents (a vsync counts once). */
@@ -683,7 +997,11 @@ static int build_apps(struct gfxstat_metrics *m)
 			if (!l->app || strcmp(l->app, a->app))
 				continue;
 			for (k = 0; k < l->n; k++)
-				if (push(a, l->present[k], l->period[k], l->render[k], l->input[k]))
+				if (push(a, l->present[k], l->period[k], l->render[k], l->input[k],
+					 &l->x[k]))
+					return GFXSTAT_E_NOMEM;
+			for (k = 0; k < l->nu; k++)
+				if (push_untimed(a, &l->ux[k]))
 					return GFXSTAT_E_NOMEM;
 			a->m.source_judged += l->m.source_judged;
 			a->m.source_janky += l->m.source_janky;
@@ -700,10 +1018,12 @@ static int build_apps(struct gfxstat_metrics *m)
 			size_t *ord = malloc((n ? n : 1) * sizeof(*ord));
 			int64_t *np = malloc((n ? n : 1) * sizeof(*np)), *npe, *nr;
 			signed char *ni = malloc(n ? n : 1);
+			struct fx *nx = malloc((n ? n : 1) * sizeof(*nx));
 
 			npe = malloc((n ? n : 1) * sizeof(*npe));
 			nr = malloc((n ? n : 1) * sizeof(*nr));
-			if (!ord || !np || !npe || !nr || !ni) {
+			if (!ord || !np || !npe || !nr || !ni || !nx) {
+				free(nx);
 				free(ord);
 				free(np);
 				free(npe);
@@ -736,12 +1056,16 @@ static int build_apps(struct gfxstat_metrics *m)
 					/* one vsync, several layers: input if any of them had it */
 					if (a->input[ord[k]] > ni[w - 1])
 						ni[w - 1] = a->input[ord[k]];
+					/* and janky if any of them was */
+					if (a->x[ord[k]].verdict > nx[w - 1].verdict)
+						nx[w - 1].verdict = a->x[ord[k]].verdict;
 					continue;
 				}
 				np[w] = p;
 				npe[w] = a->period[ord[k]];
 				nr[w] = a->render[ord[k]];
 				ni[w] = a->input[ord[k]];
+				nx[w] = a->x[ord[k]];
 				w++;
 			}
 			free(ord);
@@ -749,6 +1073,8 @@ static int build_apps(struct gfxstat_metrics *m)
 			free(a->period);
 			free(a->render);
 			free(a->input);
+			free(a->x);
+			a->x = nx;
 			a->present = np;
 			a->period = npe;
 			a->render = nr;

@@ -119,7 +119,9 @@ TEST(perfdog)
 	CHECK_EQ(l->jank, 3);
 	CHECK_EQ(l->big_jank, 1);
 	CHECK(fabs(l->stutter - 320.0 / 704.0) < 1e-9);
-	CHECK(fabs(l->jank_per_10min - 3 * 600 / 0.704) < 1e-6);
+	/* 0.704 s of frames: too short for a rate per 10 minutes (needs >= 1 min) */
+	CHECK_EQ(l->rates_valid, 0);
+	CHECK(l->jank_per_10min == 0);
 	/*
 	 * Seed buckets on the same frames: A (>= 100) = 100, 130; B [50,100) = 80, 90; C none.
 	 * Matrix at 16666667 ns: dropped = (t - p) / p truncated: 100 -> 83333333 / 16666667
@@ -284,8 +286,232 @@ TEST(windows)
 	gfxstat_metrics_free(m);
 }
 
+/* Feed one layer at refresh period @p_ns whose intervals are @iv_ns (n of them). */
+static const struct gfxstat_layer_metrics *run_ns(struct gfxstat_metrics **mp,
+						  const int64_t *iv_ns, size_t n, int64_t p_ns)
+{
+	struct gfxstat_metrics *m = gfxstat_metrics_new(NULL);
+	struct gfxstat_frame f;
+	int64_t t = 1000000000000LL;
+	size_t i;
+
+	gfxstat_frame_init(&f, GFXSTAT_SRC_FTRACE);
+	f.layer.p = "L#0";
+	f.layer.n = 3;
+	f.vsync_period_ns = p_ns;
+	for (i = 0; i <= n; i++) {
+		if (i)
+			t += iv_ns[i - 1];
+		f.present_ns = t;
+		gfxstat_metrics_frame(m, &f);
+	}
+	gfxstat_metrics_finish(m);
+	*mp = m;
+	return gfxstat_metrics_get(m, 0);
+}
+
+/*
+ * A game steady at 30 FPS on a 59.88 Hz screen (P = 16.7 ms): 120 intervals of 33.4 ms,
+ * 2 vsyncs each. Cadence 2 vsyncs (29.94 FPS); against it nothing is slow (33.4 <= 2.5 P =
+ * 41.75 ms), no hitch (33.4 - 2 P = 0), no seed D, no Taobao window, nothing janky. Against
+ * the refresh every interval is slow (33.4 > 1.5 P = 25.05) and the hitch is 120 x 16.7 ms
+ * over 120 x 33.4 ms = 500 ms/s.
+ */
+TEST(cadence_steady_30)
+{
+	int64_t iv[120];
+	size_t i;
+	struct gfxstat_metrics *m;
+	const struct gfxstat_layer_metrics *l;
+
+	for (i = 0; i < 120; i++)
+		iv[i] = 33400000;
+	l = run_ns(&m, iv, 120, 16700000);
+	CHECK_EQ(l->cadence_vsyncs, 2);
+	CHECK(fabs(l->cadence_fps - 1e9 / 33400000.0) < 1e-9);
+	CHECK_EQ(l->cadence_changes, 0);
+	CHECK_EQ(l->slow_frames, 0);
+	CHECK_EQ(l->d, 0);
+	CHECK(l->hitch_ms_per_s == 0);
+	CHECK_EQ(l->njank_windows, 0);
+	CHECK_EQ(l->janky_frames, 0);
+	CHECK_EQ(l->refresh.slow_frames, 120);
+	CHECK(fabs(l->refresh.hitch_ms_per_s - 500) < 1e-9);
+	gfxstat_metrics_free(m);
+}
+
+/*
+ * A 60 FPS scroll (P = 16.7 ms) that drops to 30 FPS for a stretch: 100 intervals of 1 vsync,
+ * 20 of 2, 100 of 1. The cadence at each interval is the lower quartile (16th smallest of 61)
+ * of the last 61: never more than 20 of them are 2s, so it stays 1 vsync. The 20 drop frames
+ * are slow (33.4 > 1.5 P = 25.05) and janky; hitch 20 x 16.7 = 334 ms over 200 x 16.7 + 20 x
+ * 33.4 = 4008 ms = 83.333 ms/s.
+ */
+TEST(cadence_drop_is_janky)
+{
+	int64_t iv[220];
+	size_t i;
+	struct gfxstat_metrics *m;
+	const struct gfxstat_layer_metrics *l;
+
+	for (i = 0; i < 220; i++)
+		iv[i] = i >= 100 && i < 120 ? 33400000 : 16700000;
+	l = run_ns(&m, iv, 220, 16700000);
+	CHECK_EQ(l->cadence_vsyncs, 1);
+	CHECK_EQ(l->cadence_changes, 0);
+	CHECK_EQ(l->slow_frames, 20);
+	CHECK_EQ(l->d, 20);
+	CHECK_EQ(l->janky_frames, 20);
+	CHECK(fabs(l->hitch_ms_per_s - 334.0 / 4.008) < 1e-9);
+	CHECK_EQ(l->njanky_list, 20);
+	if (l->njanky_list == 20) {
+		/* the first janky frame ends interval 100: present = start + 100 x 16.7 + 33.4 */
+		CHECK_EQ(l->janky_list[0].present_ns, 1000000000000LL + 1670000000LL + 33400000);
+		CHECK_EQ(l->janky_list[0].length_ns, 33400000);
+		CHECK_EQ(l->janky_list[0].cadence_ns, 16700000);
+	}
+	gfxstat_metrics_free(m);
+}
+
+/*
+ * A drop that lasts becomes the cadence: 100 intervals of 1 vsync, then 200 of 2. At counted
+ * interval k >= 100 the last 61 hold k - 99 twos; the lower quartile (16th smallest) is 2 once
+ * fewer than 16 ones remain: k - 99 > 45, k >= 145. The cadence in force follows after the new
+ * value held 8 intervals (145..152): from k = 152. So intervals 100..151 (52) are slow against
+ * 1 vsync, 152..299 are not; one change; most common cadence 1 (152 intervals against 148).
+ */
+TEST(cadence_hysteresis)
+{
+	int64_t iv[300];
+	size_t i;
+	struct gfxstat_metrics *m;
+	const struct gfxstat_layer_metrics *l;
+
+	for (i = 0; i < 300; i++)
+		iv[i] = i >= 100 ? 33400000 : 16700000;
+	l = run_ns(&m, iv, 300, 16700000);
+	CHECK_EQ(l->cadence_changes, 1);
+	CHECK_EQ(l->slow_frames, 52);
+	CHECK_EQ(l->janky_frames, 52);
+	CHECK_EQ(l->cadence_vsyncs, 1);
+	gfxstat_metrics_free(m);
+}
+
+/*
+ * Macrobenchmark FrameTimingMetric on 5 FrameTimeline frames 16.7 ms apart: durations 4, 8,
+ * 12, 16, 20 ms; overruns (actual end - expected end) -2, 0, 1, 3, 10 ms. androidx's
+ * percentile is linear between ranks, index p/100 x (n - 1): P50 index 2 (12; 1), P90 index
+ * 3.6 (16 + 0.6 x 4 = 18.4; 3 + 0.6 x 7 = 7.2), P95 3.8 (19.2; 8.6), P99 3.96 (19.84; 9.72).
+ * Slow frames: positive overrun on the 4 frames that end an interval: 1, 3, 10 ms = 3. Janky:
+ * the source's verdict, given only to the last frame: 1.
+ */
+TEST(macrobenchmark)
+{
+	static const int dur[5] = { 4, 8, 12, 16, 20 }, ovr[5] = { -2, 0, 1, 3, 10 };
+	struct gfxstat_metrics *m = gfxstat_metrics_new(NULL);
+	struct gfxstat_frame f;
+	const struct gfxstat_layer_metrics *l;
+	size_t i;
+
+	gfxstat_frame_init(&f, GFXSTAT_SRC_FRAMETIMELINE);
+	f.layer.p = "L#0";
+	f.layer.n = 3;
+	f.vsync_period_ns = 16700000;
+	for (i = 0; i < 5; i++) {
+		f.present_ns = 2000000000LL + (int64_t)i * 16700000;
+		f.actual_start_ns = f.present_ns - dur[i] * 1000000LL;
+		f.duration_ns = dur[i] * 1000000LL;
+		f.expected_end_ns = f.present_ns;
+		f.actual_end_ns = f.present_ns + ovr[i] * 1000000LL;
+		f.janky = i == 4;
+		gfxstat_metrics_frame(m, &f);
+	}
+	gfxstat_metrics_finish(m);
+	l = gfxstat_metrics_get(m, 0);
+	CHECK_EQ(l->macro_cpu_n, 5);
+	CHECK_EQ(l->macro_overrun_n, 5);
+	CHECK(fabs(l->macro_cpu_ms[0] - 12) < 1e-9);
+	CHECK(fabs(l->macro_cpu_ms[1] - 18.4) < 1e-9);
+	CHECK(fabs(l->macro_cpu_ms[2] - 19.2) < 1e-9);
+	CHECK(fabs(l->macro_cpu_ms[3] - 19.84) < 1e-9);
+	CHECK(fabs(l->macro_overrun_ms[0] - 1) < 1e-9);
+	CHECK(fabs(l->macro_overrun_ms[1] - 7.2) < 1e-9);
+	CHECK(fabs(l->macro_overrun_ms[2] - 8.6) < 1e-9);
+	CHECK(fabs(l->macro_overrun_ms[3] - 9.72) < 1e-9);
+	CHECK_EQ(l->slow_frames, 3);
+	CHECK_EQ(l->janky_frames, 1);
+	gfxstat_metrics_free(m);
+}
+
+/*
+ * gfxinfo's legacy table: frames with a duration and a verdict but no present. 4 frames of 5,
+ * 10, 30, 40 ms, the last two janky by JankTracker: counted (4, all untimed), janky 2, frame
+ * times from the durations: p50 = the 2nd smallest (nearest rank 4 x 50 / 100 = 2) = 10 ms,
+ * max 40 ms; the janky list holds the 30 and 40 ms frames with no present.
+ */
+TEST(untimed_frames)
+{
+	static const int dur[4] = { 5, 10, 30, 40 };
+	struct gfxstat_metrics *m = gfxstat_metrics_new(NULL);
+	struct gfxstat_frame f;
+	const struct gfxstat_layer_metrics *l;
+	size_t i;
+
+	gfxstat_frame_init(&f, GFXSTAT_SRC_GFXINFO);
+	f.layer.p = "W";
+	f.layer.n = 1;
+	for (i = 0; i < 4; i++) {
+		f.duration_ns = dur[i] * 1000000LL;
+		f.janky = i >= 2;
+		gfxstat_metrics_frame(m, &f);
+	}
+	gfxstat_metrics_finish(m);
+	l = gfxstat_metrics_get(m, 0);
+	CHECK_EQ(l->frames, 4);
+	CHECK_EQ(l->untimed, 4);
+	CHECK_EQ(l->janky_frames, 2);
+	CHECK(l->frame_ms_p50 == 10);
+	CHECK(l->frame_ms_max == 40);
+	CHECK_EQ(l->njanky_list, 2);
+	if (l->njanky_list == 2) {
+		CHECK_EQ(l->janky_list[0].present_ns, GFXSTAT_NS_NONE);
+		CHECK_EQ(l->janky_list[0].length_ns, 30000000);
+		CHECK_EQ(l->janky_list[1].length_ns, 40000000);
+	}
+	gfxstat_metrics_free(m);
+}
+
+/*
+ * Rates per 10 minutes once a minute of frames is in: 10 x 16 ms, one 200 ms frame (PerfDog
+ * jank and big jank: 3 x 200 > 2 x 48 and > 125 ms), 3590 x 16.7 ms: span 160 + 200 +
+ * 59953 = 60313 ms >= 60 s; 1 jank x 600 / 60.313 s per 10 minutes.
+ */
+TEST(rates_per_10min)
+{
+	static int64_t iv[3601];
+	size_t i;
+	struct gfxstat_metrics *m;
+	const struct gfxstat_layer_metrics *l;
+
+	for (i = 0; i < 3601; i++)
+		iv[i] = i < 10 ? 16000000 : i == 10 ? 200000000 : 16700000;
+	l = run_ns(&m, iv, 3601, 16700000);
+	CHECK_EQ(l->jank, 1);
+	CHECK_EQ(l->big_jank, 1);
+	CHECK_EQ(l->rates_valid, 1);
+	CHECK(fabs(l->jank_per_10min - 600 / 60.313) < 1e-9);
+	CHECK(fabs(l->big_jank_per_10min - 600 / 60.313) < 1e-9);
+	gfxstat_metrics_free(m);
+}
+
 TEST_SUITE(test_metrics)
 {
+	RUN(cadence_steady_30);
+	RUN(cadence_drop_is_janky);
+	RUN(cadence_hysteresis);
+	RUN(macrobenchmark);
+	RUN(untimed_frames);
+	RUN(rates_per_10min);
 	RUN(taobao_worked_example);
 	RUN(perfdog);
 	RUN(percentiles_waits_score);
