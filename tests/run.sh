@@ -105,7 +105,7 @@ mkdir -p "$bad"
 	printf '\n'
 	sed '1,20d' "$ROOT/tests/golden/inputs/buckets.trace"
 } > "$bad/mixed.trace"
-"$GFXSTAT" gfx -F "$bad/out" -f 0 --vsync-period 16.667 "$bad/mixed.trace" 2> "$bad/stderr"
+"$GFXSTAT" gfx --awk -F "$bad/out" -f 0 --vsync-period 16.667 "$bad/mixed.trace" 2> "$bad/stderr"
 rc=$?
 if [ $rc -eq 0 ] && cmp -s "$bad/out/fps.csv" "$ROOT/tests/golden/buckets-type0/fps.csv" &&
 	grep -q 'warning: 2 lines that are not ftrace events' "$bad/stderr" &&
@@ -118,7 +118,7 @@ else
 fi
 # not a trace at all: exit 3 with a reason
 printf 'Applications Graphics Acceleration Info:\nUptime: 1 Realtime: 2\n' > "$bad/gfxinfo.txt"
-"$GFXSTAT" gfx -F "$bad/out2" "$bad/gfxinfo.txt" 2> "$bad/stderr2"
+"$GFXSTAT" gfx --awk -F "$bad/out2" "$bad/gfxinfo.txt" 2> "$bad/stderr2"
 rc=$?
 if [ $rc -eq 3 ] && grep -q 'no ftrace events' "$bad/stderr2"; then pass; else
 	fail "non-trace input should exit 3, got $rc"
@@ -130,12 +130,14 @@ if [ $rc -eq 3 ] && grep -q "cannot open '.*does-not-exist'" "$bad/stderr3"; the
 fi
 for f in "$ROOT"/tests/bad/*; do
 	[ -f "$f" ] || continue
-	"$GFXSTAT" gfx -q -F "$bad/outb" "$f" 2> "$bad/stderr4"
-	rc=$?
-	if [ $rc -eq 0 ] || [ $rc -eq 3 ]; then pass; else
-		fail "tests/bad/$(basename "$f"): exit $rc"
-		tail -5 "$bad/stderr4"
-	fi
+	for mode in --awk --quiet; do
+		"$GFXSTAT" gfx -q $mode -F "$bad/outb" "$f" 2> "$bad/stderr4"
+		rc=$?
+		if [ $rc -eq 0 ] || [ $rc -eq 3 ]; then pass; else
+			fail "tests/bad/$(basename "$f") (gfx $mode): exit $rc"
+			tail -5 "$bad/stderr4"
+		fi
+	done
 done
 
 # ---------------------------------------------------------------------------------------
@@ -172,7 +174,7 @@ mkfifo "$live/pipe"
 # the writer keeps the pipe open, as adb does while trace_pipe blocks
 (cat "$ROOT/tests/golden/inputs/buckets.trace"; sleep 30) > "$live/pipe" &
 writer=$!
-"$GFXSTAT" gfx -f 0 --vsync-period 16.667 -F "$live/out" - < "$live/pipe" 2> "$live/stderr" &
+"$GFXSTAT" gfx --awk -f 0 --vsync-period 16.667 -F "$live/out" - < "$live/pipe" 2> "$live/stderr" &
 reader=$!
 n=0
 while [ $n -lt 50 ] && ! grep -q . "$live/out/fps.csv" 2>/dev/null; do sleep 0.1; n=$((n + 1)); done
@@ -211,7 +213,7 @@ for c in "$ROOT"/tests/ref/cases/*/; do
 	fi
 	# the same case through gfxstat: args are awk -v key=value lines
 	val() { sed -n "s/^$1=//p" "$c/args"; }
-	"$GFXSTAT" gfx -q -t "$(val target)" -k "$(val kpi)" -T "$(val type)" -d "$(val delay)" \
+	"$GFXSTAT" gfx --awk -q -t "$(val target)" -k "$(val kpi)" -T "$(val type)" -d "$(val delay)" \
 		-f "$(val frames)" --vsync-period "$(val sync)" --focus "$(val focus)" \
 		-F "$out/c" "$c/trace.txt"
 	: > "$out/c.fps"
@@ -250,7 +252,7 @@ else
 				for fr in 20 0; do
 					rm -rf "$d/c" "$d/r"
 					mkdir -p "$d/r"
-					"$GFXSTAT" gfx -q -T $type -f $fr --vsync-period $per -F "$d/c" \
+					"$GFXSTAT" gfx --awk -q -T $type -f $fr --vsync-period $per -F "$d/c" \
 						"$d/t.trace"
 					"$AWK" -f "$REF" -v target=60 -v kpi=100 -v type=$type -v delay=1 \
 						-v frames=$fr -v sync=$per -v focus=unknown \
@@ -307,7 +309,7 @@ else
 		extract_trace "$html" > "$s/$name.txt"
 		lines=$(wc -l < "$s/$name.txt")
 		want=$(seed_frames "$s/$name.txt")
-		"$GFXSTAT" gfx -F "$s/out-$name" "$s/$name.txt" 2> "$s/$name.err"
+		"$GFXSTAT" gfx --awk -F "$s/out-$name" "$s/$name.txt" 2> "$s/$name.err"
 		rc=$?
 		got_lines=$(sed -n 's/.*, \([0-9]*\) lines (.*/\1/p' "$s/$name.err")
 		got=$(sed -n 's/^gfxstat: \([0-9]*\) frames,.*/\1/p' "$s/$name.err")
@@ -323,7 +325,7 @@ else
 	for f in "$SAMPLES"/atrace_text/catapult/decompressed_atrace_data.txt; do
 		[ -f "$f" ] || continue
 		# app-only trace: no SurfaceFlinger, so no frames, but every line must parse
-		"$GFXSTAT" gfx -F "$s/out-catapult" "$f" 2> "$s/catapult.err"
+		"$GFXSTAT" gfx --awk -F "$s/out-catapult" "$f" 2> "$s/catapult.err"
 		rc=$?
 		lines=$(wc -l < "$f")
 		got_lines=$(sed -n 's/.*, \([0-9]*\) lines (.*/\1/p' "$s/catapult.err")

@@ -242,24 +242,29 @@ static double parse_rounded(int digits, double v)
 	return strtod(b, NULL);
 }
 
-static int emit_window(struct gfxstat_gfx *g, struct gx_key *k, int final)
+void gfxstat_gfx_window_score(struct gfxstat_gfx_window *w, double target, double kpi_ms)
 {
-	struct gfxstat_gfx_window w;
-	double fps, gterm, h, n = (double)k->n, max_ms = (double)k->max / 1e6;
+	double fps, gterm, h, n = (double)w->frames, max_ms = (double)w->max_ns / 1e6;
 
 	/* fps = sprintf("%.1f", N*1000/Time); compared with the target as a number (bug 1) */
-	fps = k->time ? parse_rounded(1, n * 1e9 / (double)k->time) : 0.0;
-	if (fps >= g->o.target) {
+	fps = w->time_ns ? parse_rounded(1, n * 1e9 / (double)w->time_ns) : 0.0;
+	if (fps >= target) {
 		fps = trunc(fps);
 		gterm = 1;
 	} else {
-		gterm = fps / g->o.target;
+		gterm = fps / target;
 	}
-	h = g->o.kpi_ms < max_ms ? g->o.kpi_ms / max_ms : 1;
-	w.score = parse_rounded(2, gterm * 60 + h * 20 + (1 - (double)k->a / n) * 10 +
-						(1 - (double)k->bb / n) * 7 +
-						(1 - (double)k->c / n) * 3);
-	w.fps = fps;
+	h = kpi_ms < max_ms ? kpi_ms / max_ms : 1;
+	w->score = parse_rounded(2, gterm * 60 + h * 20 + (1 - (double)w->a / n) * 10 +
+					    (1 - (double)w->b / n) * 7 +
+					    (1 - (double)w->c / n) * 3);
+	w->fps = fps;
+}
+
+static int emit_window(struct gfxstat_gfx *g, struct gx_key *k, int final)
+{
+	struct gfxstat_gfx_window w;
+
 	w.start_text = ts_str(&k->b);
 	w.end_text = ts_str(&k->v);
 	w.start_ns = k->b.ns;
@@ -279,6 +284,7 @@ static int emit_window(struct gfxstat_gfx *g, struct gx_key *k, int final)
 	w.surface.p = k->surface;
 	w.surface.n = k->surface_n;
 	w.final = final;
+	gfxstat_gfx_window_score(&w, g->o.target, g->o.kpi_ms);
 	if (g->o.type >= 3)
 		return 0;
 	GX_STAT_INC(g->stats, gfx_windows);
