@@ -6,6 +6,8 @@
  *   perfetto  a Perfetto trace with FrameTimeline (Android 12+), pulled at the end
  *   latency   dumpsys SurfaceFlinger --latency <layer>, polled about once a second, stitched
  *   gfxinfo   dumpsys gfxinfo <pkg> framestats, polled often enough for its 120-frame ring
+ *   pageflip  the whole display's page-flip count (service call SurfaceFlinger 1013), polled:
+ *             the last resort (cmd_record_pageflip.c)
  * Whatever stops it (Ctrl-C, --duration, the device or adb going away), what was captured is
  * kept and summarised, and the device's tracing is switched off again.
  */
@@ -25,6 +27,7 @@
 #include "adb.h"
 #include "cli.h"
 #include "cli_source.h"
+#include "cmd_record_pageflip.h"
 #include "gfxstat/gfxstat.h"
 #include "gfxstat/gfxstat_device.h"
 #include "gfxstat/gfxstat_gfxinfo.h"
@@ -37,7 +40,7 @@
 
 enum {
 	OPT_ADB = 256, OPT_ALL, OPT_DURATION, OPT_APP, OPT_SOURCE, OPT_CATEGORIES, OPT_RECONNECT,
-	OPT_LOCAL, OPT_PID_FILE, OPT_ON_DEVICE, OPT_DEVICE_BINARY
+	OPT_LOCAL, OPT_PID_FILE, OPT_ON_DEVICE, OPT_DEVICE_BINARY, OPT_POLL_MS
 };
 
 /* Where the phone-side binary and its sessions live. */
@@ -45,8 +48,9 @@ enum {
 #define DEV_BIN DEV_DIR "/gfxstat"
 #define DEV_SESSIONS DEV_DIR "/gfxstat-sessions"
 #define DEV_PID DEV_DIR "/gfxstat.pid"
-enum source { SRC_AUTO, SRC_TRACE, SRC_PERFETTO, SRC_LATENCY, SRC_GFXINFO };
-static const char *const source_names[] = { "auto", "trace", "perfetto", "latency", "gfxinfo" };
+enum source { SRC_AUTO, SRC_TRACE, SRC_PERFETTO, SRC_LATENCY, SRC_GFXINFO, SRC_PAGEFLIP };
+static const char *const source_names[] = { "auto", "trace", "perfetto", "latency", "gfxinfo",
+					    "pageflip" };
 
 struct device {
 	char serial[128];
@@ -308,6 +312,7 @@ struct rec {
 	struct device dev;
 	enum source source;
 	const char *why;
+	char whybuf[256];     /* why, after a fallback */
 	const char *app;
 	const char *dir;
 	char dirbuf[512];
@@ -325,9 +330,8 @@ struct rec {
 	struct gfxstat_trace_parser *trace;
 	struct gfxstat_sf_frames *sf;
 	struct gfxstat_causes *causes;
-	struct gfxstat_gfx *gfx;
+	struct gfxstat_gfx_model *gfx; /* the seed's fps.csv/dropFrames.csv, from the frames */
 	struct gfxstat_metrics *m;
-	struct gfxstat_stats gfx_stats;
 	/* gfxinfo polling: the newest IntendedVsync per window, to drop rows seen before */
 	struct {
 		char name[160];
@@ -336,6 +340,8 @@ struct rec {
 	int nseen;
 	struct live live[MAX_LIVE];
 	int nlive;
+	struct cmd_pageflip pf; /* --source pageflip */
+	long poll_ms;           /* its poll period */
 	double t0, next_view, next_focus;
 	uint64_t frames_total;
 	const char *stop_reason;
@@ -471,6 +477,8 @@ static int on_frame(void *user, const struct gfxstat_frame *frame)
 	}
 	r->frames_total++;
 	live_frame(r, f);
+	if (r->gfx && gfxstat_gfx_model_frame(r->gfx, f))
+		return -1;
 	if (gfxstat_metrics_frame(r->m, f))
 		return -1;
 	if (!r->write_failed)
@@ -484,8 +492,6 @@ static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
 	struct rec *r = user;
 	int rc = gfxstat_causes_marker(r->causes, ev, m);
 
-	if (!rc && r->gfx)
-		rc = gfxstat_gfx_marker(r->gfx, ev, m);
 	return rc ? rc : gfxstat_sf_frames_marker(r->sf, ev, m);
 }
 
@@ -559,11 +565,81 @@ static enum source choose(struct rec *r, enum source want)
 		return SRC_PERFETTO;
 	}
 	if (r->app || d->focus[0]) {
+		/* gfxinfo follows at run time when the app has no layer (fall_back()) */
 		r->why = "no trace_pipe or Perfetto: SurfaceFlinger --latency polls";
 		return SRC_LATENCY;
 	}
-	r->why = "nothing else: gfxinfo framestats polls";
-	return SRC_GFXINFO;
+	/* latency and gfxinfo need an app; without one only the whole display is left */
+	r->why = "no trace_pipe, Perfetto or app to poll: the whole display's page-flip count "
+		 "(SurfaceFlinger 1013), not frames of an app";
+	return SRC_PAGEFLIP;
+}
+
+static int pick_layer(struct rec *r, const char *pkg, char *out, size_t cap);
+
+/* Whether --latency has no layer to poll for the app (auto then tries gfxinfo). */
+static int no_layer(struct rec *r)
+{
+	char layer[400], pkg[256];
+
+	snprintf(pkg, sizeof(pkg), "%s", r->app ? r->app : r->dev.focus);
+	pkg[strcspn(pkg, "/")] = 0;
+	return !pkg[0] || pick_layer(r, pkg, layer, sizeof(layer)) != 0;
+}
+
+/* The source that failed to start gave nothing: the next one in the auto order, said why.
+ * Return: 1 with r->source and r->why set, 0 when there is none. */
+static int fall_back(struct rec *r)
+{
+	if (r->source == SRC_TRACE) {
+		r->dev.tracefs[0] = 0;
+		r->source = choose(r, SRC_AUTO);
+		snprintf(r->whybuf, sizeof(r->whybuf), "trace_pipe gave nothing (permission "
+			 "denied?): %s", r->why);
+	} else if (r->source == SRC_LATENCY) {
+		r->source = SRC_GFXINFO;
+		snprintf(r->whybuf, sizeof(r->whybuf), "no SurfaceFlinger layer for the app: "
+			 "gfxinfo framestats polls");
+	} else {
+		return 0;
+	}
+	r->why = r->whybuf;
+	cli_warn("%s: %s", r->dev.serial, r->why);
+	write_device_json(r);
+	return 1;
+}
+
+static int pf_shell(const void *ctx, char *out, size_t cap, const char *cmd)
+{
+	return dev_shell(ctx, out, cap, cmd);
+}
+
+/* The whole display's page flips (cmd_record_pageflip.c), into the session. */
+static int record_pageflip(struct rec *r)
+{
+	struct cmd_pageflip *p = &r->pf;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	p->serial = r->dev.serial;
+	p->prefix = r->prefix;
+	p->why = r->why;
+	p->dir = r->dir;
+	p->tty = r->tty;
+	p->modes = r->dev.modes;
+	p->period_ns = r->dev.period_ns;
+	p->t0 = r->t0;
+	p->duration_ns = r->duration_ns;
+	p->poll_ms = r->poll_ms > 0 ? r->poll_ms : CMD_PAGEFLIP_POLL_MS;
+	p->shell = pf_shell;
+	p->ctx = r;
+	p->raw = r->raw;
+	rc = cmd_pageflip_record(p);
+	r->stop_reason = p->stop_reason;
+	r->exit_code = p->exit_code;
+	if (p->write_failed && !r->write_failed)
+		r->write_failed = p->write_failed;
+	return rc;
 }
 
 static int should_stop(struct rec *r, double now)
@@ -924,7 +1000,10 @@ static void write_summary(struct rec *r)
 			fprintf(f, ",\n");
 		cli_json_layer(f, gfxstat_metrics_get(r->m, k));
 	}
-	fprintf(f, "]}\n");
+	fprintf(f, "]");
+	if (r->source == SRC_PAGEFLIP)
+		cmd_pageflip_json(f, &r->pf);
+	fprintf(f, "}\n");
 	fclose(f);
 }
 
@@ -969,7 +1048,8 @@ static int record_one(struct rec *r, enum source want)
 
 		snprintf(raw, sizeof(raw), "%s/%s", r->dir,
 			 r->source == SRC_TRACE ? "trace.txt.gz"
-			 : r->source == SRC_LATENCY ? "latency.txt.gz" : "gfxinfo.txt.gz");
+			 : r->source == SRC_LATENCY ? "latency.txt.gz"
+			 : r->source == SRC_PAGEFLIP ? "pageflip.txt.gz" : "gfxinfo.txt.gz");
 		r->raw = r->source == SRC_PERFETTO ? NULL : gzopen(raw, "wb");
 	}
 	r->m = gfxstat_metrics_new(NULL);
@@ -983,22 +1063,22 @@ static int record_one(struct rec *r, enum source want)
 	}
 	gfxstat_frame_csv_header(hdr, sizeof(hdr));
 	fputs(hdr, r->frames);
-	if (r->source == SRC_TRACE) {
-		/* the seed-compatible monitor runs alongside */
+	{
+		/* the seed's fps.csv/dropFrames.csv, from the same frames as frames.csv, for
+		 * every source (as `gfxstat gfx -T 2`); the device's period judges frames
+		 * that do not carry theirs */
 		r->fps = open_in(r, "fps.csv", "w");
 		r->drop = open_in(r, "dropFrames.csv", "w");
 		gfxstat_gfx_opts_init(&go);
 		go.type = 2;
 		go.period_ns = r->dev.period_ns > 0 ? r->dev.period_ns : 0;
-		if (r->dev.focus[0])
-			go.focus = r->dev.focus;
 		gs.window = on_window;
 		gs.drop = on_drop;
 		gs.user = r;
 		if (r->fps && r->drop) {
 			fprintf(r->fps, "%s\n", gfxstat_gfx_fps_header);
 			fprintf(r->drop, "%s\n", gfxstat_gfx_drop_header);
-			r->gfx = gfxstat_gfx_new(&go, &gs, &r->gfx_stats);
+			r->gfx = gfxstat_gfx_model_new(&go, &gs);
 		}
 	}
 	if (r->pid_file) {
@@ -1012,34 +1092,36 @@ static int record_one(struct rec *r, enum source want)
 	r->t0 = cli_now();
 	r->next_view = r->t0 + 1.0;
 	r->next_focus = r->t0 + 5.0;
-	if (r->source == SRC_TRACE) {
-		rc = record_trace(r);
-		if (rc < 0) {
-			/* fall back to the next source the device allows */
-			r->dev.tracefs[0] = 0;
-			r->source = choose(r, SRC_AUTO);
-			r->why = r->source == SRC_PERFETTO
-					 ? "trace_pipe gave nothing (permission denied?): Perfetto"
-					 : "trace_pipe gave nothing (permission denied?): --latency polls";
-			cli_warn("%s: %s", r->dev.serial, r->why);
-			write_device_json(r);
-			rc = r->source == SRC_PERFETTO ? record_perfetto(r) : record_polls(r);
+	for (;;) {
+		/* rc < 0: the source gave nothing; fall back to the next the device allows */
+		if (r->source == SRC_TRACE)
+			rc = record_trace(r);
+		else if (r->source == SRC_PERFETTO)
+			rc = record_perfetto(r);
+		else if (r->source == SRC_PAGEFLIP)
+			rc = record_pageflip(r);
+		else if (r->source == SRC_LATENCY && want == SRC_AUTO && no_layer(r))
+			rc = -1;
+		else
+			rc = record_polls(r);
+		if (rc >= 0)
+			break;
+		if (!fall_back(r)) {
+			rc = CLI_DEVICE;
+			break;
 		}
 	}
-	else if (r->source == SRC_PERFETTO)
-		rc = record_perfetto(r);
-	else
-		rc = record_polls(r);
 	/* whatever stopped us: flush the parsers, keep everything, switch tracing off */
 	gfxstat_trace_parser_finish(r->trace);
 	gfxstat_sf_frames_finish(r->sf);
 	if (r->gfx)
-		gfxstat_gfx_finish(r->gfx);
+		gfxstat_gfx_model_finish(r->gfx);
 	if (r->source == SRC_TRACE)
 		tracing_off(r);
 	if (rc && !r->exit_code)
 		r->exit_code = rc;
-	live_view(r, cli_now());
+	if (r->source != SRC_PAGEFLIP) /* it showed its own last view */
+		live_view(r, cli_now());
 	if (r->write_failed) {
 		cli_error("cannot write the session in '%s': %s", r->dir, strerror(r->write_failed));
 		r->exit_code = CLI_OUTPUT;
@@ -1052,13 +1134,18 @@ static int record_one(struct rec *r, enum source want)
 		fclose(r->fps);
 	if (r->drop)
 		fclose(r->drop);
-	cli_info("%s: stopped (%s): %llu frames; session in %s", r->dev.serial,
-		 r->stop_reason ? r->stop_reason : "?", (unsigned long long)r->frames_total,
-		 r->dir);
+	if (r->source == SRC_PAGEFLIP)
+		cli_info("%s: stopped (%s): %llu page flips of the whole display in %llu samples; "
+			 "session in %s", r->dev.serial, r->stop_reason ? r->stop_reason : "?",
+			 (unsigned long long)r->pf.flips, (unsigned long long)r->pf.samples, r->dir);
+	else
+		cli_info("%s: stopped (%s): %llu frames; session in %s", r->dev.serial,
+			 r->stop_reason ? r->stop_reason : "?",
+			 (unsigned long long)r->frames_total, r->dir);
 	gfxstat_trace_parser_free(r->trace);
 	gfxstat_sf_frames_free(r->sf);
 	gfxstat_causes_free(r->causes);
-	gfxstat_gfx_free(r->gfx);
+	gfxstat_gfx_model_free(r->gfx);
 	gfxstat_metrics_free(r->m);
 	free(r->rb.p);
 	if (r->pid_file)
@@ -1076,6 +1163,7 @@ struct rec_opts {
 	const char *dir;
 	const char *categories;
 	long reconnect;
+	long poll_ms;
 };
 
 static int rec_opt(void *user, int id, const char *arg)
@@ -1105,8 +1193,11 @@ static int rec_opt(void *user, int id, const char *arg)
 				return 0;
 			}
 		}
-		cli_error("--source takes auto, trace, perfetto, latency or gfxinfo, not '%s'", arg);
+		cli_error("--source takes auto, trace, perfetto, latency, gfxinfo or pageflip, not "
+			  "'%s'", arg);
 		return -1;
+	case OPT_POLL_MS:
+		return cli_long("--poll-ms", arg, 50, 60000, &o->poll_ms);
 	case 'o':
 		o->dir = arg;
 		return 0;
@@ -1139,7 +1230,8 @@ static const struct cli_opt record_opts[] = {
 	{ OPT_ALL, "all", NULL, "record every attached device at once, one session each" },
 	{ OPT_DURATION, "duration", "SEC", "stop after SEC seconds (default: until Ctrl-C)" },
 	{ OPT_APP, "app", "PKG", "the app to measure (latency/gfxinfo; default: the focused one)" },
-	{ OPT_SOURCE, "source", "NAME", "auto, trace, perfetto, latency or gfxinfo (auto)" },
+	{ OPT_SOURCE, "source", "NAME", "auto, trace, perfetto, latency, gfxinfo, pageflip (auto)" },
+	{ OPT_POLL_MS, "poll-ms", "MS", "pageflip: poll the counter every MS ms (1000)" },
 	{ 'o', "output", "DIR", "session folder (default gfxstat-SERIAL-DATE-TIME)" },
 	{ OPT_CATEGORIES, "categories", "LIST", "atrace categories (\"gfx view input\")" },
 	{ OPT_RECONNECT, "reconnect-wait", "SEC", "wait this long for a lost device at the end (10)" },
@@ -1158,6 +1250,10 @@ static const char record_details[] =
 	"  perfetto  Android 12+: FrameTimeline for --duration (10 s by default), then pulled\n"
 	"  latency   dumpsys SurfaceFlinger --latency <the app's layer>, polled, stitched\n"
 	"  gfxinfo   dumpsys gfxinfo <pkg> framestats, polled (needs --app or a focused app)\n"
+	"  pageflip  the whole display's page-flip count (service call SurfaceFlinger 1013),\n"
+	"            polled: the display's FPS only, no frames, layers or apps; pageflip.csv\n"
+	"            holds every sample; more flips than the highest refresh rate allows are\n"
+	"            reported as a problem, a count that goes down as a gap (reboot)\n"
 	"The live view refreshes every second: per layer FPS over the last second and since the\n"
 	"start, jank and big jank (PerfDog), the longest frame. Without a terminal it prints plain\n"
 	"lines. The session folder holds the raw capture (compressed), device.json, frames.csv,\n"
@@ -1330,6 +1426,7 @@ int cmd_record(int argc, char **argv)
 		r->categories = o.categories;
 		r->duration_ns = (int64_t)(o.duration * 1e9);
 		r->reconnect_s = (int)o.reconnect;
+		r->poll_ms = o.poll_ms;
 		r->tty = isatty(1);
 		rc = record_one(r, o.source);
 		free(r);
@@ -1362,6 +1459,7 @@ int cmd_record(int argc, char **argv)
 				r->categories = o.categories;
 				r->duration_ns = (int64_t)(o.duration * 1e9);
 				r->reconnect_s = (int)o.reconnect;
+				r->poll_ms = o.poll_ms;
 				r->prefix = devs[i].serial;
 				_exit(record_one(r, o.source));
 			}

@@ -3,7 +3,7 @@
  * Pure parsers for what `adb` and an Android device print, for `gfxstat devices` and
  * `gfxstat record`: `adb devices -l`, the focused window (`dumpsys window`, `dumpsys input`),
  * refresh rates (`dumpsys display`, `dumpsys SurfaceFlinger`, `--latency`), `getprop`,
- * `id -u`, the tracefs directory and `tracing_on`.
+ * `id -u`, the tracefs directory, `tracing_on` and SurfaceFlinger's page-flip counter.
  *
  * Ownership: every function reads text already captured by the caller and allocates
  * nothing. Every gfxstat_str it returns borrows the caller's text and is valid as long as
@@ -287,5 +287,86 @@ enum gfxstat_parse_res gfxstat_tracefs_detect(const char *s, size_t n, struct gf
  * anything else ("cat: /sys/kernel/tracing/tracing_on: Permission denied", empty): unknown.
  */
 enum gfxstat_parse_res gfxstat_tracing_on_parse(const char *s, size_t n, int *on);
+
+/* ---------------------------------------------------------------------------------------- */
+/* The display's page-flip counter (`service call SurfaceFlinger 1013`)                      */
+
+/* What a `service call SurfaceFlinger 1013` answer is when it is not a count. */
+enum gfxstat_pageflip_reply_kind {
+	GFXSTAT_PAGEFLIP_COUNT = 0,   /* one int32: the page flips of the display since boot */
+	GFXSTAT_PAGEFLIP_EMPTY,       /* "Parcel(NULL)": 1013 is unused (NAME_NOT_FOUND) on this
+				       * version, or the call was refused (PERMISSION_DENIED,
+				       * SELinux): the status code leaves the reply empty */
+	GFXSTAT_PAGEFLIP_ERROR,       /* "Parcel(Error: 0x.. "...")": the reply parcel failed */
+	GFXSTAT_PAGEFLIP_NOT_A_COUNT, /* more than one word: 1013 means something else here */
+	GFXSTAT_PAGEFLIP_NO_SERVICE,  /* "service: Service SurfaceFlinger does not exist" */
+};
+
+struct gfxstat_pageflip_reply {
+	enum gfxstat_pageflip_reply_kind kind;
+	uint32_t count;  /* on GFXSTAT_PARSE_OK: the counter, an int32 read as unsigned */
+	int32_t status;  /* GFXSTAT_PAGEFLIP_ERROR: the status_t printed, e.g. -74; else 0 */
+};
+
+/**
+ * gfxstat_pageflip_reply_parse() - the answer of `service call SurfaceFlinger 1013`
+ * @s: the whole output; @n: its length
+ * @out: filled on GFXSTAT_PARSE_OK and GFXSTAT_PARSE_UNSUPPORTED
+ *
+ * `service call` prints "Result: " and the reply Parcel (cmds/service/service.cpp), a
+ * HexDump of 32-bit words then the bytes as characters: "Result: Parcel(00dc8c2f    '/...')"
+ * is a count of 0x00dc8c2f. The first line starting with "Result: " or "service: " is read.
+ * Return: GFXSTAT_PARSE_OK for exactly one word; GFXSTAT_PARSE_UNSUPPORTED for a well-formed
+ * answer that is not a count (@out->kind says which: "Parcel(NULL)", "Parcel(Error: 0x..
+ * "..")", several words or a multi-line dump, "service: Service ... does not exist");
+ * GFXSTAT_PARSE_FAIL for anything else (empty, "/system/bin/sh: service: not found").
+ */
+enum gfxstat_parse_res gfxstat_pageflip_reply_parse(const char *s, size_t n,
+						    struct gfxstat_pageflip_reply *out);
+
+/* The rate assumed for gfxstat_pageflip_step() when the display's rates are unknown. */
+#define GFXSTAT_PAGEFLIP_UNKNOWN_MAX_MHZ 1000000u
+
+/* What one interval between two counter reads was. */
+enum gfxstat_pageflip_step_kind {
+	GFXSTAT_PAGEFLIP_STEP_OK = 0,
+	GFXSTAT_PAGEFLIP_STEP_WRAP,      /* the uint32 counter wrapped; @flips is right */
+	GFXSTAT_PAGEFLIP_STEP_RESET,     /* the count went down: SurfaceFlinger restarted or the
+					  * device rebooted; a gap, no flips counted */
+	GFXSTAT_PAGEFLIP_STEP_TOO_FAST,  /* more flips than the highest refresh rate allows in
+					  * the interval: not a frame rate; a problem */
+	GFXSTAT_PAGEFLIP_STEP_BAD_TIME,  /* the interval is not positive */
+};
+
+struct gfxstat_pageflip_step {
+	enum gfxstat_pageflip_step_kind kind;
+	uint32_t flips;   /* page flips in the interval (wrap included); 0 on RESET, BAD_TIME */
+	int64_t span_ns;  /* the time @fps_mhz is over: max(interval, flips x shortest period) */
+	uint32_t fps_mhz; /* flips per second in milli-Hz, never above @max_mhz; 0 unless OK or
+			   * WRAP */
+};
+
+/**
+ * gfxstat_pageflip_step() - judge the interval between two page-flip counter reads
+ * @prev: the earlier count
+ * @cur: the later count
+ * @interval_ns: the time between the reads, as the host measured it
+ * @slack_ns: how much longer the interval may have been on the device (the reads are
+ * somewhere inside adb round trips; the caller passes their uncertainty), >= 0
+ * @max_mhz: the display's highest refresh rate; 0 when unknown
+ * (GFXSTAT_PAGEFLIP_UNKNOWN_MAX_MHZ, 1000 Hz, is then used); over 10 kHz counts as 10 kHz
+ * @out: filled
+ *
+ * SurfaceFlinger flips the display at most once a refresh period, so between two reads at
+ * most (interval + slack) / period + 1 flips happen. More than that is TOO_FAST when the
+ * count went up, and a wrap of the uint32 counter when it went down by a difference that
+ * fits (else RESET). The rate is over max(interval, flips x period), so the host's timing
+ * error cannot make it exceed the refresh rate.
+ * Return: @out->kind.
+ */
+enum gfxstat_pageflip_step_kind gfxstat_pageflip_step(uint32_t prev, uint32_t cur,
+							int64_t interval_ns, int64_t slack_ns,
+							uint32_t max_mhz,
+							struct gfxstat_pageflip_step *out);
 
 #endif

@@ -28,6 +28,19 @@
  * - dumpsys SurfaceFlinger: SurfaceFlinger::dumpAllLocked() "  refresh-rate              :
  *   %f fps" (Android 4.1-9), "VSYNC period: %d ns" and the "60.00 Hz: 0d.." time-in-state
  *   lines of public dumps (Android 11+).
+ * - service call SurfaceFlinger 1013: LineageOS/android_frameworks_native
+ *   cmds/service/service.cpp (transact, then `aout << "Result: " << reply`, the status
+ *   ignored; "service: Service %s does not exist"), libs/binder/Parcel.cpp Parcel::print()
+ *   ("Parcel(" then "Error: 0x.. \"strerror\"", a HexDump of the data, or "NULL"), and
+ *   services/surfaceflinger/SurfaceFlinger.cpp onTransact(): 1013 wrote
+ *   getPageFlipCount() of the default display until it became "case 1013: // Unused.
+ *   return NAME_NOT_FOUND;"; a status code leaves the caller's reply empty
+ *   (IPCThreadState::waitForResponse, TF_STATUS_CODE), so that and a refusal (uid not
+ *   system without HARDWARE_TEST: PERMISSION_DENIED; an SELinux denial: FAILED_TRANSACTION)
+ *   print "Parcel(NULL)". Readers of the count: alibaba/mobileperf
+ *   mobileperf/android/fps.py _get_surface_stats_legacy() (re '^Result: Parcel\((\w+)',
+ *   base 16) and Gracker/FPSDump FPSUtils.java (reply.readInt(), frames over
+ *   System.nanoTime()).
  */
 #include <stdint.h>
 #include <string.h>
@@ -947,4 +960,161 @@ enum gfxstat_parse_res gfxstat_tracing_on_parse(const char *s, size_t n, int *on
 		return GFXSTAT_PARSE_FAIL;
 	*on = s[0] - '0';
 	return GFXSTAT_PARSE_OK;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* service call SurfaceFlinger 1013                                                          */
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* What follows "Result: Parcel(" on its line (@t), with the rest of the text after it. */
+static enum gfxstat_parse_res parcel(const char *t, size_t tn, const char *rest,
+				     const char *end, struct gfxstat_pageflip_reply *out)
+{
+	size_t i = 0, words = 0;
+	uint32_t first = 0;
+
+	if (starts(t, tn, "NULL)")) {
+		out->kind = GFXSTAT_PAGEFLIP_EMPTY;
+		return GFXSTAT_PARSE_UNSUPPORTED;
+	}
+	if (starts(t, tn, "Error: 0x")) {
+		uint64_t v = 0;
+		size_t k = 9;
+
+		/* (void*)(intptr_t)err: 8 hex digits on 32-bit, 16 sign-extended on 64-bit */
+		while (k < tn && k < 9 + 16 && hex_digit(t[k]) >= 0)
+			v = v << 4 | (uint64_t)hex_digit(t[k++]);
+		if (k == 9 || (k < tn && hex_digit(t[k]) >= 0))
+			return GFXSTAT_PARSE_FAIL;
+		out->kind = GFXSTAT_PAGEFLIP_ERROR;
+		out->status = (int32_t)(uint32_t)(v & 0xffffffffu);
+		return GFXSTAT_PARSE_UNSUPPORTED;
+	}
+	if (!tn) {
+		/* HexDump's multi-line form ("0x00000000: ...") for more than 16 bytes */
+		const char *ls = NULL, *p = rest;
+		size_t ln = 0;
+
+		if (!next_line(&p, end, &ls, &ln))
+			return GFXSTAT_PARSE_FAIL;
+		trim(&ls, &ln);
+		t = ls;
+		tn = ln;
+	}
+	if (starts(t, tn, "0x")) {
+		out->kind = GFXSTAT_PAGEFLIP_NOT_A_COUNT;
+		return GFXSTAT_PARSE_UNSUPPORTED;
+	}
+	/* one line: 32-bit words of 8 hex digits, spaces, then the bytes quoted, then ')' */
+	while (i < tn) {
+		uint32_t v = 0;
+		size_t k = 0;
+
+		while (k < 8 && i + k < tn && hex_digit(t[i + k]) >= 0)
+			v = v << 4 | (uint32_t)hex_digit(t[i + k++]);
+		if (k != 8 || (i + 8 < tn && hex_digit(t[i + 8]) >= 0))
+			return GFXSTAT_PARSE_FAIL;
+		if (!words++)
+			first = v;
+		i += 8;
+		while (i < tn && t[i] == ' ')
+			i++;
+		if (i < tn && (t[i] == '\'' || t[i] == ')'))
+			break;
+	}
+	if (!words || i >= tn || t[tn - 1] != ')')
+		return GFXSTAT_PARSE_FAIL;
+	if (words > 1) {
+		out->kind = GFXSTAT_PAGEFLIP_NOT_A_COUNT;
+		return GFXSTAT_PARSE_UNSUPPORTED;
+	}
+	out->kind = GFXSTAT_PAGEFLIP_COUNT;
+	out->count = first;
+	return GFXSTAT_PARSE_OK;
+}
+
+enum gfxstat_parse_res gfxstat_pageflip_reply_parse(const char *s, size_t n,
+						    struct gfxstat_pageflip_reply *out)
+{
+	const char *p = s, *end = s + n, *ls;
+	size_t ln;
+
+	memset(out, 0, sizeof(*out));
+	if (!s)
+		return GFXSTAT_PARSE_FAIL;
+	while (next_line(&p, end, &ls, &ln)) {
+		trim(&ls, &ln);
+		if (starts(ls, ln, "service: ")) {
+			if (!ends(ls, ln, " does not exist"))
+				return GFXSTAT_PARSE_FAIL;
+			out->kind = GFXSTAT_PAGEFLIP_NO_SERVICE;
+			return GFXSTAT_PARSE_UNSUPPORTED;
+		}
+		if (starts(ls, ln, "Result: Parcel("))
+			return parcel(ls + 15, ln - 15, p, end, out);
+		if (starts(ls, ln, "Result:"))
+			return GFXSTAT_PARSE_FAIL;
+	}
+	return GFXSTAT_PARSE_FAIL;
+}
+
+enum gfxstat_pageflip_step_kind gfxstat_pageflip_step(uint32_t prev, uint32_t cur,
+							int64_t interval_ns, int64_t slack_ns,
+							uint32_t max_mhz,
+							struct gfxstat_pageflip_step *out)
+{
+	/* µs, capped so that us * max_mhz stays within 64 bits (1e12 µs is 11.6 days) */
+	const uint64_t cap_us = 1000000000000ull;
+	uint32_t d = cur - prev; /* modulo 2^32: right across a wrap */
+	uint64_t us, allowed, whole;
+	int64_t need;
+	double fps;
+
+	memset(out, 0, sizeof(*out));
+	if (!max_mhz)
+		max_mhz = GFXSTAT_PAGEFLIP_UNKNOWN_MAX_MHZ;
+	if (max_mhz > 10000000u)
+		max_mhz = 10000000u; /* 10 kHz, as gfxstat_fps_parse(); keeps the products in range */
+	if (interval_ns <= 0) {
+		out->kind = GFXSTAT_PAGEFLIP_STEP_BAD_TIME;
+		return out->kind;
+	}
+	if (slack_ns < 0)
+		slack_ns = 0;
+	us = (uint64_t)(interval_ns / 1000) + (uint64_t)(slack_ns / 1000);
+	if (us > cap_us)
+		us = cap_us;
+	/* one flip per refresh period at most, and one more for where the reads fall */
+	allowed = us * max_mhz / 1000000000u + 1;
+	if (cur < prev && d > allowed) {
+		out->kind = GFXSTAT_PAGEFLIP_STEP_RESET;
+		return out->kind;
+	}
+	out->flips = d;
+	if (cur >= prev && d > allowed) {
+		out->kind = GFXSTAT_PAGEFLIP_STEP_TOO_FAST;
+		return out->kind;
+	}
+	out->kind = cur < prev ? GFXSTAT_PAGEFLIP_STEP_WRAP : GFXSTAT_PAGEFLIP_STEP_OK;
+	/* d flips take at least d refresh periods, d * 1e12 / max_mhz ns, rounded up */
+	whole = d / max_mhz;
+	need = whole >= (uint64_t)INT64_MAX / 1000000000000ull
+		       ? INT64_MAX
+		       : (int64_t)(whole * 1000000000000ull +
+				   ((d % max_mhz) * 1000000000000ull + max_mhz - 1) / max_mhz);
+	out->span_ns = need > interval_ns ? need : interval_ns;
+	fps = (double)d * 1e12 / (double)out->span_ns + 0.5;
+	/* d / span <= max by construction; the min only absorbs the rounding */
+	out->fps_mhz = fps >= (double)max_mhz ? max_mhz : (uint32_t)fps;
+	return out->kind;
 }

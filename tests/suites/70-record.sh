@@ -166,6 +166,99 @@ else
 		cat "$rec/r5b.out"
 	fi
 
+	# -- pageflip: the whole display's page-flip count, the last resort ----------------------
+	# A device with no tracefs, no Perfetto and no focused app: auto has nothing but
+	# `service call SurfaceFlinger 1013`. Its answers, one per 200 ms poll (the last repeats):
+	#   fffffff0 first; fffffff6 +6; 00000002 +12 across the uint32 wrap (10 up to 2^32, then
+	#   2); 0000000b +9; 00000001 down by 10: a reset, a gap; 00000007 +6; 000003ef +1000 in
+	#   ~0.2 s, more than the 90 Hz mode allows (0.2 * 90 + 1 = 19): not a rate; 000003f5 +6.
+	# Counted: 6 + 12 + 9 + 6 + 6 = 39 flips; 1 gap; 1 over the refresh rate.
+	pageflip_scenario() { # pageflip_scenario DIR: no tracefs, no focus, the answers above
+		scenario "$1" FAKE1
+		rm "$1/FAKE1/tracefs"
+		: > "$1/FAKE1/window"
+		for c in fffffff0 fffffff6 00000002 0000000b 00000001 00000007 000003ef 000003f5; do
+			printf "Result: Parcel(%s    '....')\r\r\n" $c
+		done > "$1/FAKE1/pageflip"
+	}
+	pageflip_scenario "$rec/s13"
+	FAKE_ADB=$rec/s13 "$GFXSTAT" record -q --duration 2.5 --poll-ms 200 -o "$rec/sess13" \
+		> "$rec/r13.out" 2>&1
+	rc=$?
+	# rows 2-8: delta and note as derived above
+	got=$(sed -n '3,9p' "$rec/sess13/pageflip.csv" | cut -d, -f3,6 | tr '\n' ' ')
+	want='6, 12,wrap 9, ,reset 6, 1000,over_refresh 6, '
+	# every counted row: fps <= 90 and = delta / max(interval, delta / 90 Hz), to 1 mHz
+	bad=$(awk -F, 'NR > 2 && $5 != "" {
+		span = $4; need = $3 * 1e9 / 90; if (need > span) span = need
+		if ($5 > 90 || ($5 - $3 * 1e9 / span) ^ 2 > 1e-6) print NR ": " $0 }' \
+		"$rec/sess13/pageflip.csv")
+	if [ $rc -eq 0 ] && [ "$got" = "$want" ] && [ -z "$bad" ] &&
+		grep -q '"source":"pageflip"' "$rec/sess13/device.json" &&
+		grep -q '"page_flips":39,' "$rec/sess13/summary.json" &&
+		grep -q '"gaps":1,"over_refresh":1,' "$rec/sess13/summary.json" &&
+		grep -q '"max_refresh_hz":90.000,' "$rec/sess13/summary.json" &&
+		grep -q '"what":"whole-display page flips' "$rec/sess13/summary.json" &&
+		grep -q 'went down from 11 to 1 ' "$rec/r13.out" &&
+		grep -q '1000 page flips in .* more than the display' "$rec/r13.out"; then
+		pass
+	else
+		fail "record --source auto falling to pageflip: exit $rc, rows '$got' (want '$want') $bad"
+		cat "$rec/r13.out" "$rec/sess13/pageflip.csv"
+	fi
+	# summary's fps is the counted flips over the counted time: 39 / seconds, to 1 mHz
+	f=$(sed -n 's/.*"display":{.*"fps":\([0-9.]*\),.*/\1/p' "$rec/sess13/summary.json")
+	sec=$(sed -n 's/.*"display":{.*"seconds":\([0-9.]*\),.*/\1/p' "$rec/sess13/summary.json")
+	if awk -v f="$f" -v s="$sec" 'BEGIN { exit !(s > 0 && (f - 39 / s) ^ 2 < 1e-6 && f <= 90) }'
+	then
+		pass
+	else
+		fail "record pageflip: summary fps $f is not 39 flips over the counted $sec s"
+	fi
+	# trace_pipe denied and no app: trace -> pageflip, said why
+	pageflip_scenario "$rec/s14"
+	echo /sys/kernel/tracing > "$rec/s14/FAKE1/tracefs"
+	: > "$rec/s14/FAKE1/deny_trace"
+	FAKE_ADB=$rec/s14 "$GFXSTAT" record -q --duration 1.5 --poll-ms 200 -o "$rec/sess14" \
+		> "$rec/r14.out" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q '"source":"pageflip"' "$rec/sess14/device.json" &&
+		grep -q 'trace_pipe gave nothing.*page-flip' "$rec/sess14/device.json" &&
+		tracing_is_off "$rec/s14" FAKE1 && [ "$(wc -l < "$rec/sess14/pageflip.csv")" -gt 3 ]; then
+		pass
+	else
+		fail "record: trace_pipe denied, no app: pageflip expected (exit $rc)"
+		cat "$rec/r14.out" "$rec/sess14/device.json"
+	fi
+	# a device whose SurfaceFlinger rejects 1013 (Android 13+: "case 1013: // Unused",
+	# NAME_NOT_FOUND; the fake's default answer): exit 4, and why, no rate
+	pageflip_scenario "$rec/s15"
+	rm "$rec/s15/FAKE1/pageflip"
+	FAKE_ADB=$rec/s15 "$GFXSTAT" record -q --source pageflip --duration 1 --poll-ms 200 \
+		-o "$rec/sess15" > "$rec/r15.out" 2>&1
+	rc=$?
+	if [ $rc -eq 4 ] && grep -q 'no page-flip counter: .*empty Parcel' "$rec/r15.out" &&
+		grep -q '"fps":null' "$rec/sess15/summary.json" &&
+		[ "$(wc -l < "$rec/sess15/pageflip.csv")" = 1 ]; then
+		pass
+	else
+		fail "record --source pageflip on a device rejecting 1013: exit $rc (want 4)"
+		cat "$rec/r15.out"
+	fi
+	# an app with no layer: auto goes on to gfxinfo (pageflip only when nothing else works)
+	scenario "$rec/s16" FAKE1
+	rm "$rec/s16/FAKE1/tracefs"
+	printf 'StatusBar#0\n' > "$rec/s16/FAKE1/sf_list"
+	FAKE_ADB=$rec/s16 "$GFXSTAT" record -q --duration 1 -o "$rec/sess16" > "$rec/r16.out" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q '"source":"gfxinfo"' "$rec/sess16/device.json" &&
+		grep -q 'dumpsys gfxinfo com.example.app2 framestats' "$rec/s16/log"; then
+		pass
+	else
+		fail "record: no layer for the app: gfxinfo expected (exit $rc)"
+		cat "$rec/r16.out"
+	fi
+
 	# -- several devices: -s needed, --all records each ------------------------------------
 	scenario "$rec/s6" FAKE1 FAKE2
 	FAKE_ADB=$rec/s6 "$GFXSTAT" record -q --duration 1 > "$rec/r6.out" 2>&1

@@ -521,6 +521,137 @@ TEST(tracefs)
 	CHECK_EQ(gfxstat_tracing_on_parse(S(""), &on), GFXSTAT_PARSE_FAIL);
 }
 
+/* ---------------------------------------------------------------------------------------- */
+/* service call SurfaceFlinger 1013                                                          */
+
+TEST(pageflip_reply)
+{
+	struct gfxstat_pageflip_reply r;
+
+	/* mobileperf's example form (fps.py: '^Result: Parcel\((\w+)', base 16): one int32,
+	 * HexDump's word then its bytes as text. 0x00dc8c2f = 220 * 65536 + 140 * 256 + 47 */
+	CHECK_EQ(gfxstat_pageflip_reply_parse(S("Result: Parcel(00dc8c2f    '/...')\r\r\n"), &r),
+		 GFXSTAT_PARSE_OK);
+	CHECK_EQ(r.kind, GFXSTAT_PAGEFLIP_COUNT);
+	CHECK_EQ(r.count, 14453807);
+	/* the top of the uint32 range, and a quoted text holding ')' and '\'' */
+	CHECK_EQ(gfxstat_pageflip_reply_parse(S("Result: Parcel(ffffffff '.)'.')"), &r),
+		 GFXSTAT_PARSE_OK);
+	CHECK_EQ(r.count, 4294967295u);
+	/* 1013 "Unused. return NAME_NOT_FOUND" (Android 13+), PERMISSION_DENIED, SELinux: a
+	 * status code, the reply stays empty */
+	CHECK_EQ(gfxstat_pageflip_reply_parse(S("Result: Parcel(NULL)\n"), &r),
+		 GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(r.kind, GFXSTAT_PAGEFLIP_EMPTY);
+	/* Parcel::print(): (void*)(intptr_t)err, 64-bit: 0x..b6 is -74 (EBADMSG) */
+	CHECK_EQ(gfxstat_pageflip_reply_parse(S("Result: Parcel(Error: 0xffffffffffffffb6 \"Not "
+						"a data message\")\n"), &r),
+		 GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(r.kind, GFXSTAT_PAGEFLIP_ERROR);
+	CHECK_EQ(r.status, -74);
+	/* 32-bit: 0xfffffffe is -2 (NAME_NOT_FOUND, -ENOENT) */
+	CHECK_EQ(gfxstat_pageflip_reply_parse(S("Result: Parcel(Error: 0xfffffffe \"No such file "
+						"or directory\")"), &r),
+		 GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(r.status, -2);
+	/* a vendor's 1013 that answers something else: two words, or a multi-line dump */
+	CHECK_EQ(gfxstat_pageflip_reply_parse(S("Result: Parcel(00000000 00000001 '........')"),
+					      &r),
+		 GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(r.kind, GFXSTAT_PAGEFLIP_NOT_A_COUNT);
+	CHECK_EQ(gfxstat_pageflip_reply_parse(S("Result: Parcel(\n  0x00000000: 00000001 00000002 "
+						"00000003 00000004 '................'\n"
+						"  0x00000010: 00000005 '....')\n"), &r),
+		 GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(r.kind, GFXSTAT_PAGEFLIP_NOT_A_COUNT);
+	/* service.cpp when checkService() finds nothing (or SELinux hides it) */
+	CHECK_EQ(gfxstat_pageflip_reply_parse(S("service: Service SurfaceFlinger does not exist\n"),
+					      &r),
+		 GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(r.kind, GFXSTAT_PAGEFLIP_NO_SERVICE);
+	/* not an answer of service call */
+	CHECK_EQ(gfxstat_pageflip_reply_parse(S(""), &r), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_pageflip_reply_parse(S("/system/bin/sh: service: inaccessible or not "
+						"found\n"), &r),
+		 GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_pageflip_reply_parse(S("Result: Parcel(00dc8c2 '...')"), &r),
+		 GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_pageflip_reply_parse(S("Result: Parcel(00dc8c2f0 '...')"), &r),
+		 GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_pageflip_reply_parse(S("Result: Parcel(00dc8c2f    '/..."), &r),
+		 GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_pageflip_reply_parse(S("Result: Parcel(Error: 0x \"\")"), &r),
+		 GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_pageflip_reply_parse(S("service: Unknown command foo\n"), &r),
+		 GFXSTAT_PARSE_FAIL);
+}
+
+TEST(pageflip_step)
+{
+	struct gfxstat_pageflip_step st;
+
+	/* 60 flips in 1 s at 60 Hz: at most 1e6 us * 60000 mHz / 1e9 + 1 = 61; 60 flips need
+	 * 60 * 1e12 / 60000 = 1e9 ns, the interval itself: 60.000 Hz */
+	CHECK_EQ(gfxstat_pageflip_step(1000, 1060, 1000000000, 0, 60000, &st),
+		 GFXSTAT_PAGEFLIP_STEP_OK);
+	CHECK_EQ(st.flips, 60);
+	CHECK_EQ(st.span_ns, 1000000000);
+	CHECK_EQ(st.fps_mhz, 60000);
+	/* 30 flips in 1 s: 30 Hz over the interval */
+	CHECK_EQ(gfxstat_pageflip_step(1000, 1030, 1000000000, 0, 60000, &st),
+		 GFXSTAT_PAGEFLIP_STEP_OK);
+	CHECK_EQ(st.fps_mhz, 30000);
+	/* 61 (the +1 of where the reads fall): they need 61 * 16666666.67 = 1016666667 ns,
+	 * longer than the 1 s measured, so the rate is 61 / 1.016666667 s = 60 Hz, not 61 */
+	CHECK_EQ(gfxstat_pageflip_step(1000, 1061, 1000000000, 0, 60000, &st),
+		 GFXSTAT_PAGEFLIP_STEP_OK);
+	CHECK_EQ(st.span_ns, 1016666667);
+	CHECK_EQ(st.fps_mhz, 60000);
+	/* 62 in 1 s at 60 Hz: more than 61, not a frame rate */
+	CHECK_EQ(gfxstat_pageflip_step(1000, 1062, 1000000000, 0, 60000, &st),
+		 GFXSTAT_PAGEFLIP_STEP_TOO_FAST);
+	CHECK_EQ(st.flips, 62);
+	CHECK_EQ(st.fps_mhz, 0);
+	/* the same 62 with 20 ms of adb round-trip slack at 60 Hz: 1.02 s allow 61.2 -> 62 */
+	CHECK_EQ(gfxstat_pageflip_step(1000, 1062, 1000000000, 20000000, 60000, &st),
+		 GFXSTAT_PAGEFLIP_STEP_OK);
+	CHECK_EQ(st.span_ns, 1033333334); /* 62 * 1e12 / 60000 = 1033333333.3, rounded up */
+	CHECK_EQ(st.fps_mhz, 60000);
+	/* 120 Hz: 0.5 s allow 0.5 * 120 + 1 = 61 flips; 90 are too many */
+	CHECK_EQ(gfxstat_pageflip_step(0, 90, 500000000, 0, 120000, &st),
+		 GFXSTAT_PAGEFLIP_STEP_TOO_FAST);
+	/* 45 flips in 0.5 s at 120 Hz: 90 Hz */
+	CHECK_EQ(gfxstat_pageflip_step(0, 45, 500000000, 0, 120000, &st),
+		 GFXSTAT_PAGEFLIP_STEP_OK);
+	CHECK_EQ(st.fps_mhz, 90000);
+	/* the uint32 wraps: 0xfffffff0 -> 0x2c is 16 + 44 = 60 flips */
+	CHECK_EQ(gfxstat_pageflip_step(0xfffffff0u, 0x2c, 1000000000, 0, 60000, &st),
+		 GFXSTAT_PAGEFLIP_STEP_WRAP);
+	CHECK_EQ(st.flips, 60);
+	CHECK_EQ(st.fps_mhz, 60000);
+	/* 5000 -> 100: 2^32 - 4900 flips cannot fit in 1 s: a reset (reboot), a gap */
+	CHECK_EQ(gfxstat_pageflip_step(5000, 100, 1000000000, 0, 60000, &st),
+		 GFXSTAT_PAGEFLIP_STEP_RESET);
+	CHECK_EQ(st.flips, 0);
+	CHECK_EQ(st.fps_mhz, 0);
+	/* no flips: 0 Hz, over the interval */
+	CHECK_EQ(gfxstat_pageflip_step(7, 7, 1000000000, 0, 60000, &st), GFXSTAT_PAGEFLIP_STEP_OK);
+	CHECK_EQ(st.fps_mhz, 0);
+	CHECK_EQ(st.span_ns, 1000000000);
+	CHECK_EQ(gfxstat_pageflip_step(7, 8, 0, 0, 60000, &st), GFXSTAT_PAGEFLIP_STEP_BAD_TIME);
+	/* rates unknown: 1000 Hz bounds it; 500 in 1 s pass, 2000 do not */
+	CHECK_EQ(gfxstat_pageflip_step(0, 500, 1000000000, 0, 0, &st), GFXSTAT_PAGEFLIP_STEP_OK);
+	CHECK_EQ(st.fps_mhz, 500000);
+	CHECK_EQ(gfxstat_pageflip_step(0, 2000, 1000000000, 0, 0, &st),
+		 GFXSTAT_PAGEFLIP_STEP_TOO_FAST);
+	/* extremes stay in range: a whole wrap's worth over a long interval at 1 mHz */
+	CHECK_EQ(gfxstat_pageflip_step(0, 0xffffffffu, INT64_MAX, INT64_MAX, 1, &st),
+		 GFXSTAT_PAGEFLIP_STEP_TOO_FAST);
+	CHECK_EQ(gfxstat_pageflip_step(0, 0xffffffffu, INT64_MAX, 0, 0xffffffffu, &st),
+		 GFXSTAT_PAGEFLIP_STEP_OK);
+	CHECK(st.fps_mhz <= 10000000u && st.span_ns == INT64_MAX);
+}
+
 TEST_SUITE(test_device_probe)
 {
 	RUN(adb_long_listing);
@@ -539,4 +670,6 @@ TEST_SUITE(test_device_probe)
 	RUN(sf_latency_period);
 	RUN(getprop_and_id);
 	RUN(tracefs);
+	RUN(pageflip_reply);
+	RUN(pageflip_step);
 }
