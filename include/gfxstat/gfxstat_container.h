@@ -84,7 +84,7 @@ enum gfxstat_format gfxstat_detect(const void *head, size_t n);
 	F(html_blocks, INFO, "systrace trace-data blocks")                                 \
 	F(html_text_blocks, INFO, "trace-data blocks of ftrace text passed on")            \
 	F(html_json_blocks, INFO, "trace-data blocks of JSON skipped")                     \
-	F(html_dump_blocks, INFO, "trace-data PROCESS DUMP / CGROUP DUMP blocks skipped")  \
+	F(html_dump_blocks, INFO, "trace-data PROCESS DUMP / CGROUP DUMP blocks (not trace)") \
 	F(html_other_blocks, WARN, "trace-data blocks of unknown content skipped")         \
 	F(html_tag_too_long, WARN, "HTML tags over the length limit, skipped")             \
 	F(prelude_lines, INFO, "lines before atrace's 'TRACE:' dropped")                   \
@@ -96,7 +96,10 @@ enum gfxstat_format gfxstat_detect(const void *head, size_t n);
 	F(trailing_garbage, WARN, "bytes after the end of a compressed stream, skipped")   \
 	F(utf16_bad, WARN, "unpaired UTF-16 surrogates or odd bytes, replaced by U+FFFD") \
 	F(js_bad_escape, WARN, "malformed escapes in a linuxPerfData string, kept as-is")  \
-	F(zip_skipped, ERROR, "zip archives, which are not read (unzip them first)")
+	F(zip_skipped, ERROR, "zip archives, which are not read (unzip them first)")      \
+	F(dump_processes, INFO, "processes named by a PROCESS DUMP (both snapshots)")      \
+	F(dump_threads, INFO, "threads named by a PROCESS DUMP (both snapshots)")          \
+	F(dump_bad_lines, WARN, "PROCESS DUMP lines not understood or too long, skipped")
 
 #define GFXSTAT_UNWRAP_STAT__(name, sev, doc) GFXSTAT_UNWRAP_STAT_##name,
 enum gfxstat_unwrap_stat {
@@ -142,9 +145,10 @@ struct gfxstat_unwrap;
  *     through a pty (adb shell) and that rewriting is undone first, as catapult does;
  *   - systrace HTML: each <script class="trace-data"> block and each trace2html
  *     <script id="viewer-data"> block (base64, then gzip if it starts with 1f 8b) is
- *     unwrapped in turn; blocks of ftrace text are passed on, JSON and PROCESS DUMP blocks
- *     are skipped and counted; the 2012 form (var linuxPerfData = "...\n\) is decoded
- *     from its JavaScript string;
+ *     unwrapped in turn; blocks of ftrace text are passed on, JSON and CGROUP DUMP blocks
+ *     are skipped and counted, a PROCESS DUMP block goes to the task callback (see
+ *     gfxstat_unwrap_set_task_fn()); the 2012 form (var linuxPerfData = "...\n\) is
+ *     decoded from its JavaScript string;
  *   - gzip (several members too) and zlib: decompressed, and what they hold unwrapped;
  *   - UTF-16LE/BE with a BOM: converted to UTF-8, then unwrapped;
  *   - Perfetto protobuf: passed on raw, byte for byte;
@@ -169,6 +173,32 @@ int gfxstat_unwrap_feed(struct gfxstat_unwrap *u, const void *buf, size_t n);
  * sniffed afresh.
  */
 int gfxstat_unwrap_finish(struct gfxstat_unwrap *u);
+
+/*
+ * Receives one entry of a systrace PROCESS DUMP. @tid is 0 for a process entry, whose @name
+ * is ps's NAME column (the package for an app, e.g. "com.tencent.mm:push"); @tid > 0 for a
+ * thread of process @pid, whose @name is the thread's comm (at most 15 bytes, may hold
+ * spaces). @name borrows the unwrapper's memory: valid during the call only. Return non-zero
+ * to stop.
+ */
+typedef int (*gfxstat_task_fn)(void *user, int32_t pid, int32_t tid, struct gfxstat_str name);
+
+/**
+ * gfxstat_unwrap_set_task_fn() - receive the names a systrace PROCESS DUMP block gives
+ * @u: the unwrapper (call before the first feed)
+ * @fn: called once per process and per thread entry as its line arrives; NULL: none
+ * @user: passed to @fn
+ *
+ * systrace's android_process_data agent snapshots ps when tracing starts and again when it
+ * stops, so a pid usually comes twice: keep the last entry (as catapult's importer does) to
+ * get the names at the end of the trace. Both forms the agent writes are read:
+ *   "ps -A -o USER,PID,PPID,VSIZE,RSS,WCHAN,ADDR=PC,S,NAME,COMM && ps -AT -o USER,PID,TID,CMD"
+ *   "ps && ps -t" (legacy toolbox: a thread line shows its tid as PID and its process as
+ *   PPID; a line whose PID is a process of the first table is that process's main thread).
+ * Each line is handled on its own (lines over 512 bytes are counted and skipped); memory is
+ * bounded (the legacy form keeps a set of at most 8192 process ids).
+ */
+void gfxstat_unwrap_set_task_fn(struct gfxstat_unwrap *u, gfxstat_task_fn fn, void *user);
 
 /**
  * gfxstat_unwrap_kind() - the outer format detected (GFXSTAT_FMT_UNKNOWN before the first

@@ -171,14 +171,16 @@ static int inflate_start(struct gfxstat_unwrap *u, int gzip)
 	return 0;
 }
 
+/* 1: a PROCESS DUMP block (read for names), 2: a CGROUP DUMP block (skipped), else 0. */
 static int is_dump_block(const unsigned char *h, size_t n)
 {
 	while (n && (*h == '\n' || *h == '\r' || *h == ' ' || *h == '\t')) {
 		h++;
 		n--;
 	}
-	return (n >= 12 && memcmp(h, "PROCESS DUMP", 12) == 0) ||
-	       (n >= 11 && memcmp(h, "CGROUP DUMP", 11) == 0);
+	if (n >= 12 && memcmp(h, "PROCESS DUMP", 12) == 0)
+		return 1;
+	return n >= 11 && memcmp(h, "CGROUP DUMP", 11) == 0 ? 2 : 0;
 }
 
 /*
@@ -271,6 +273,10 @@ static void decide(struct gfxstat_unwrap *u, size_t ready)
 		GX_UW_INC(u, html_json_blocks);
 	} else if (is_dump_block(u->head, u->nhead)) {
 		GX_UW_INC(u, html_dump_blocks);
+		if (is_dump_block(u->head, u->nhead) == 1) {
+			u->mode = GX_UW_DUMP;
+			gx_dump_start(u);
+		}
 	} else if (u->nhead) {
 		GX_UW_INC(u, html_other_blocks);
 	}
@@ -483,6 +489,8 @@ static int run(struct gfxstat_unwrap *u, const unsigned char *p, size_t n)
 		return utf16_in(u, p, n);
 	case GX_UW_HTML:
 		return gx_html_feed(u, p, n);
+	case GX_UW_DUMP:
+		return gx_dump_feed(u, p, n);
 	default:
 		return 0;
 	}
@@ -607,6 +615,10 @@ int gx_uw_end(struct gfxstat_unwrap *u)
 		rc2 = gx_html_end(u);
 		rc = rc ? rc : rc2;
 		break;
+	case GX_UW_DUMP:
+		rc2 = gx_dump_end(u);
+		rc = rc ? rc : rc2;
+		break;
 	default:
 		if (u->mode == GX_UW_SKIP && u->child)
 			gx_uw_end(u->child);
@@ -645,6 +657,7 @@ void gfxstat_unwrap_free(struct gfxstat_unwrap *u)
 		if (u->z_init)
 			inflateEnd(&u->z);
 		free(u->zout);
+		free(u->dpids);
 		free(u);
 		u = c;
 	}
@@ -668,6 +681,14 @@ int gfxstat_unwrap_finish(struct gfxstat_unwrap *u)
 	if (!u)
 		return GFXSTAT_E_INVAL;
 	return gx_uw_end(u);
+}
+
+void gfxstat_unwrap_set_task_fn(struct gfxstat_unwrap *u, gfxstat_task_fn fn, void *user)
+{
+	if (!u)
+		return;
+	u->sink->task = fn;
+	u->sink->task_user = user;
 }
 
 enum gfxstat_format gfxstat_unwrap_kind(const struct gfxstat_unwrap *u)

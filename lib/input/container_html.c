@@ -12,6 +12,7 @@
  * go to a child level, which decides whether the block is ftrace text. Nothing is held
  * whole: a 30 MB block or a 30 MB JavaScript line streams through.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "container_local.h"
@@ -537,5 +538,251 @@ int gx_html_end(struct gfxstat_unwrap *u)
 			rc = block_close(u);
 	}
 	gx_html_start(u);
+	return rc;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/*
+ * PROCESS DUMP blocks: two snapshots of ps written by systrace's android_process_data agent
+ * (catapult systrace/systrace/tracing_agents/android_process_data_agent.py), each a process
+ * table then a thread table, every table opened by a "USER ..." header. Read as catapult's
+ * importer does (tracing/tracing/extras/importer/android/process_data_importer.html): each
+ * header toggles between a process and a thread table, and an 8-column process header means
+ * the legacy toolbox form.
+ */
+
+#define DUMP_FIELDS 12
+
+struct dump_line {
+	struct gfxstat_str f[DUMP_FIELDS];
+	int nf;         /* fields found, at most DUMP_FIELDS (further ones are not split) */
+	const char *end;
+};
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+static void dump_split(const char *s, size_t n, struct dump_line *l)
+{
+	const char *e = s + n;
+
+	while (e > s && is_space(e[-1]))
+		e--;
+	l->end = e;
+	l->nf = 0;
+	while (s < e && l->nf < DUMP_FIELDS) {
+		const char *b;
+
+		while (s < e && is_space(*s))
+			s++;
+		if (s == e)
+			break;
+		b = s;
+		while (s < e && !is_space(*s))
+			s++;
+		l->f[l->nf].p = b;
+		l->f[l->nf].n = (size_t)(s - b);
+		l->nf++;
+	}
+}
+
+/* A pid or tid: 1 to 9 digits, above 0. */
+static int dump_id(struct gfxstat_str f, int32_t *out)
+{
+	int32_t v = 0;
+	size_t i;
+
+	if (!f.n || f.n > 9)
+		return -1;
+	for (i = 0; i < f.n; i++) {
+		if (f.p[i] < '0' || f.p[i] > '9')
+			return -1;
+		v = v * 10 + (f.p[i] - '0');
+	}
+	*out = v;
+	return v > 0 ? 0 : -1;
+}
+
+/* From field @i to the end of the line: a thread name, which may hold spaces. */
+static struct gfxstat_str dump_rest(const struct dump_line *l, int i)
+{
+	struct gfxstat_str r = { l->f[i].p, (size_t)(l->end - l->f[i].p) };
+
+	return r;
+}
+
+/*
+ * The NAME column of a process row. A kernel thread's "[irq/93-KRYO L3-]" holds a space:
+ * take fields up to the one that closes the bracket; otherwise one field, as catapult does.
+ */
+static struct gfxstat_str dump_name(const struct dump_line *l, int i)
+{
+	struct gfxstat_str r = l->f[i];
+	int j;
+
+	if (r.n && r.p[0] == '[' && r.p[r.n - 1] != ']')
+		for (j = i + 1; j < l->nf; j++)
+			if (l->f[j].p[l->f[j].n - 1] == ']') {
+				r.n = (size_t)(l->f[j].p + l->f[j].n - r.p);
+				break;
+			}
+	return r;
+}
+
+static size_t dump_slot(int32_t pid)
+{
+	return ((uint32_t)pid * 2654435761u) & (GX_UW_DPIDS - 1);
+}
+
+static int dump_pid_add(struct gfxstat_unwrap *u, int32_t pid)
+{
+	size_t i;
+
+	if (!u->dpids) {
+		u->dpids = calloc(GX_UW_DPIDS, sizeof(*u->dpids));
+		if (!u->dpids)
+			return GFXSTAT_E_NOMEM;
+	}
+	if (u->ndpids >= GX_UW_DPIDS / 2)
+		return 0; /* full enough: further processes are not remembered */
+	for (i = dump_slot(pid); u->dpids[i] && u->dpids[i] != pid; i = (i + 1) & (GX_UW_DPIDS - 1))
+		;
+	if (!u->dpids[i]) {
+		u->dpids[i] = pid;
+		u->ndpids++;
+	}
+	return 0;
+}
+
+static int dump_pid_has(const struct gfxstat_unwrap *u, int32_t pid)
+{
+	size_t i;
+
+	if (!u->dpids)
+		return 0;
+	for (i = dump_slot(pid); u->dpids[i]; i = (i + 1) & (GX_UW_DPIDS - 1))
+		if (u->dpids[i] == pid)
+			return 1;
+	return 0;
+}
+
+static int dump_emit(struct gfxstat_unwrap *u, int32_t pid, int32_t tid, struct gfxstat_str name)
+{
+	struct gx_uw_sink *s = u->sink;
+
+	if (tid)
+		GX_UW_INC(u, dump_threads);
+	else
+		GX_UW_INC(u, dump_processes);
+	if (s->task && s->task(s->task_user, pid, tid, name))
+		return GFXSTAT_E_ABORTED;
+	return 0;
+}
+
+static int dump_line(struct gfxstat_unwrap *u, const char *s, size_t n)
+{
+	struct dump_line l;
+	int32_t pid, tid;
+	int rc;
+
+	dump_split(s, n, &l);
+	if (!l.nf)
+		return 0;
+	if (l.f[0].n >= 4 && memcmp(l.f[0].p, "USER", 4) == 0) {
+		/* "USER PID TID CMD" names itself; otherwise catapult's toggle */
+		if (l.nf >= 3 && l.f[2].n == 3 && memcmp(l.f[2].p, "TID", 3) == 0)
+			u->dtable = GX_D_THREAD;
+		else if (u->dtable == GX_D_LEGACY_PROC)
+			u->dtable = GX_D_LEGACY_THREAD;
+		else if (u->dtable == GX_D_PROC)
+			u->dtable = GX_D_THREAD;
+		else
+			u->dtable = l.nf == 8 ? GX_D_LEGACY_PROC : GX_D_PROC;
+		if (u->dtable == GX_D_LEGACY_PROC && u->dpids) {
+			memset(u->dpids, 0, GX_UW_DPIDS * sizeof(*u->dpids)); /* a new snapshot */
+			u->ndpids = 0;
+		}
+		return 0;
+	}
+	switch (u->dtable) {
+	case GX_D_PROC:
+		/* USER PID PPID VSZ RSS WCHAN PC S NAME COMM */
+		if (l.nf < 10 || dump_id(l.f[1], &pid))
+			break;
+		return dump_emit(u, pid, 0, dump_name(&l, 8));
+	case GX_D_THREAD:
+		/* USER PID TID CMD */
+		if (l.nf < 4 || dump_id(l.f[1], &pid) || dump_id(l.f[2], &tid))
+			break;
+		return dump_emit(u, pid, tid, dump_rest(&l, 3));
+	case GX_D_LEGACY_PROC:
+		/* USER PID PPID VSIZE RSS WCHAN PC S NAME (the state has no header) */
+		if (l.nf < 9 || dump_id(l.f[1], &pid))
+			break;
+		rc = dump_pid_add(u, pid);
+		return rc ? rc : dump_emit(u, pid, 0, dump_rest(&l, 8));
+	case GX_D_LEGACY_THREAD:
+		/* the same columns; PID is the tid, PPID its process unless PID is a process */
+		if (l.nf < 9 || dump_id(l.f[1], &tid))
+			break;
+		if (dump_pid_has(u, tid))
+			pid = tid;
+		else if (dump_id(l.f[2], &pid) || !dump_pid_has(u, pid))
+			return 0; /* catapult drops threads of processes it did not list */
+		return dump_emit(u, pid, tid, dump_rest(&l, 8));
+	default:
+		return 0; /* the "PROCESS DUMP" line, or text before a header */
+	}
+	GX_UW_INC(u, dump_bad_lines);
+	return 0;
+}
+
+void gx_dump_start(struct gfxstat_unwrap *u)
+{
+	u->ndline = 0;
+	u->dlong = 0;
+	u->dtable = GX_D_NONE;
+	u->ndpids = 0;
+	if (u->dpids)
+		memset(u->dpids, 0, GX_UW_DPIDS * sizeof(*u->dpids));
+}
+
+int gx_dump_feed(struct gfxstat_unwrap *u, const unsigned char *p, size_t n)
+{
+	while (n) {
+		const unsigned char *nl = memchr(p, '\n', n);
+		size_t seg = nl ? (size_t)(nl - p) : n;
+		int rc;
+
+		if (!u->dlong && u->ndline + seg <= sizeof(u->dline)) {
+			memcpy(u->dline + u->ndline, p, seg);
+			u->ndline += seg;
+		} else if (!u->dlong) {
+			GX_UW_INC(u, dump_bad_lines);
+			u->dlong = 1;
+		}
+		if (!nl)
+			return 0;
+		p += seg + 1;
+		n -= seg + 1;
+		rc = u->dlong ? 0 : dump_line(u, u->dline, u->ndline);
+		u->ndline = 0;
+		u->dlong = 0;
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* The block ended: its last line may lack a '\n'. */
+int gx_dump_end(struct gfxstat_unwrap *u)
+{
+	int rc = 0;
+
+	if (u->ndline && !u->dlong)
+		rc = dump_line(u, u->dline, u->ndline);
+	gx_dump_start(u);
 	return rc;
 }

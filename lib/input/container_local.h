@@ -14,6 +14,8 @@
 #define GX_UW_OBUF 4096     /* staging buffer of the byte-at-a-time decoders */
 #define GX_UW_ZOUT 65536    /* inflate output window */
 #define GX_UW_MAX_LAYERS 8
+#define GX_UW_DLINE 512     /* longest PROCESS DUMP line read */
+#define GX_UW_DPIDS 8192    /* process ids kept for a legacy "ps -t" table (power of 2) */
 
 #define GX_UW_INC(u, name) GX_UW_ADD(u, name, 1)
 #define GX_UW_ADD(u, name, k)                                                              \
@@ -31,6 +33,8 @@ struct gx_uw_sink {
 	int need_sep;    /* a text stream ended: the next one starts on a new line */
 	int nlayers;     /* layers recorded at the first byte passed on; 0 = not yet */
 	enum gfxstat_format layers[GX_UW_MAX_LAYERS];
+	gfxstat_task_fn task; /* PROCESS DUMP entries, or NULL */
+	void *task_user;
 };
 
 enum gx_uw_mode {
@@ -43,6 +47,16 @@ enum gx_uw_mode {
 	GX_UW_INFLATE, /* gzip or zlib */
 	GX_UW_UTF16,   /* UTF-16 to UTF-8 */
 	GX_UW_HTML,    /* systrace HTML scanner */
+	GX_UW_DUMP,    /* a PROCESS DUMP block, read line by line (container_html.c) */
+};
+
+/* The table a PROCESS DUMP line belongs to, set by its "USER ..." header line. */
+enum gx_dump_table {
+	GX_D_NONE,        /* before the first header */
+	GX_D_PROC,        /* ps -A -o USER,PID,PPID,VSIZE,RSS,WCHAN,ADDR=PC,S,NAME,COMM */
+	GX_D_THREAD,      /* ps -AT -o USER,PID,TID,CMD */
+	GX_D_LEGACY_PROC, /* toolbox ps: USER PID PPID VSIZE RSS WCHAN PC NAME */
+	GX_D_LEGACY_THREAD, /* toolbox ps -t, same columns */
 };
 
 /* HTML scanner states */
@@ -106,6 +120,13 @@ struct gfxstat_unwrap {
 	int js_digits;
 	unsigned char obuf[GX_UW_OBUF];
 	size_t nobuf;
+	/* DUMP */
+	char dline[GX_UW_DLINE];
+	size_t ndline;
+	int dlong;        /* the current line is over the limit: skip to its end */
+	enum gx_dump_table dtable;
+	int32_t *dpids;   /* legacy: open-addressing set of the first table's pids (0 = empty) */
+	size_t ndpids;
 };
 
 /* container.c */
@@ -116,9 +137,12 @@ GFXSTAT_HIDDEN struct gfxstat_unwrap *gx_uw_child(struct gfxstat_unwrap *u, int 
 GFXSTAT_HIDDEN int gx_uw_put_utf8(struct gfxstat_unwrap *u, uint32_t cp);
 GFXSTAT_HIDDEN int gx_uw_obuf_flush(struct gfxstat_unwrap *u);
 
-/* container_html.c */
+/* container_html.c (PROCESS DUMP blocks are read there too) */
 GFXSTAT_HIDDEN void gx_html_start(struct gfxstat_unwrap *u);
 GFXSTAT_HIDDEN int gx_html_feed(struct gfxstat_unwrap *u, const unsigned char *p, size_t n);
 GFXSTAT_HIDDEN int gx_html_end(struct gfxstat_unwrap *u);
+GFXSTAT_HIDDEN void gx_dump_start(struct gfxstat_unwrap *u);
+GFXSTAT_HIDDEN int gx_dump_feed(struct gfxstat_unwrap *u, const unsigned char *p, size_t n);
+GFXSTAT_HIDDEN int gx_dump_end(struct gfxstat_unwrap *u);
 
 #endif

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests: the container unwrapper (every split point) and gfxstat_detect(). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -391,10 +392,171 @@ TEST(detect)
 	CHECK_EQ(gfxstat_unwrap_stat_severity(GFXSTAT_UNWRAP_STAT_corrupt), GFXSTAT_SEV_ERROR);
 }
 
+/* PROCESS DUMP entries, as "pid/tid=name;" (tid 0: a process). */
+struct tasks {
+	char buf[4096];
+	size_t n;
+	int stop_at; /* return 1 at this entry (1-based); 0 = never */
+	int seen;
+};
+
+static int on_task(void *user, int32_t pid, int32_t tid, struct gfxstat_str name)
+{
+	struct tasks *t = user;
+	int k = snprintf(t->buf + t->n, sizeof(t->buf) - t->n, "%d/%d=%.*s;", (int)pid,
+			 (int)tid, (int)name.n, name.p);
+
+	if (k > 0 && (size_t)k < sizeof(t->buf) - t->n)
+		t->n += (size_t)k;
+	return ++t->seen == t->stop_at;
+}
+
+/* Unwrap @in fed in chunks of @chunk bytes (0: one feed), collecting the dump's entries. */
+static int unwrap_tasks(const char *in, size_t chunk, struct tasks *t,
+			struct gfxstat_unwrap_stats *st)
+{
+	struct gfxstat_unwrap *u = gfxstat_unwrap_new(on_bytes, &s1, st);
+	size_t n = strlen(in), off;
+	int rc = 0;
+
+	t->n = 0;
+	t->buf[0] = 0;
+	t->seen = 0;
+	s1.n = 0;
+	if (!u)
+		return GFXSTAT_E_NOMEM;
+	gfxstat_unwrap_set_task_fn(u, on_task, t);
+	if (!chunk)
+		chunk = n;
+	for (off = 0; off < n && !rc; off += chunk)
+		rc = gfxstat_unwrap_feed(u, in + off, n - off < chunk ? n - off : chunk);
+	if (!rc)
+		rc = gfxstat_unwrap_finish(u);
+	gfxstat_unwrap_free(u);
+	return rc;
+}
+
+/*
+ * The modern form, as in the Gracker-SystraceForBlog samples (trace_input_blog_list_jank:
+ * rows copied from its dump, columns as written): a process table and a thread table, twice.
+ * The kernel thread's NAME holds a space (xiaomi_launcher), a thread name holds spaces, the
+ * header lines end in spaces, and the second snapshot renames pid 24874.
+ */
+static const char dump_html[] =
+	"<html><body>\n"
+	"  <script class=\"trace-data\" type=\"application/text\">\n"
+	"PROCESS DUMP\n"
+	"USER           PID  PPID     VSZ    RSS WCHAN  PC S NAME                        COMM"
+	"                       \n"
+	"root             1     0   32904   3892 SyS_epoll_wait 0 S init                 init\n"
+	"root            357      2       0      0 0       0 S [irq/93-KRYO L3-]           "
+	"[irq/93-KRYO L3-]\n"
+	"u0_a229      24874 25425 1220576  98760 SyS_epoll_wait 0 S <pre-initialized> "
+	"app_process32\n"
+	"u0_a229      24874 bad\n"
+	"USER           PID   TID CMD            \n"
+	"u0_a229      24874 24874 .tencent.matrix\n"
+	"u0_a229      24874 24881 Jit thread pool\r\n"
+	"USER           PID  PPID     VSZ    RSS WCHAN  PC S NAME                        COMM\n"
+	"u0_a229      24874 25425 1220640  99996 0       0 R sample.tencent.matrix       "
+	"app_process32\n"
+	"USER           PID   TID CMD\n"
+	"u0_a229      24874 24912 RenderThread\n"
+	"  </script>\n"
+	"  <script class=\"trace-data\" type=\"application/text\">\n"
+	"# tracer: nop\n"
+	"  surfaceflinger-683   (  683) [000] ...1   200.000000: tracing_mark_write: B|683|x\n"
+	"  surfaceflinger-683   (  683) [000] ...1   200.000100: tracing_mark_write: E|683\n"
+	"  </script>\n</body></html>\n";
+
+static const char dump_want[] =
+	"1/0=init;357/0=[irq/93-KRYO L3-];24874/0=<pre-initialized>;"
+	"24874/24874=.tencent.matrix;24874/24881=Jit thread pool;"
+	"24874/0=sample.tencent.matrix;24874/24912=RenderThread;";
+
+TEST(process_dump)
+{
+	static const char text[] =
+		"# tracer: nop\n"
+		"  surfaceflinger-683   (  683) [000] ...1   200.000000: tracing_mark_write: "
+		"B|683|x\n"
+		"  surfaceflinger-683   (  683) [000] ...1   200.000100: tracing_mark_write: "
+		"E|683\n";
+	static const size_t chunks[] = { 0, 1, 2, 3, 7, 64, 100 };
+	struct gfxstat_unwrap_stats st;
+	struct tasks t;
+	size_t i;
+
+	memset(&t, 0, sizeof(t));
+	for (i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++) {
+		memset(&st, 0, sizeof(st));
+		CHECK_EQ(unwrap_tasks(dump_html, chunks[i], &t, &st), 0);
+		CHECK_CSTR(t.buf, dump_want);
+		CHECK(s1.n == sizeof(text) - 1 && memcmp(s1.buf, text, s1.n) == 0);
+		CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_html_dump_blocks], 1);
+		CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_dump_processes], 4);
+		CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_dump_threads], 3);
+		CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_dump_bad_lines], 1); /* "24874 bad" */
+	}
+	/* without a callback the entries are still counted, and the text is the same */
+	memset(&st, 0, sizeof(st));
+	CHECK_EQ(unwrap(dump_html, sizeof(dump_html) - 1, 0, 5, &s2, &st, NULL, NULL), 0);
+	CHECK(s2.n == sizeof(text) - 1 && memcmp(s2.buf, text, s2.n) == 0);
+	CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_dump_processes], 4);
+	/* the callback stops the unwrapper at the third entry */
+	t.stop_at = 3;
+	CHECK_EQ(unwrap_tasks(dump_html, 0, &t, NULL), GFXSTAT_E_ABORTED);
+	CHECK_CSTR(t.buf, "1/0=init;357/0=[irq/93-KRYO L3-];24874/0=<pre-initialized>;");
+	t.stop_at = 0;
+}
+
+/*
+ * The legacy form ("ps && ps -t", toolbox): 8 header columns, a state column without a
+ * header. In the "ps -t" table a line whose PID is a listed process is its main thread;
+ * another line is a thread (PID = tid) of the process in PPID; catapult drops the rest.
+ * A line over 512 bytes is counted and skipped; the last line lacks its '\n'.
+ */
+TEST(process_dump_legacy)
+{
+	char in[2048];
+	struct gfxstat_unwrap_stats st;
+	struct tasks t;
+	size_t chunk;
+	int k;
+
+	memset(&t, 0, sizeof(t));
+	k = snprintf(in, sizeof(in),
+		     "<html><script class=\"trace-data\">\nPROCESS DUMP\n"
+		     "USER     PID   PPID  VSIZE  RSS     WCHAN    PC        NAME\n"
+		     "root      1     0     8904   788   c0232f8c 0001c8e8 S /init\n"
+		     "u0_a12    1234  197   9000   900   ffffffff 00000000 S com.example.app\n"
+		     "USER     PID   PPID  VSIZE  RSS     WCHAN    PC        NAME\n"
+		     "root      1     0     8904   788   c0232f8c 0001c8e8 S /init\n"
+		     "u0_a12    1234  197   9000   900   ffffffff 00000000 S com.example.app\n"
+		     "u0_a12    1240  1234  9000   900   ffffffff 00000000 S Binder_1 x\n"
+		     "u0_a12    1250  999   9000   900   ffffffff 00000000 S orphan\n"
+		     "%0600d\n"
+		     "u0_a12    1241  1234  9000   900   ffffffff 00000000 S RenderThread"
+		     "</script></html>",
+		     0);
+	CHECK(k > 0 && (size_t)k < sizeof(in));
+	for (chunk = 0; chunk < 9; chunk += 4) {
+		memset(&st, 0, sizeof(st));
+		CHECK_EQ(unwrap_tasks(in, chunk, &t, &st), 0);
+		CHECK_CSTR(t.buf, "1/0=/init;1234/0=com.example.app;1/1=/init;"
+				  "1234/1234=com.example.app;1234/1240=Binder_1 x;"
+				  "1234/1241=RenderThread;");
+		CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_dump_bad_lines], 1);
+		CHECK_EQ(s1.n, 0);
+	}
+}
+
 TEST_SUITE(test_container)
 {
 	RUN(plain_text);
 	RUN(systrace_html);
+	RUN(process_dump);
+	RUN(process_dump_legacy);
 	RUN(systrace_js);
 	RUN(atrace_z);
 	RUN(gzip_nested);
