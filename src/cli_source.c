@@ -91,6 +91,12 @@ static void summarise(struct cli_source *src, const struct gfxstat_source_summar
 			 (unsigned long long)ps->frames_surface, (unsigned long long)ps->janky_surface,
 			 (unsigned long long)ps->frames_display, (unsigned long long)ps->janky_display,
 			 (unsigned long long)ps->incomplete);
+		if (ps->build[0])
+			snprintf(src->android, sizeof(src->android), "Android %s%s(%s)",
+				 ps->release[0] ? ps->release : "?", ps->sdk ? "" : " ", ps->build);
+		if (ps->build[0] && ps->sdk)
+			snprintf(src->android, sizeof(src->android), "Android %s, SDK %d (%s)",
+				 ps->release[0] ? ps->release : "?", (int)ps->sdk, ps->build);
 	} else if (sum->have_gfxinfo) {
 		const struct gfxstat_gfxinfo_counts *gc = &sum->gfxinfo;
 
@@ -243,6 +249,7 @@ int cli_source_read(const char *path, gfxstat_frame_fn fn, void *user, struct cl
 	src->stats = sum->stats;
 	src->sf = sum->sf;
 	src->have_sf = sum->have_sf;
+	src->have_app = sum->have_app;
 	src->model = sum->model;
 	src->nlayers = gfxstat_model_layer_count(model());
 	src->interrupted = cli_stop_signal != 0;
@@ -349,7 +356,11 @@ void cli_source_report(const struct cli_source *src, int verbose)
 		printf("  %s\n", src->extra);
 	if (!src->have_sf)
 		goto layers;
-	printf("  android: %s\n", era(sf) ? era(sf) : "unknown (no SurfaceFlinger markers)");
+	if (src->android[0])
+		printf("  android: %s%s%s%s\n", src->android, era(sf) ? "; markers of " : "",
+		       era(sf) ? era(sf) : "", "");
+	else
+		printf("  android: %s\n", era(sf) ? era(sf) : "unknown (no SurfaceFlinger markers)");
 	if (sf->first_ts != GFXSTAT_NS_NONE) {
 		printf("  span: ");
 		print_ts(sf->first_ts);
@@ -358,7 +369,11 @@ void cli_source_report(const struct cli_source *src, int verbose)
 		printf(" s (%.3f s of markers)\n", (double)(sf->last_ts - sf->first_ts) / 1e9);
 	}
 	if (sf->sf_pid < 0) {
-		printf("  surfaceflinger: not found (no VSYNC counters): no frames from this trace\n");
+		printf("  surfaceflinger: no VSYNC counters: no frames from its markers%s\n",
+		       src->have_app ? "; the frames below are the app's own (Choreographer#doFrame "
+				       "and DrawFrame): rendered, not proven presented"
+		       : src->model.v[GFXSTAT_MODEL_frames_out] ? " (the frames below come from "
+								  "the source's own timeline)" : "");
 	} else {
 		printf("  surfaceflinger: pid %d, main thread %d, %llu refreshes with new frames\n",
 		       sf->sf_pid, sf->sf_main_tid, (unsigned long long)sf->refreshes);

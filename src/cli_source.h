@@ -12,10 +12,12 @@ struct cli_source {
 	char layers_desc[128];       /* containers, outermost first: "gzip > systrace-html" */
 	int fmt;                     /* enum gfxstat_format of the decoded content */
 	char extra[512];             /* what the format's parser adds for inspect */
+	char android[320];           /* the build the input names, or "" */
 	unsigned long long warnings; /* non-INFO counters of the format's parser, summed */
 	unsigned long long bytes;
 	struct gfxstat_stats stats;  /* parser counters */
 	int have_sf;                 /* an ftrace input: sf summary valid */
+	int have_app;                /* its frames are app-side (no SurfaceFlinger frame) */
 	struct gfxstat_sf_summary sf;
 	size_t nlayers;              /* layers of the recording so far (cli_source_layer()) */
 	struct gfxstat_model_stats model; /* what the model did with this input's frames */

@@ -41,6 +41,8 @@ struct gfxstat_source_summary {
 	int have_sfl;
 	struct gfxstat_sfl_stats sfl;
 	struct gfxstat_unwrap_stats unwrap;
+	int have_app;                /* frames are the app's own (no SurfaceFlinger frame) */
+	struct gfxstat_app_frames_summary app;
 	struct gfxstat_model_stats model; /* what the model did with this input's frames */
 	uint64_t damaged;            /* ERROR-severity counters of any parser: data lost */
 };

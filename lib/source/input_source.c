@@ -16,6 +16,7 @@ struct gfxstat_source {
 	struct gfxstat_unwrap *unwrap;
 	struct gfxstat_trace_parser *trace;
 	struct gfxstat_sf_frames *sf;
+	struct gfxstat_app_frames *app; /* used only when SurfaceFlinger gives no frame */
 	struct gfxstat_perfetto *pf;
 	struct gfxstat_gfxinfo *gi;
 	struct gfxstat_sfl *sfl;
@@ -60,9 +61,29 @@ static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
 
 	if (!rc)
 		rc = gfxstat_sf_frames_marker(s->sf, ev, m);
+	if (!rc)
+		rc = gfxstat_app_frames_marker(s->app, ev, m);
 	if (!rc && s->sink.marker)
 		rc = s->sink.marker(s->sink.user, ev, m);
 	return rc;
+}
+
+/* A process the input names: the model names the apps of frames by it. */
+static int on_process(void *user, int32_t pid, struct gfxstat_str name)
+{
+	struct gfxstat_source *s = user;
+	struct gfxstat_str app = s->pf ? gfxstat_perfetto_app(s->pf, pid) : name;
+
+	return gfxstat_model_process(s->model, pid, app.n ? app : name);
+}
+
+/* A process or thread systrace's PROCESS DUMP names (tid 0: a process). */
+static int on_task(void *user, int32_t pid, int32_t tid, struct gfxstat_str name)
+{
+	struct gfxstat_source *s = user;
+	int rc = gfxstat_app_frames_task(s->app, pid, tid, name);
+
+	return rc || tid ? rc : gfxstat_model_process(s->model, pid, name);
 }
 
 struct gfxstat_source *gfxstat_source_new(const struct gfxstat_source_sink *sink)
@@ -87,12 +108,14 @@ static void input_free(struct gfxstat_source *s)
 	gfxstat_unwrap_free(s->unwrap);
 	gfxstat_trace_parser_free(s->trace);
 	gfxstat_sf_frames_free(s->sf);
+	gfxstat_app_frames_free(s->app);
 	gfxstat_perfetto_free(s->pf);
 	gfxstat_gfxinfo_free(s->gi);
 	gfxstat_sfl_free(s->sfl);
 	s->unwrap = NULL;
 	s->trace = NULL;
 	s->sf = NULL;
+	s->app = NULL;
 	s->pf = NULL;
 	s->gi = NULL;
 	s->sfl = NULL;
@@ -133,12 +156,15 @@ int gfxstat_source_begin(struct gfxstat_source *s, const char *name)
 	}
 	s->causes = gfxstat_causes_new();
 	s->sf = gfxstat_sf_frames_new(on_frame, s);
+	s->app = gfxstat_app_frames_new(on_frame, s);
 	s->trace = s->sf ? gfxstat_trace_parser_new(on_marker, s) : NULL;
 	s->unwrap = gfxstat_unwrap_new(on_unwrapped, s, &s->sum.unwrap);
+	if (s->unwrap)
+		gfxstat_unwrap_set_task_fn(s->unwrap, on_task, s);
 	s->sum.name = s->name ? s->name : "-";
 	s->sum.format = "empty";
 	gfxstat_model_input_begin(s->model, 0, "ftrace-text");
-	if (!s->name || !s->causes || !s->trace || !s->unwrap)
+	if (!s->name || !s->causes || !s->trace || !s->unwrap || !s->app)
 		return GFXSTAT_E_NOMEM;
 	return 0;
 }
@@ -181,6 +207,7 @@ static int decide(struct gfxstat_source *s)
 		memset(&ps, 0, sizeof(ps));
 		ps.marker = on_marker;
 		ps.frame = on_frame;
+		ps.process = on_process;
 		ps.user = s;
 		s->pf = gfxstat_perfetto_new(&ps, &s->sum.stats);
 		if (!s->pf)
@@ -294,6 +321,12 @@ int gfxstat_source_end(struct gfxstat_source *s)
 			prc = gfxstat_trace_parser_finish(s->trace);
 		if (!prc || prc == GFXSTAT_E_ABORTED)
 			prc = gfxstat_sf_frames_finish(s->sf);
+		/* an app-only trace: the app's own frames, labelled as app-side */
+		if (!prc && !gfxstat_model_stats(s->model)->v[GFXSTAT_MODEL_frames_in]) {
+			prc = gfxstat_app_frames_finish(s->app);
+			gfxstat_app_frames_summary(s->app, &m->app);
+			m->have_app = m->app.frames > 0;
+		}
 		if (!rc)
 			rc = prc;
 	}
