@@ -9,6 +9,10 @@ WARN    := -std=c11 -Wall -Wextra -Wstrict-prototypes -Wshadow -Wformat=2 -Wvla
 CPPFLAGS_ALL := -Iinclude -D_POSIX_C_SOURCE=200809L $(CPPFLAGS)
 LDLIBS  += -lz -lm
 
+# Each feature's own build rules and link flags (report assets, history store, install):
+# one fragment per feature in mk/, so features do not edit each other's lines.
+-include $(sort $(wildcard mk/*.mk))
+
 LIB_SRC := $(wildcard lib/*/*.c)
 CLI_SRC := $(wildcard src/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)

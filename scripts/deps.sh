@@ -25,7 +25,14 @@ if have cc; then
 	fi
 	rm -rf "$tmp"
 fi
-[ -z "$need" ] && exit 0
+# each feature's own dependencies (scripts/deps.d/*.sh), after the base set
+run_parts() {
+	for part in "$(dirname "$0")"/deps.d/*.sh; do
+		[ -f "$part" ] || continue
+		sh "$part" || exit 1
+	done
+}
+[ -z "$need" ] && { run_parts; exit 0; }
 echo "gfxstat: installing:$need" >&2
 if [ "$(id -u)" != 0 ] || ! have apt-get; then
 	echo "gfxstat: error: missing packages:$need; install them with: apt-get install$need" >&2
@@ -38,3 +45,4 @@ apt-get install -y -q $need > /dev/null 2>&1 ||
 	echo "gfxstat: error: apt-get could not install:$need" >&2
 	exit 1
 }
+run_parts
