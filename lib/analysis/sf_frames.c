@@ -3,9 +3,10 @@
  * Per-layer frames from SurfaceFlinger's atrace markers (FORMATS.md 2). A frame is a buffer
  * that SF's main thread latched (the layer's BufferQueue counter lowered on <= 11, the
  * "BufferTX - <layer>" count lowered on 12+) in a refresh that reached the display (a
- * present marker of the era). Every layer latched in a refresh gets its frame. The present
- * time is the vsync after the present marker, seen as the next VSYNC toggle or predicted
- * from the vsync grid when SF went idle and no toggle follows.
+ * present marker of the era). Every layer latched in a refresh gets its frame, and every
+ * refresh a "(display)" frame with SF's own verdict. The present time is the vsync after the
+ * present marker on ONE vsync grid (one counter family, VSYNC-sf when the trace has it): the
+ * next toggle of that family, or the grid's prediction when SF went idle and none follows.
  */
 #include <stdlib.h>
 
@@ -18,16 +19,22 @@
 #define IDLE_NS (100 * GFXSTAT_NSEC_PER_MSEC)
 #define DEFAULT_PERIOD 16666667
 #define MAX_QUEUE 64         /* deepest BufferQueue we believe in */
+#define MODE_FIRST 3         /* intervals for a first, provisional period */
+#define MODE_CONFIRM 8       /* intervals before the first mode is reported */
+#define MODE_SUSTAIN 6       /* consecutive intervals at a new period before a mode switch */
+#define MODE_TOL_PCT 12      /* an interval within 12 % of a period belongs to it */
 
 enum { FAM_HW, FAM_APP, FAM_SF, FAM_COUNT };
 
 struct counter {
 	int64_t value;
+	int32_t value_pid;     /* the process that wrote @value (counters are kept before SF is
+				* known, so that SF's first latch finds the binder thread's raise) */
 	unsigned has_value : 1;
 	unsigned is_queue : 1; /* raised by an SF thread other than the main one: a BufferQueue */
 	unsigned excluded : 1;
 	unsigned checked : 1;
-	int32_t layer;         /* layer index for "BufferTX - x" and layer counters, or -1 */
+	unsigned verdict : 1;  /* FrameMissed & co: SF's verdict on its previous refresh */
 };
 
 struct layer {
@@ -40,6 +47,7 @@ struct layer {
 struct refresh {
 	int64_t marker_ts;
 	int64_t predicted;
+	int missed;            /* SF's verdict: 1 missed, 0 on time, -1 none yet */
 	uint32_t n;
 	uint32_t layer[REFRESH_LAYERS];
 	int64_t latch[REFRESH_LAYERS];
@@ -49,7 +57,15 @@ struct family {
 	int64_t last;
 	int has_last;
 	unsigned n, head;
-	int64_t iv[RING];
+	int64_t iv[RING];     /* intervals of the mode in force (or of the provisional one) */
+	int64_t cand, cand_from; /* a new period being seen, its mean and first toggle */
+	unsigned cand_n;
+};
+
+struct display_frame {
+	int64_t present, period;
+	int missed;
+	int valid;
 };
 
 struct gfxstat_sf_frames {
@@ -74,8 +90,14 @@ struct gfxstat_sf_frames {
 	unsigned await_head, await_n;
 	struct family fam[FAM_COUNT];
 	int64_t period;
-	int64_t anchor;       /* a recent vsync on the grid */
-	int has_anchor, anchor_fam;
+	int mode_state;       /* 0 default period, 1 provisional, 2 confirmed (in modes[]) */
+	int stamp_fam;        /* the one family whose toggles stamp presents, or -1 */
+	int64_t last_stamp;   /* present of the newest refresh stamped, or NONE */
+	int modern;           /* Android 8.1+: every layer name ends in "#<id>" */
+	int saw_verdict;      /* the trace has SF's FrameMissed counters */
+	struct display_frame held; /* the newest refresh's display frame, waiting its verdict */
+	int64_t last_display;
+	int64_t first_vsync;
 	struct gfxstat_sf_summary sum;
 	int oom;
 };
@@ -91,6 +113,10 @@ struct gfxstat_sf_frames *gfxstat_sf_frames_new(gfxstat_frame_fn fn, void *user)
 	sf->sf_pid = -1;
 	sf->main_tid = -1;
 	sf->period = DEFAULT_PERIOD;
+	sf->stamp_fam = -1;
+	sf->last_stamp = GFXSTAT_NS_NONE;
+	sf->last_display = GFXSTAT_NS_NONE;
+	sf->first_vsync = GFXSTAT_NS_NONE;
 	sf->sum.sf_pid = -1;
 	sf->sum.sf_main_tid = -1;
 	sf->sum.first_ts = GFXSTAT_NS_NONE;
@@ -166,14 +192,7 @@ struct gfxstat_str gfxstat_layer_app(const char *name, size_t n)
 static void note_mode(struct gfxstat_sf_frames *sf, int64_t ts)
 {
 	struct gfxstat_sf_summary *s = &sf->sum;
-	int64_t hz = (GFXSTAT_NSEC_PER_SEC + sf->period / 2) / sf->period, last_hz;
 
-	if (s->nmodes) {
-		last_hz = (GFXSTAT_NSEC_PER_SEC + s->modes[s->nmodes - 1].period_ns / 2) /
-			  s->modes[s->nmodes - 1].period_ns;
-		if (llabs(hz - last_hz) < 3)
-			return;
-	}
 	if (s->nmodes < sizeof(s->modes) / sizeof(s->modes[0])) {
 		s->modes[s->nmodes].from_ns = ts;
 		s->modes[s->nmodes].period_ns = sf->period;
@@ -181,43 +200,146 @@ static void note_mode(struct gfxstat_sf_frames *sf, int64_t ts)
 	}
 }
 
+static int near(int64_t d, int64_t period)
+{
+	return llabs(d - period) <= period * MODE_TOL_PCT / 100;
+}
+
+/* @d is k >= 2 periods: vsyncs the software counter skipped, no news about the period */
+static int multiple(int64_t d, int64_t period)
+{
+	int64_t k = (d + period / 2) / period;
+
+	return k >= 2 && llabs(d - k * period) <= period * MODE_TOL_PCT / 100;
+}
+
+static void push(struct family *f, int64_t d)
+{
+	f->iv[f->head] = d;
+	f->head = (f->head + 1) % RING;
+	if (f->n < RING)
+		f->n++;
+}
+
+static void keep_near(struct family *f, int64_t period)
+{
+	int64_t v[RING];
+	unsigned i, k = 0;
+
+	for (i = 0; i < f->n; i++)
+		if (near(f->iv[i], period))
+			v[k++] = f->iv[i];
+	memcpy(f->iv, v, k * sizeof(v[0]));
+	f->n = k;
+	f->head = k % RING;
+}
+
+/*
+ * One interval of family @f. The period in force is the mean of the intervals that belong
+ * to it (snapped to its cluster, so jitter does not move it). A new period needs
+ * MODE_SUSTAIN consecutive intervals at it: one early or late vsync is not a mode switch.
+ */
+static void period_interval(struct gfxstat_sf_frames *sf, struct family *f, int64_t d,
+			    int64_t ts)
+{
+	int i;
+
+	if (sf->mode_state < 2) {
+		/* no mode yet: the cluster of the shortest intervals, as vsync detection does */
+		push(f, d);
+		if (f->n >= MODE_FIRST) {
+			sf->period = gx_cluster_mean(f->iv, f->n);
+			sf->mode_state = 1;
+		}
+		if (f->n >= MODE_CONFIRM) {
+			sf->mode_state = 2;
+			note_mode(sf, sf->first_vsync);
+			/* from now on a family's ring holds the intervals of the mode only */
+			for (i = 0; i < FAM_COUNT; i++)
+				keep_near(&sf->fam[i], sf->period);
+		}
+		return;
+	}
+	if (near(d, sf->period)) {
+		int64_t sum = 0;
+		unsigned j;
+
+		/* snapped to the cluster: the mean of the intervals at this period */
+		push(f, d);
+		for (j = 0; j < f->n; j++)
+			sum += f->iv[j];
+		sf->period = (sum + f->n / 2) / f->n;
+		f->cand_n = 0;
+		return;
+	}
+	if (multiple(d, sf->period))
+		return;
+	if (f->cand_n && near(d, f->cand)) {
+		f->cand = (f->cand * f->cand_n + d) / (f->cand_n + 1);
+		f->cand_n++;
+	} else {
+		f->cand = d;
+		f->cand_n = 1;
+		f->cand_from = ts - d;
+	}
+	if (f->cand_n < MODE_SUSTAIN)
+		return;
+	sf->period = f->cand;
+	for (i = 0; i < FAM_COUNT; i++) {
+		sf->fam[i].n = 0;
+		sf->fam[i].head = 0;
+		sf->fam[i].cand_n = 0;
+	}
+	push(f, sf->period);
+	note_mode(sf, f->cand_from);
+}
+
+/* The stamping grid: VSYNC-sf (SF wakes on it), else the app/legacy VSYNC, else HW_VSYNC. */
+static int stamp_rank(int fi)
+{
+	return fi == FAM_SF ? 3 : fi == FAM_APP ? 2 : 1;
+}
+
 static void vsync_toggle(struct gfxstat_sf_frames *sf, int fi, int64_t ts)
 {
 	struct family *f = &sf->fam[fi];
-	int best;
 
-	if (f->has_last && ts > f->last && ts - f->last <= IDLE_NS) {
-		f->iv[f->head] = ts - f->last;
-		f->head = (f->head + 1) % RING;
-		if (f->n < RING)
-			f->n++;
-	}
+	if (sf->first_vsync == GFXSTAT_NS_NONE)
+		sf->first_vsync = ts;
+	if (f->has_last && ts > f->last && ts - f->last <= IDLE_NS)
+		period_interval(sf, f, ts - f->last, ts);
 	f->last = ts;
 	f->has_last = 1;
-	/* HW vsync is the panel's own grid; software vsyncs carry an offset */
-	if (fi <= sf->anchor_fam || !sf->has_anchor ||
-	    ts - sf->anchor > GFXSTAT_NSEC_PER_SEC) {
-		sf->anchor = ts;
-		sf->anchor_fam = fi;
-		sf->has_anchor = 1;
-	}
-	for (best = 0; best < FAM_COUNT; best++)
-		if (sf->fam[best].n >= 8 && ts - sf->fam[best].last <= GFXSTAT_NSEC_PER_SEC)
-			break;
-	if (best < FAM_COUNT) {
-		sf->period = gx_cluster_mean(sf->fam[best].iv, sf->fam[best].n);
-		note_mode(sf, ts);
-	}
+	if (sf->stamp_fam < 0 || stamp_rank(fi) > stamp_rank(sf->stamp_fam))
+		sf->stamp_fam = fi;
 }
 
+/* The first vsync of the stamping grid after @t. */
 static int64_t predict(const struct gfxstat_sf_frames *sf, int64_t t)
 {
+	const struct family *f = sf->stamp_fam < 0 ? NULL : &sf->fam[sf->stamp_fam];
 	int64_t k;
 
-	if (!sf->has_anchor || t < sf->anchor)
+	if (!f)
 		return t + sf->period;
-	k = (t - sf->anchor) / sf->period + 1;
-	return sf->anchor + k * sf->period;
+	if (t < f->last) { /* a refresh from before the newest toggle: step back on the grid */
+		k = (f->last - t - 1) / sf->period; /* the first grid point strictly after @t */
+		return f->last - k * sf->period;
+	}
+	k = (t - f->last) / sf->period + 1;
+	return f->last + k * sf->period;
+}
+
+/*
+ * The vsync refresh @r waits for: on the grid after its marker, and at least one vsync after
+ * the previous refresh's present (one present per vsync). Known once the period is measured.
+ */
+static void set_predicted(struct gfxstat_sf_frames *sf, struct refresh *r)
+{
+	r->predicted = predict(sf, r->marker_ts);
+	if (sf->last_stamp != GFXSTAT_NS_NONE &&
+	    r->predicted < sf->last_stamp + sf->period / 2)
+		r->predicted = predict(sf, sf->last_stamp);
 }
 
 /* ------------------------------------------------------------------------------------ */
@@ -238,16 +360,46 @@ static int32_t app_pid(struct gfxstat_sf_frames *sf, struct gfxstat_str app)
 	return i < 0 ? -1 : sf->comm_pid[i];
 }
 
+/* The display frame of the refresh before: its verdict came (or never will). */
+static int emit_held(struct gfxstat_sf_frames *sf)
+{
+	struct display_frame *h = &sf->held;
+	struct gfxstat_frame f;
+
+	if (!h->valid)
+		return 0;
+	h->valid = 0;
+	gfxstat_frame_init(&f, GFXSTAT_SRC_FTRACE_DISPLAY);
+	f.layer.p = "(display)";
+	f.layer.n = 9;
+	f.pid = sf->sf_pid;
+	f.present_ns = h->present;
+	f.interval_ns = sf->last_display == GFXSTAT_NS_NONE ? GFXSTAT_NS_NONE :
+							    h->present - sf->last_display;
+	f.vsync_period_ns = h->period;
+	/* -1 when this trace has no verdict counters, or none came for this refresh */
+	f.janky = h->missed;
+	sf->last_display = h->present;
+	sf->sum.display_frames++;
+	return sf->fn ? sf->fn(sf->user, &f) : 0;
+}
+
 static int emit_refresh(struct gfxstat_sf_frames *sf, struct refresh *r, int64_t present)
 {
 	uint32_t i;
-	int rc = 0;
+	int rc = emit_held(sf);
 
 	for (i = 0; i < r->n && !rc; i++) {
 		struct layer *l = &sf->layer[r->layer[i]];
 		const struct gx_strmap_key *k = &sf->layers.keys[r->layer[i]];
 		struct gfxstat_frame f;
 
+		/* a layer shows one buffer per vsync: a present that does not move forward is a
+		 * fault of ours, counted, never emitted */
+		if (l->has_last && present <= l->last_present) {
+			sf->sum.nonincreasing++;
+			continue;
+		}
 		gfxstat_frame_init(&f, GFXSTAT_SRC_FTRACE);
 		f.layer.p = k->p;
 		f.layer.n = k->n;
@@ -267,10 +419,20 @@ static int emit_refresh(struct gfxstat_sf_frames *sf, struct refresh *r, int64_t
 	}
 	sf->sum.refreshes++;
 	r->n = 0;
+	sf->last_stamp = present;
+	if (sf->last_display == GFXSTAT_NS_NONE || present > sf->last_display) {
+		sf->held.valid = 1;
+		sf->held.present = present;
+		sf->held.period = sf->period;
+		sf->held.missed = r->missed;
+	} else {
+		sf->sum.nonincreasing++;
+	}
 	return rc;
 }
 
-/* Stamp waiting refreshes: with the toggle at @toggle (when >= 0), or by the clock @now. */
+/* Stamp waiting refreshes: with the stamping family's toggle at @toggle (when not NONE), or
+ * by the clock @now. */
 static int resolve(struct gfxstat_sf_frames *sf, int64_t now, int64_t toggle)
 {
 	int rc = 0;
@@ -279,13 +441,22 @@ static int resolve(struct gfxstat_sf_frames *sf, int64_t now, int64_t toggle)
 		struct refresh *r = &sf->await[sf->await_head];
 		int64_t present;
 
+		/* with no period measured yet a prediction would be on a wrong grid: wait */
+		if (!sf->mode_state && now - r->marker_ts < IDLE_NS)
+			break;
+		set_predicted(sf, r);
 		if (toggle != GFXSTAT_NS_NONE && toggle > r->marker_ts &&
+		    toggle > r->predicted - sf->period / 2 &&
 		    toggle <= r->predicted + sf->period / 2)
 			present = toggle;
 		else if (now > r->predicted + sf->period / 2)
 			present = r->predicted;
 		else
 			break;
+		/* a grid that jumped (a toggle far off the period): one present per vsync still */
+		if (sf->last_stamp != GFXSTAT_NS_NONE &&
+		    present < sf->last_stamp + sf->period * 3 / 4)
+			present = sf->last_stamp + sf->period;
 		rc = emit_refresh(sf, r, present);
 		sf->await_head = (sf->await_head + 1) % AWAIT_MAX;
 		sf->await_n--;
@@ -294,27 +465,60 @@ static int resolve(struct gfxstat_sf_frames *sf, int64_t now, int64_t toggle)
 	return rc;
 }
 
+/* Stamp the oldest waiting refresh with its prediction (end of input, or a full queue). */
+static int force_oldest(struct gfxstat_sf_frames *sf)
+{
+	struct refresh *r = &sf->await[sf->await_head];
+
+	set_predicted(sf, r);
+	sf->await_head = (sf->await_head + 1) % AWAIT_MAX;
+	sf->await_n--;
+	return emit_refresh(sf, r, r->predicted);
+}
+
 /* A present marker: what was latched since the last one goes to the display. */
 static int present_marker(struct gfxstat_sf_frames *sf, int64_t ts)
 {
 	struct refresh *r;
 	int rc = 0;
 
-	if (!sf->pending.n)
-		return 0;
-	if (sf->await_n == AWAIT_MAX) { /* no vsync for a long time: use the prediction */
-		r = &sf->await[sf->await_head];
-		rc = emit_refresh(sf, r, r->predicted);
-		sf->await_head = (sf->await_head + 1) % AWAIT_MAX;
-		sf->await_n--;
-	}
+	if (sf->await_n == AWAIT_MAX) /* no vsync for a long time: use the prediction */
+		rc = force_oldest(sf);
 	r = &sf->await[(sf->await_head + sf->await_n) % AWAIT_MAX];
 	*r = sf->pending;
 	r->marker_ts = ts;
-	r->predicted = predict(sf, ts);
+	r->missed = -1;
+	r->predicted = GFXSTAT_NS_NONE; /* set when its turn comes, after the ones before */
 	sf->await_n++;
 	sf->pending.n = 0;
 	return rc;
+}
+
+/*
+ * SF's verdict on its previous refresh. At the start of each refresh SF traces whether the
+ * previous frame missed: "FrameMissed"/"HwcFrameMissed"/"GpuFrameMissed" (<= 11, in
+ * handleMessageInvalidate/onMessageInvalidate), "PrevFrameMissed"/"PrevHwcFrameMissed"/
+ * "PrevGpuFrameMissed" (12+, in commit): missed = the previous present fence still pending,
+ * or signalled more than half a period after the vsync it was scheduled for; the Hwc/Gpu
+ * ones are that, ANDed with the kind of composition
+ * (LineageOS/android_frameworks_native services/surfaceflinger/SurfaceFlinger.cpp,
+ * SurfaceFlinger::commit / onMessageInvalidate). It refers to the newest refresh presented
+ * before it; SF may check again (a skipped invalidate), so a refresh once missed stays so.
+ */
+static void verdict(struct gfxstat_sf_frames *sf, int64_t value)
+{
+	int missed = value != 0;
+	int *m;
+
+	sf->saw_verdict = 1;
+	if (sf->await_n)
+		m = &sf->await[(sf->await_head + sf->await_n - 1) % AWAIT_MAX].missed;
+	else if (sf->held.valid)
+		m = &sf->held.missed;
+	else
+		return;
+	if (*m < missed)
+		*m = missed;
 }
 
 static int latch(struct gfxstat_sf_frames *sf, const char *name, size_t n, int64_t ts)
@@ -358,7 +562,11 @@ static int starts(struct gfxstat_str s, const char *lit)
 	return s.n >= n && memcmp(s.p, lit, n) == 0;
 }
 
-/* SF counters that are not layers, whatever their thread or value */
+/*
+ * SF's own counters that are not layers, whatever their thread or value: a second guard
+ * behind the positive rule of layer_counter() (TransactionQueue goes up on binder threads
+ * and down on the main thread exactly like a BufferQueue).
+ */
 static int non_layer(struct gfxstat_str s)
 {
 	static const char *const prefixes[] = {
@@ -366,6 +574,8 @@ static int non_layer(struct gfxstat_str s)
 		"PendingRelease", "Prev", "FramebufferSurface", "Total Buffer Size",
 		"LumaSamplingStep", "hasClientComposition", "FrameMissed", "HwcFrameMissed",
 		"GpuFrameMissed", "Heap size", "GPU completion", "Expected", "RenderRate",
+		"Transaction", "TexturePoolSize", "TouchState", "ExpiredIdleTimer", "iq", "aq:",
+		"wq:", "oq:",
 	};
 	size_t i;
 
@@ -375,16 +585,54 @@ static int non_layer(struct gfxstat_str s)
 	return s.n > 8 && memcmp(s.p + s.n - 8, "Negative", 8) == 0;
 }
 
-/* "...#<digits>" (8.1+ unique layer names) or a "pkg/activity" window */
-static int layer_like(struct gfxstat_str s)
+/* "...#<digits>": SurfaceFlinger's unique layer names (8.1+, getUniqueLayerName) */
+static int has_layer_id(struct gfxstat_str s)
 {
 	size_t i = s.n;
 
 	while (i > 0 && gx_isdigit(s.p[i - 1]))
 		i--;
-	if (i < s.n && i > 0 && s.p[i - 1] == '#')
+	return i < s.n && i > 0 && s.p[i - 1] == '#';
+}
+
+/*
+ * Is SF's counter @c named @s the queued-buffer count of a layer? Who writes which:
+ * - 12+: "BufferTX - <layer>", SF's pending buffer transactions of the layer, raised when a
+ *   transaction brings a buffer (binder thread), lowered when the main thread latches or
+ *   drops it (LineageOS/android_frameworks_native services/surfaceflinger/Layer.h,
+ *   mBlastTransactionName; BufferStateLayer.cpp on 12-13). Handled by the caller.
+ * - <= 11: the layer's BufferQueue lives in SF and is named after the layer
+ *   (BufferQueueLayer.cpp: mConsumer->setName(mName)); BufferQueueProducer::queueBuffer
+ *   (binder thread) and BufferQueueConsumer::acquireBuffer (main thread, at latch) trace
+ *   ATRACE_INT(mCore->mConsumerName, queue size) (libs/gui/BufferQueueProducer.cpp).
+ *   Since 8.1 every layer name ends in "#<id>", so in a trace of that era (an "#<id>" name
+ *   or 10+ markers seen) nothing else is a layer; before, a counter SF raised by one on a
+ *   binder thread and lowers on the main thread is, as is a "pkg/activity" window name.
+ */
+static int layer_counter(struct gfxstat_sf_frames *sf, const struct counter *c,
+			 struct gfxstat_str s)
+{
+	if (non_layer(s))
+		return 0;
+	if (has_layer_id(s))
 		return 1;
-	return memchr(s.p, '/', s.n) != NULL;
+	if (sf->modern)
+		return 0;
+	return c->is_queue || memchr(s.p, '/', s.n) != NULL;
+}
+
+/* SF markers of Android 10+ (where all layer names carry "#<id>") */
+#define SEEN_MODERN                                                                        \
+	(GFXSTAT_SF_SEEN_HW_VSYNC_ID | GFXSTAT_SF_SEEN_VSYNC_APPSF | GFXSTAT_SF_SEEN_BUFFER_TX | \
+	 GFXSTAT_SF_SEEN_ON_MESSAGE_INVALIDATE | GFXSTAT_SF_SEEN_ON_MESSAGE_REFRESH |          \
+	 GFXSTAT_SF_SEEN_COMMIT_COMPOSITE | GFXSTAT_SF_SEEN_POSTFRAMEBUFFER_FOR |              \
+	 GFXSTAT_SF_SEEN_PRESENT_AND_RELEASE)
+
+static int is_verdict(struct gfxstat_str s)
+{
+	return gx_str_eq(s, "FrameMissed") || gx_str_eq(s, "HwcFrameMissed") ||
+	       gx_str_eq(s, "GpuFrameMissed") || gx_str_eq(s, "PrevFrameMissed") ||
+	       gx_str_eq(s, "PrevHwcFrameMissed") || gx_str_eq(s, "PrevGpuFrameMissed");
 }
 
 static int vsync_family(struct gfxstat_sf_frames *sf, struct gfxstat_str s)
@@ -407,13 +655,30 @@ static int vsync_family(struct gfxstat_sf_frames *sf, struct gfxstat_str s)
 	return -1;
 }
 
+/* A counter before SurfaceFlinger is known: remember its value and writer. */
+static int early_counter(struct gfxstat_sf_frames *sf, const struct gfxstat_marker *m)
+{
+	long ci = gx_strmap_add(&sf->names, m->name.p, m->name.n, NULL);
+	struct counter *c;
+
+	if (ci < 0)
+		return ci == GFXSTAT_E_NOMEM ? (int)ci : 0;
+	if (ensure((void **)&sf->counters, &sf->cap_counters, (size_t)ci, sizeof(*sf->counters)))
+		return GFXSTAT_E_NOMEM;
+	c = &sf->counters[ci];
+	c->value = m->value;
+	c->value_pid = m->pid;
+	c->has_value = 1;
+	return 0;
+}
+
 static int sf_counter(struct gfxstat_sf_frames *sf, const struct gfxstat_ftrace_line *ev,
 		      const struct gfxstat_marker *m)
 {
-	int created, main = ev->pid == (sf->main_tid >= 0 ? sf->main_tid : sf->sf_pid);
-	long ci = gx_strmap_add(&sf->names, m->name.p, m->name.n, &created);
+	int main = ev->pid == (sf->main_tid >= 0 ? sf->main_tid : sf->sf_pid);
+	long ci = gx_strmap_add(&sf->names, m->name.p, m->name.n, NULL);
 	struct counter *c;
-	int lowered;
+	int lowered, known;
 
 	if (ci < 0)
 		return ci == GFXSTAT_E_NOMEM ? (int)ci : 0;
@@ -422,7 +687,7 @@ static int sf_counter(struct gfxstat_sf_frames *sf, const struct gfxstat_ftrace_
 	c = &sf->counters[ci];
 	if (!c->checked) {
 		c->checked = 1;
-		c->layer = -1;
+		c->verdict = is_verdict(m->name);
 		if (starts(m->name, "BufferTX - ")) {
 			sf->sum.markers_seen |= GFXSTAT_SF_SEEN_BUFFER_TX;
 		} else if (non_layer(m->name)) {
@@ -430,21 +695,29 @@ static int sf_counter(struct gfxstat_sf_frames *sf, const struct gfxstat_ftrace_
 			if (starts(m->name, "TX - "))
 				sf->sum.markers_seen |= GFXSTAT_SF_SEEN_TX;
 		}
+		if (!c->excluded && has_layer_id(m->name))
+			sf->modern = 1;
 	}
+	if (c->verdict) {
+		verdict(sf, m->value);
+		return 0;
+	}
+	/* a value another process wrote before SF was known says nothing about SF's counter */
+	known = c->has_value && c->value_pid == m->pid;
 	/* a BufferQueue depth is small, goes up one buffer at a time on a binder thread and
 	 * down on the main thread; MIUI's "90fps"/"60fps" votes (values 100-200) are not */
-	lowered = (c->has_value ? m->value < c->value : m->value == 0) && m->value >= 0 &&
+	lowered = (known ? m->value < c->value : m->value == 0) && m->value >= 0 &&
 		  m->value < MAX_QUEUE;
-	if (!main && (c->has_value ? m->value == c->value + 1 : m->value == 1) &&
-	    m->value <= MAX_QUEUE)
+	if (!main && (known ? m->value == c->value + 1 : m->value == 1) && m->value <= MAX_QUEUE)
 		c->is_queue = 1;
 	c->value = m->value;
+	c->value_pid = m->pid;
 	c->has_value = 1;
 	if (c->excluded || !main || !lowered)
 		return 0;
 	if (starts(m->name, "BufferTX - "))
 		return latch(sf, m->name.p + 11, m->name.n - 11, ev->ts_ns);
-	if (c->is_queue || layer_like(m->name))
+	if (layer_counter(sf, c, m->name))
 		return latch(sf, m->name.p, m->name.n, ev->ts_ns);
 	return 0;
 }
@@ -517,14 +790,20 @@ int gfxstat_sf_frames_marker(void *p, const struct gfxstat_ftrace_line *ev,
 			sf->sum.sf_pid = m->pid;
 		}
 	}
-	rc = resolve(sf, ev->ts_ns, fi >= 0 && m->pid == sf->sf_pid ? ev->ts_ns : GFXSTAT_NS_NONE);
-	if (rc)
-		return rc;
 	if (fi >= 0 && m->pid == sf->sf_pid)
 		vsync_toggle(sf, fi, ev->ts_ns);
+	rc = resolve(sf, ev->ts_ns,
+		     fi >= 0 && fi == sf->stamp_fam && m->pid == sf->sf_pid ? ev->ts_ns :
+									   GFXSTAT_NS_NONE);
+	if (rc)
+		return rc;
+	if (sf->sum.markers_seen & SEEN_MODERN)
+		sf->modern = 1;
 	if (m->pid != sf->sf_pid || sf->sf_pid < 0) {
 		if (m->pid >= 0)
 			note_comm(sf, ev, m);
+		if (sf->sf_pid < 0 && m->kind == GFXSTAT_MARKER_COUNTER)
+			return early_counter(sf, m);
 		return 0;
 	}
 	switch (m->kind) {
@@ -573,13 +852,10 @@ int gfxstat_sf_frames_finish(struct gfxstat_sf_frames *sf)
 {
 	int rc = 0;
 
-	while (sf->await_n && !rc) {
-		struct refresh *r = &sf->await[sf->await_head];
-
-		rc = emit_refresh(sf, r, r->predicted);
-		sf->await_head = (sf->await_head + 1) % AWAIT_MAX;
-		sf->await_n--;
-	}
+	while (sf->await_n && !rc)
+		rc = force_oldest(sf);
+	if (!rc)
+		rc = emit_held(sf);
 	sf->sum.latched_unpresented += sf->pending.n;
 	sf->pending.n = 0;
 	return rc;

@@ -10,6 +10,7 @@
 frames_vs_truth() { # frames_vs_truth FRAMES.csv TRUTH.csv PERIOD_NS
 	awk -F, -v period="$3" '
 	FNR == 1 { next }
+	FILENAME == ARGV[1] && $1 != "ftrace" { next } # the "(display)" refreshes are not in truth
 	FILENAME == ARGV[1] { n[$2]++; p[$2, n[$2]] = $5; next }
 	{ t[$2]++; v[$2, t[$2]] = $5 }
 	END {
@@ -60,30 +61,53 @@ fi
 # The independent count: SF's main thread is the tid that equals SF's pid (the pid of the
 # VSYNC counters). A layer counter raised by +1 on another SF thread (a binder queueBuffer)
 # and then lowered by the main thread is a latched buffer; each postFramebuffer presents
-# the layers latched since the previous one. Names are those of the pre-BLAST era. SF's own
-# counters that are not layers are named in FORMATS.md 2.1-2.3 (VSYNC*, HW_VSYNC*, TX - *);
+# the layers latched since the previous one. Counter values are kept per process from the
+# first line, before SF is known: flutter-wanandroid's first buffer is raised to 2 by a
+# binder thread before the first VSYNC counter, and lowered by the main thread after it
+# (248 postFramebuffer, 248 frames of its SurfaceView). Names are those of the pre-BLAST era,
+# where every layer name ends in "#<id>" (8.1+) or is a "pkg/activity" window; SF's own
+# counters that are not layers are named in FORMATS.md 2.1-2.3 (VSYNC*, HW_VSYNC*, TX - *),
 # the Xiaomi trace adds MIUI's VSP-* and the region sampler's LumaSamplingStep.
+# Each postFramebuffer is also one "(display)" frame.
 latched_per_layer() {
 	awk '
 	/tracing_mark_write: C\|[0-9]+\|VSYNC-(sf|app)\|/ && !sf {
-		sub(/.*tracing_mark_write: C\|/, ""); sub(/\|.*/, ""); sf = $0; next }
-	!sf { next }
-	index($0, "tracing_mark_write: C|" sf "|") || index($0, "tracing_mark_write: B|" sf "|postFramebuffer") {
+		x = $0; sub(/.*tracing_mark_write: C\|/, "", x); sub(/\|.*/, "", x); sf = x }
+	index($0, "tracing_mark_write: C|") || (sf && index($0, "tracing_mark_write: B|" sf "|postFramebuffer")) {
 		line = $0
 		match(line, /-[0-9]+ +(\([ 0-9-]+\) +)?\[/); hdr = substr(line, RSTART + 1, RLENGTH)
 		sub(/[^0-9].*/, "", hdr); tid = hdr
 		pay = line; sub(/.*tracing_mark_write: /, "", pay)
 		if (pay == "B|" sf "|postFramebuffer") {
+			disp++
 			for (l in pend) { frames[l]++; delete pend[l] }
 			next
 		}
-		n = split(pay, f, "|"); name = f[3]; val = f[4] + 0
+		n = split(pay, f, "|"); pid = f[2]; name = f[3]; val = f[4] + 0; k = pid SUBSEP name
 		if (name ~ /^(VSYNC|HW_VSYNC|VSP-|TX - |LumaSamplingStep)/) next
-		if (tid != sf && (name in last ? val == last[name] + 1 : val == 1) && val <= 64) queue[name] = 1
-		if (tid == sf && (name in last ? val < last[name] : val == 0) && (name in queue || name ~ /#[0-9]+$|\//)) pend[name] = 1
-		last[name] = val
+		if (tid != pid && (k in last ? val == last[k] + 1 : val == 1) && val <= 64) queue[k] = 1
+		if (sf && pid == sf && tid == sf && (k in last ? val < last[k] : val == 0) &&
+		    (k in queue || name ~ /#[0-9]+$|\//)) pend[name] = 1
+		last[k] = val
 	}
-	END { for (l in frames) printf "%d\t%s\n", frames[l], l }' "$1" | sort -t "$(printf '\t')" -k2
+	END { for (l in frames) printf "%d\t%s\n", frames[l], l; printf "%d\t(display)\n", disp }' "$1" |
+		sort -t "$(printf '\t')" -k2
+}
+# Invariants of every frame gfxstat gives from SF's markers: per layer, presents strictly
+# increase; no interval is shorter than 3/4 of the vsync period in force (the display cannot
+# show two buffers of a layer closer than one vsync); every frame has its period; none of
+# SF's own counters (FORMATS.md 2, SurfaceFlinger.cpp / TransactionHandler.cpp) is a layer.
+frame_invariants() { # frame_invariants FRAMES.csv
+	awk -F, '
+	NR == 1 || ($1 != "ftrace" && $1 != "ftrace_display") { next }
+	{ k = $1 SUBSEP $2 }
+	(k in last) && $5 + 0 <= last[k] { printf "%s: present %s after %s\n", $2, $5, last[k]; bad = 1 }
+	{ last[k] = $5 + 0 }
+	$8 == "" { printf "%s: no vsync period at %s\n", $2, $5; bad = 1 }
+	$6 != "" && $6 + 0 < 0.75 * $8 { printf "%s: interval %s < 0.75 x %s at %s\n", $2, $6, $8, $5; bad = 1 }
+	$1 == "ftrace" && $2 ~ /^(TransactionQueue|TransactionReadiness|(Prev)?(Hwc|Gpu)?FrameMissed|QueuedBuffer - |VSP-|Heap size|VSYNC|HW_VSYNC|iq$|aq:|wq:|oq:|GPU completion)/ {
+		printf "%s: not a layer\n", $2; bad = 1 }
+	END { exit bad }' "$1"
 }
 if [ ! -d "$SAMPLES" ] || ! command -v unzip > /dev/null; then
 	skip "frames on real traces: $SAMPLES or unzip absent"
@@ -100,8 +124,9 @@ else
 		awk '/<script class="trace-data"/ { getline l; if (l ~ /^# tracer/) { on = 1; print l }; next }
 		     on && /<\/script>/ { on = 0 } on' "$fr"/x/*.html > "$fr/$name.txt"
 		latched_per_layer "$fr/$name.txt" > "$fr/$name.want"
-		"$GFXSTAT" frames -q "$fr/$name.txt" | awk -F, 'NR > 1 { n[$2]++ }
-			END { for (l in n) printf "%d\t%s\n", n[l], l }' |
+		"$GFXSTAT" frames -q "$fr/$name.txt" > "$fr/$name.csv"
+		awk -F, 'NR > 1 && ($1 == "ftrace" || $1 == "ftrace_display") { n[$2]++ }
+			END { for (l in n) printf "%d\t%s\n", n[l], l }' "$fr/$name.csv" |
 			sort -t "$(printf '\t')" -k2 > "$fr/$name.got"
 		if [ -s "$fr/$name.want" ] && cmp -s "$fr/$name.want" "$fr/$name.got"; then
 			pass
@@ -109,6 +134,18 @@ else
 		else
 			fail "frames per layer on $name"
 			diff "$fr/$name.want" "$fr/$name.got" | head -6
+		fi
+		if frame_invariants "$fr/$name.csv" > "$fr/why" 2>&1; then pass; else
+			fail "frame invariants on $name"
+			head -5 "$fr/why"
+		fi
+	done
+	for h in "$SAMPLES"/systrace_html/catapult/*.html; do
+		[ -f "$h" ] || continue
+		"$GFXSTAT" frames -q "$h" > "$fr/c.csv" 2> /dev/null
+		if frame_invariants "$fr/c.csv" > "$fr/why" 2>&1; then pass; else
+			fail "frame invariants on $(basename "$h")"
+			head -5 "$fr/why"
 		fi
 	done
 fi
