@@ -29,6 +29,8 @@ struct gfxstat_str gfxstat_layer_canonical(const char *name, size_t n);
 	F(frames_out, INFO, "frames in the model")                                         \
 	F(not_increasing, WARN, "frames whose present was not after their layer's previous one, "  \
 				"dropped")                                                 \
+	F(within_one_vsync, WARN, "frames presented within 3/4 of a vsync of their layer's "  \
+				  "previous one (one buffer per refresh), dropped")                \
 	F(markers_compared, INFO, "SurfaceFlinger marker frames of layers FrameTimeline covers")  \
 	F(markers_agree, INFO, "of them, with a FrameTimeline present within one vsync")   \
 	F(markers_replaced, INFO, "marker frames replaced by FrameTimeline's (same frames)")    \

@@ -25,6 +25,7 @@ struct layer_state {
 	struct gfxstat_model_layer pub;
 	char *app;              /* owned; pub.app points here or to "" */
 	int64_t last_present;   /* over the whole recording */
+	int64_t last_period;    /* the refresh period at that present */
 	int64_t input_first;    /* for the overlap check: span of the current input */
 };
 
@@ -219,6 +220,7 @@ static long layer_index(struct gfxstat_model *m, struct gfxstat_str name)
 	m->layers[i].pub.name = m->layer_names.keys[i].p;
 	m->layers[i].pub.app = "";
 	m->layers[i].last_present = GFXSTAT_NS_NONE;
+	m->layers[i].last_period = 0;
 	m->layers[i].pub.first_present = GFXSTAT_NS_NONE;
 	m->layers[i].pub.last_present = GFXSTAT_NS_NONE;
 	return i;
@@ -280,9 +282,25 @@ static int emit(struct gfxstat_model *m, const struct gfxstat_frame *in, long li
 			gfxstat_model_count(m, GFXSTAT_MODEL_not_increasing);
 			return 0;
 		}
+		/* a display shows one buffer of a layer per refresh: a present closer than 3/4 of
+		 * a vsync to the previous one (the shorter period of the two, across a mode
+		 * switch) cannot both have been on screen. App-side frames are rendered, not
+		 * presented, and keep their times. */
+		if (l->last_present != GFXSTAT_NS_NONE && f.source != GFXSTAT_SRC_APP &&
+		    f.vsync_period_ns != GFXSTAT_NS_NONE) {
+			int64_t p = f.vsync_period_ns;
+
+			if (l->last_period > 0 && l->last_period < p)
+				p = l->last_period;
+			if ((f.present_ns - l->last_present) * 4 < p * 3) {
+				gfxstat_model_count(m, GFXSTAT_MODEL_within_one_vsync);
+				return 0;
+			}
+		}
 		f.interval_ns = l->last_present != GFXSTAT_NS_NONE ? f.present_ns - l->last_present
 								  : GFXSTAT_NS_NONE;
 		l->last_present = f.present_ns;
+		l->last_period = f.vsync_period_ns != GFXSTAT_NS_NONE ? f.vsync_period_ns : 0;
 		if (l->pub.first_present == GFXSTAT_NS_NONE)
 			l->pub.first_present = f.present_ns;
 		l->pub.last_present = f.present_ns;

@@ -176,10 +176,49 @@ TEST(overlap)
 	gfxstat_model_free(m);
 }
 
+/* Two presents of a layer within one refresh: the second cannot have been shown. */
+TEST(one_buffer_per_refresh)
+{
+	struct got g;
+	struct gfxstat_model *m;
+	struct gfxstat_frame f;
+	int i;
+	/* 0, +2 us (dropped: under 3/4 of 16.67 ms), +16.67 ms, +29 ms (12.3 ms after the
+	 * previous kept one: 12.3 < 12.5 = 3/4 P, dropped), +33.3 ms; app-side frames keep
+	 * even a 2 us interval */
+	static const int64_t at[] = { 0, 2000, P, 29000000, 2 * P };
+
+	memset(&g, 0, sizeof(g));
+	m = gfxstat_model_new(collect, &g);
+	gfxstat_model_input_begin(m, 0, "ftrace-text");
+	for (i = 0; i < 5; i++) {
+		gfxstat_frame_init(&f, GFXSTAT_SRC_FTRACE);
+		f.layer = S("L#1");
+		f.present_ns = 1000000000 + at[i];
+		f.vsync_period_ns = P;
+		CHECK_EQ(gfxstat_model_frame(m, &f), 0);
+	}
+	for (i = 0; i < 2; i++) {
+		gfxstat_frame_init(&f, GFXSTAT_SRC_APP);
+		f.layer = S("app (app-side)");
+		f.present_ns = 1000000000 + at[i];
+		f.vsync_period_ns = P;
+		CHECK_EQ(gfxstat_model_frame(m, &f), 0);
+	}
+	CHECK_EQ(gfxstat_model_input_end(m), 0);
+	CHECK_EQ(g.n, 5);
+	CHECK_EQ(g.interval[1], P);
+	CHECK_EQ(g.interval[2], P);
+	CHECK_EQ(g.interval[4], 2000);
+	CHECK_EQ(gfxstat_model_stats(m)->v[GFXSTAT_MODEL_within_one_vsync], 2);
+	gfxstat_model_free(m);
+}
+
 TEST_SUITE(test_frame_model)
 {
 	RUN(canonical);
 	RUN(frametimeline_over_markers);
 	RUN(strictly_increasing);
 	RUN(overlap);
+	RUN(one_buffer_per_refresh);
 }
