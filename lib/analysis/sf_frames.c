@@ -23,6 +23,8 @@
 #define MODE_CONFIRM 8       /* intervals before the first mode is reported */
 #define MODE_SUSTAIN 6       /* consecutive intervals at a new period before a mode switch */
 #define MODE_TOL_PCT 12      /* an interval within 12 % of a period belongs to it */
+/* an app's queueBuffer reaches SF's binder thread within this (a synchronous binder call) */
+#define QUEUE_CALL_NS (2 * GFXSTAT_NSEC_PER_MSEC)
 
 enum { FAM_HW, FAM_APP, FAM_SF, FAM_COUNT };
 
@@ -35,6 +37,8 @@ struct counter {
 	unsigned excluded : 1;
 	unsigned checked : 1;
 	unsigned verdict : 1;  /* FrameMissed & co: SF's verdict on its previous refresh */
+	int32_t owner;         /* pid + 1 of the app whose queueBuffer raised it; 0 unknown;
+				* -1 when different apps seemed to: no owner is claimed */
 };
 
 struct layer {
@@ -72,6 +76,8 @@ struct gfxstat_sf_frames {
 	gfxstat_frame_fn fn;
 	void *user;
 	int32_t sf_pid, main_tid;
+	int32_t qb_pid;         /* the last app process that began a queueBuffer, and when */
+	int64_t qb_ts;
 	int saw_present_marker;
 	int in_composition;   /* depth of the composition slice on the main thread, 0 = none */
 	int depth;            /* main-thread slice depth */
@@ -111,6 +117,8 @@ struct gfxstat_sf_frames *gfxstat_sf_frames_new(gfxstat_frame_fn fn, void *user)
 	sf->fn = fn;
 	sf->user = user;
 	sf->sf_pid = -1;
+	sf->qb_pid = -1;
+	sf->qb_ts = GFXSTAT_NS_NONE;
 	sf->main_tid = -1;
 	sf->period = DEFAULT_PERIOD;
 	sf->stamp_fam = -1;
@@ -521,7 +529,8 @@ static void verdict(struct gfxstat_sf_frames *sf, int64_t value)
 		*m = missed;
 }
 
-static int latch(struct gfxstat_sf_frames *sf, const char *name, size_t n, int64_t ts)
+static int latch(struct gfxstat_sf_frames *sf, const char *name, size_t n, int64_t ts,
+		 int32_t owner)
 {
 	int created;
 	long li = gx_strmap_add(&sf->layers, name, n, &created);
@@ -538,6 +547,9 @@ static int latch(struct gfxstat_sf_frames *sf, const char *name, size_t n, int64
 		l->app = gfxstat_layer_app(sf->layers.keys[li].p, sf->layers.keys[li].n);
 		l->pid = -1;
 	}
+	/* a layer whose name names no package ("#0", an untitled window) still has a producer */
+	if (!sf->layer[li].app.n && sf->layer[li].pid < 0 && owner > 0)
+		sf->layer[li].pid = owner - 1;
 	for (i = 0; i < sf->pending.n; i++) {
 		if (sf->pending.layer[i] == (uint32_t)li) { /* two buffers in one refresh: one shows */
 			sf->pending.latch[i] = ts;
@@ -708,17 +720,24 @@ static int sf_counter(struct gfxstat_sf_frames *sf, const struct gfxstat_ftrace_
 	 * down on the main thread; MIUI's "90fps"/"60fps" votes (values 100-200) are not */
 	lowered = (known ? m->value < c->value : m->value == 0) && m->value >= 0 &&
 		  m->value < MAX_QUEUE;
-	if (!main && (known ? m->value == c->value + 1 : m->value == 1) && m->value <= MAX_QUEUE)
+	if (!main && (known ? m->value == c->value + 1 : m->value == 1) && m->value <= MAX_QUEUE) {
 		c->is_queue = 1;
+		/* who queued it: on Android <= 11 the app's queueBuffer is a binder call that SF
+		 * serves on this thread (BufferQueueProducer::queueBuffer in frameworks/native
+		 * libs/gui), so the app's queueBuffer section has just begun */
+		if (c->owner >= 0 && sf->qb_ts != GFXSTAT_NS_NONE && ev->ts_ns >= sf->qb_ts &&
+		    ev->ts_ns - sf->qb_ts <= QUEUE_CALL_NS)
+			c->owner = !c->owner || c->owner == sf->qb_pid + 1 ? sf->qb_pid + 1 : -1;
+	}
 	c->value = m->value;
 	c->value_pid = m->pid;
 	c->has_value = 1;
 	if (c->excluded || !main || !lowered)
 		return 0;
 	if (starts(m->name, "BufferTX - "))
-		return latch(sf, m->name.p + 11, m->name.n - 11, ev->ts_ns);
+		return latch(sf, m->name.p + 11, m->name.n - 11, ev->ts_ns, c->owner);
 	if (layer_counter(sf, c, m->name))
-		return latch(sf, m->name.p, m->name.n, ev->ts_ns);
+		return latch(sf, m->name.p, m->name.n, ev->ts_ns, c->owner);
 	return 0;
 }
 
@@ -802,6 +821,11 @@ int gfxstat_sf_frames_marker(void *p, const struct gfxstat_ftrace_line *ev,
 	if (m->pid != sf->sf_pid || sf->sf_pid < 0) {
 		if (m->pid >= 0)
 			note_comm(sf, ev, m);
+		if (m->kind == GFXSTAT_MARKER_BEGIN && m->pid >= 0 && m->name.n == 11 &&
+		    memcmp(m->name.p, "queueBuffer", 11) == 0) {
+			sf->qb_pid = m->pid;
+			sf->qb_ts = ev->ts_ns;
+		}
 		if (sf->sf_pid < 0 && m->kind == GFXSTAT_MARKER_COUNTER)
 			return early_counter(sf, m);
 		return 0;

@@ -203,6 +203,44 @@ TEST(layer_apps)
 	CHECK_STR(a, "com.android.chrome");
 }
 
+/*
+ * A layer whose name names no package (an untitled window, "#0") gets the process whose
+ * queueBuffer SF's binder thread served: app 700's RenderThread begins queueBuffer at
+ * 10.0010, SF's binder raises "#0" 0.2 ms later (a synchronous call), the main thread latches
+ * it: the frame's pid is 700. "StatusBar#0" is raised 5 ms after app 800's queueBuffer began,
+ * too late for the same call: no pid is claimed for it.
+ */
+#define APP(task, tid, tgid, ts, payload)                                                  \
+	task "-" #tid " (  " #tgid ") [001] .... " ts ": tracing_mark_write: " payload "\n"
+TEST(layer_owner_from_queue_buffer)
+{
+	static const char t[] =
+		DISP("10.000000", "C|500|VSYNC-sf|1")
+		APP("RenderThread", 712, 700, "10.001000", "B|700|queueBuffer")
+		BINDER("10.001200", "C|500|#0|1")
+		APP("RenderThread", 712, 700, "10.001400", "E|700")
+		APP("RenderThread", 812, 800, "10.002000", "B|800|queueBuffer")
+		APP("RenderThread", 812, 800, "10.002100", "E|800")
+		BINDER("10.007000", "C|500|StatusBar#0|1")
+		SF("10.010000", "C|500|#0|0")
+		SF("10.010100", "C|500|StatusBar#0|0")
+		SF("10.011000", "B|500|postFramebuffer")
+		SF("10.011500", "E|500")
+		DISP("10.016667", "C|500|VSYNC-sf|0")
+		DISP("10.033334", "C|500|VSYNC-sf|1");
+	struct got g;
+	int i;
+
+	run(t, &g, NULL);
+	CHECK_EQ(g.n, 2);
+	for (i = 0; i < g.n && i < 2; i++) {
+		if (!strcmp(g.layer[i], "#0"))
+			CHECK_EQ(g.pid[i], 700);
+		else
+			CHECK_EQ(g.pid[i], -1);
+	}
+}
+
 /* 90 Hz, then 60 Hz: both refresh rates are reported with when they started. */
 TEST(mode_switch)
 {
@@ -414,6 +452,7 @@ TEST_SUITE(test_sf_frames)
 	RUN(composition_end_presents);
 	RUN(not_layers);
 	RUN(layer_apps);
+	RUN(layer_owner_from_queue_buffer);
 	RUN(mode_switch);
 	RUN(android13_commit_composite);
 	RUN(first_latch_before_sf_known);
