@@ -12,6 +12,7 @@ LDLIBS  += -lz -lm
 # Each feature's own build rules and link flags (report assets, history store, install):
 # one fragment per feature in mk/, so features do not edit each other's lines.
 -include $(sort $(wildcard mk/*.mk))
+.DEFAULT_GOAL := all
 
 LIB_SRC := $(wildcard lib/*/*.c)
 CLI_SRC := $(wildcard src/*.c)
