@@ -22,17 +22,30 @@ enum cli_exit {
 #define CLI_PRINTF(a, b)
 #endif
 
+/* The exit status table every --help ends with (and the README and man pages repeat). */
+extern const char cli_exit_table[];
+
 extern int cli_quiet;
 void cli_error(const char *fmt, ...) CLI_PRINTF(1, 2);
 void cli_warn(const char *fmt, ...) CLI_PRINTF(1, 2);
 void cli_info(const char *fmt, ...) CLI_PRINTF(1, 2);
+
+/* "PATH: empty (0 bytes)": the same sentence in every command. Return: CLI_INPUT. */
+int cli_empty_input(const char *path);
+/*
+ * cli_damaged() - after writing what could be read: @path lost data (@n ERROR-severity
+ * counters, warned about above). The same sentence in every command. Return: CLI_INPUT.
+ */
+int cli_damaged(const char *path, unsigned long long n);
+/* A file name given to @opt: NULL or non-empty, else a usage error. Return: 0 or CLI_USAGE. */
+int cli_check_path(const char *opt, const char *path);
 
 /* One option: the table drives both getopt_long and --help (git's parse-options). */
 struct cli_opt {
 	int id;               /* returned to the handler; a short option's letter if it has one */
 	const char *long_name;
 	const char *arg;      /* argument name for --help, NULL for a flag */
-	const char *help;
+	const char *help;     /* NULL: another name for the entry before it (an alias) */
 };
 
 struct cli_cmd {
@@ -97,6 +110,8 @@ double cli_now(void);
 struct gfxstat_str;
 /* Whether @s contains @want (the --layer filters). */
 int cli_str_contains(struct gfxstat_str s, const char *want);
+/* Whether @s is the package @want (the --app filters): exact, as analyze always did. */
+int cli_str_is(struct gfxstat_str s, const char *want);
 
 /* A JSON string literal of @s, escaped. */
 void cli_json_str(FILE *o, const char *s);

@@ -81,6 +81,11 @@ int cli_str_contains(struct gfxstat_str s, const char *want)
 	return 0;
 }
 
+int cli_str_is(struct gfxstat_str s, const char *want)
+{
+	return s.n == strlen(want) && memcmp(s.p, want, s.n) == 0;
+}
+
 /* Progress on a terminal only, at most once a second; a pipe or a log gets none. */
 struct progress {
 	int on;

@@ -12,31 +12,66 @@
 
 #define MAX_OPTS 64
 
+const char cli_exit_table[] =
+	"exit status:\n"
+	"  0  ok\n"
+	"  1  a gate failed (reserved for --fail-if, coming)\n"
+	"  2  usage: a bad command line\n"
+	"  3  input: unreadable, damaged or truncated, or nothing found in it\n"
+	"  4  device: adb or the phone failed\n"
+	"  5  output: the results could not be written\n";
+
+/* An entry with no help text is another name for the entry before it (gfx's seed letters). */
+static const struct cli_opt *canonical(const struct cli_opt *opts, const struct cli_opt *o)
+{
+	while (!o->help && o > opts)
+		o--;
+	return o;
+}
+
+static int opt_left(const struct cli_opt *o, char *left, size_t cap, int with_arg)
+{
+	int n;
+
+	if (o->id < 128)
+		n = snprintf(left, cap, "-%c, ", o->id);
+	else
+		n = snprintf(left, cap, "    ");
+	n += snprintf(left + n, cap - (size_t)n, "--%s%s%s", o->long_name,
+		      with_arg && o->arg ? " " : "", with_arg && o->arg ? o->arg : "");
+	return n;
+}
+
 void cli_help(const struct cli_cmd *cmd, FILE *f)
 {
-	const struct cli_opt *o;
+	const struct cli_opt *o, *a;
 
 	fprintf(f, "usage: %s\n\n%s\n", cmd->usage, cmd->summary);
 	if (cmd->opts && cmd->opts[0].id) {
 		fputs("\noptions:\n", f);
 		for (o = cmd->opts; o->id; o++) {
 			char left[64];
-			int n = 0;
 
-			if (o->id < 128)
-				n = snprintf(left, sizeof(left), "-%c, ", o->id);
-			else
-				n = snprintf(left, sizeof(left), "    ");
-			snprintf(left + n, sizeof(left) - (size_t)n, "--%s%s%s", o->long_name,
-				 o->arg ? " " : "", o->arg ? o->arg : "");
+			if (!o->help)
+				continue;
+			opt_left(o, left, sizeof(left), 1);
 			if (strlen(left) > 26)
-				fprintf(f, "  %s\n  %-26s  %s\n", left, "", o->help);
+				fprintf(f, "  %s\n  %-26s  %s", left, "", o->help);
 			else
-				fprintf(f, "  %-26s  %s\n", left, o->help);
+				fprintf(f, "  %-26s  %s", left, o->help);
+			for (a = o + 1; a->id && !a->help; a++) {
+				char alias[64];
+
+				opt_left(a, alias, sizeof(alias), 0);
+				fprintf(f, "%s%s", a == o + 1 ? " (also " : ", ",
+					alias[0] == ' ' ? alias + 4 : alias);
+			}
+			fputs(a == o + 1 ? "\n" : ")\n", f);
 		}
 	}
 	if (cmd->details)
 		fprintf(f, "\n%s", cmd->details);
+	fprintf(f, "\n%s", cli_exit_table);
 }
 
 int cli_parse(const struct cli_cmd *cmd, int argc, char **argv,
@@ -55,7 +90,7 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv,
 		lo[nl].name = o->long_name;
 		lo[nl].has_arg = o->arg ? required_argument : no_argument;
 		lo[nl].flag = NULL;
-		lo[nl].val = o->id;
+		lo[nl].val = canonical(cmd->opts, o)->id;
 		nl++;
 		if (o->id < 128) {
 			so[ns++] = (char)o->id;
@@ -91,6 +126,12 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv,
 				cmd->name);
 			return -1;
 		}
+		/* a short alias: the handler sees the canonical option */
+		for (o = cmd->opts; o->id; o++)
+			if (o->id == c) {
+				c = canonical(cmd->opts, o)->id;
+				break;
+			}
 		if (fn(user, c, optarg))
 			return -1;
 	}

@@ -94,6 +94,15 @@ static void summarise(struct cli_source *src, const struct gfxstat_source_summar
 		if (ps->build[0])
 			snprintf(src->android, sizeof(src->android), "Android %s%s(%s)",
 				 ps->release[0] ? ps->release : "?", ps->sdk ? "" : " ", ps->build);
+		/* the same warnings as perfetto-dump's, so every command reports damage alike */
+		if (ps->truncated)
+			cli_warn("%s: the last packet is cut short (a truncated trace)", src->path);
+		if (ps->broken)
+			cli_warn("%s: the stream could not be followed after %llu packets; the rest "
+				 "was ignored", src->path, (unsigned long long)ps->packets);
+		if (ps->inflate_failed)
+			cli_warn("%s: %llu compressed packets could not be inflated", src->path,
+				 (unsigned long long)ps->inflate_failed);
 		if (ps->build[0] && ps->sdk)
 			snprintf(src->android, sizeof(src->android), "Android %s, SDK %d (%s)",
 				 ps->release[0] ? ps->release : "?", (int)ps->sdk, ps->build);
@@ -244,6 +253,7 @@ int cli_source_read(const char *path, gfxstat_frame_fn fn, void *user, struct cl
 	lrc = rc ? 0 : gfxstat_source_last_error(recording);
 	current_fn = NULL;
 	sum = gfxstat_source_summary(recording);
+	src->summary = sum;
 	src->format = sum->format;
 	src->fmt = (int)sum->fmt;
 	src->stats = sum->stats;
@@ -267,11 +277,18 @@ int cli_source_read(const char *path, gfxstat_frame_fn fn, void *user, struct cl
 		cli_error("%s: %s", path, gfxstat_strerror(lrc));
 		rc = CLI_INPUT;
 	}
-	if (!rc && src->bytes && !src->model.v[GFXSTAT_MODEL_frames_in] && !sum->have_perfetto &&
-	    !sum->have_gfxinfo && !sum->have_sfl && !src->stats.v[GFXSTAT_STAT_events]) {
-		cli_error("%s: no frame source found (%s is not ftrace text, Perfetto, dumpsys "
-			  "gfxinfo or SurfaceFlinger --latency)", path,
-			  src->layers_desc[0] ? src->layers_desc : "it");
+	if (!rc && !src->bytes && !src->interrupted) {
+		rc = cli_empty_input(path);
+	} else if (!rc && !src->model.v[GFXSTAT_MODEL_frames_in] && !sum->have_perfetto &&
+		   !sum->have_gfxinfo && !sum->have_sfl && !src->stats.v[GFXSTAT_STAT_events]) {
+		if (strstr(src->layers_desc, "sf-list"))
+			cli_error("%s: a 'dumpsys SurfaceFlinger --list' (layer names, no frames): "
+				  "'gfxstat latency --layers %s' lists them, and 'dumpsys "
+				  "SurfaceFlinger --latency LAYER' gives a layer's frames", path, path);
+		else
+			cli_error("%s: no frame source found (%s is not ftrace text, Perfetto, dumpsys "
+				  "gfxinfo or SurfaceFlinger --latency)", path,
+				  src->layers_desc[0] ? src->layers_desc : "it");
 		rc = CLI_INPUT;
 	}
 	if (rc)
@@ -435,4 +452,75 @@ layers:
 		if (!any)
 			printf("  skipped: nothing\n");
 	}
+}
+
+/* Up to @max names of the recording's layers (or their apps, with @apps), quoted. */
+static void list_names(char *buf, size_t cap, int apps, size_t max)
+{
+	size_t n = recording ? gfxstat_model_layer_count(model()) : 0, i, j, shown = 0, o = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < n && o + 1 < cap; i++) {
+		const char *name = apps ? gfxstat_model_layer(model(), i)->app
+					: gfxstat_model_layer(model(), i)->name;
+		int dup = !*name;
+
+		for (j = 0; apps && !dup && j < i; j++)
+			dup = !strcmp(gfxstat_model_layer(model(), j)->app, name);
+		if (dup)
+			continue;
+		if (shown++ == max) {
+			snprintf(buf + o, cap - o, ", ...");
+			break;
+		}
+		o += (size_t)snprintf(buf + o, cap - o, "%s'%s'", o ? ", " : "", name);
+		if (o >= cap)
+			o = cap - 1;
+	}
+}
+
+int cli_source_no_frames(const struct cli_source *last, const char *layer, const char *app)
+{
+	size_t n = recording ? gfxstat_model_layer_count(model()) : 0;
+	char names[600], apps[600];
+
+	list_names(names, sizeof(names), 0, 6);
+	list_names(apps, sizeof(apps), 1, 6);
+	if (n && (layer || app)) {
+		cli_error("no frame matches%s%s%s%s%s%s; the input has %zu layer%s: %s%s%s", layer ?
+			  " --layer '" : "", layer ? layer : "", layer ? "'" : "",
+			  app ? " --app '" : "", app ? app : "", app ? "'" : "", n, n == 1 ? "" : "s",
+			  names, apps[0] ? "; apps: " : "; no layer names its app", apps);
+	} else if (!last) {
+		cli_error("no frames: no input could be read");
+	} else if (strcmp(last->format, "sf-latency") == 0) {
+		cli_error("%s: no frames: a --latency dump with no rows (the layer name did not "
+			  "match?); 'gfxstat latency --layers' on a 'dumpsys SurfaceFlinger --list' "
+			  "picks the layer", last->path);
+	} else if (strcmp(last->format, "gfxinfo") == 0) {
+		cli_error("%s: no frames: dumpsys gfxinfo with no framestats rows; 'gfxstat gfxinfo "
+			  "%s' shows its summaries; 'dumpsys gfxinfo PKG framestats' gives rows",
+			  last->path, last->path);
+	} else if (strcmp(last->format, "perfetto") == 0) {
+		cli_error("%s: no frames: a Perfetto trace with no FrameTimeline frames and no "
+			  "SurfaceFlinger or app frame markers; record with the "
+			  "android.surfaceflinger.frametimeline data source and the gfx atrace "
+			  "category ('gfxstat perfetto-dump' shows what it holds)", last->path);
+	} else if (last->have_sf && last->sf.sf_pid >= 0) {
+		cli_error("%s: no frames: SurfaceFlinger's markers (%llu refreshes) but no buffer "
+			  "latched by a layer; record with the 'gfx' category ('gfxstat inspect' "
+			  "shows what it holds)", last->path,
+			  (unsigned long long)last->sf.refreshes);
+	} else {
+		cli_error("%s: no frames: %llu trace events but no SurfaceFlinger frame markers and "
+			  "no app frames (Choreographer#doFrame with DrawFrame); record with the "
+			  "'gfx' and 'view' categories ('gfxstat inspect' shows what it holds)",
+			  last->path, (unsigned long long)last->stats.v[GFXSTAT_STAT_events]);
+	}
+	return CLI_INPUT;
+}
+
+int cli_source_damaged(const struct cli_source *src)
+{
+	return src->warnings ? cli_damaged(src->path, src->warnings) : CLI_OK;
 }

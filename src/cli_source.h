@@ -23,6 +23,7 @@ struct cli_source {
 	struct gfxstat_model_stats model; /* what the model did with this input's frames */
 	int interrupted;
 	struct gfxstat_causes *causes; /* app sections seen so far, while reading */
+	const struct gfxstat_source_summary *summary; /* the library's, until the next input */
 };
 
 /*
@@ -34,6 +35,15 @@ int cli_source_read(const char *path, gfxstat_frame_fn fn, void *user, struct cl
 /* Print the skipped-line warnings (always) and, with @verbose, the whole inspection. */
 void cli_source_report(const struct cli_source *src, int verbose);
 void cli_source_free(struct cli_source *src);
+
+/*
+ * cli_source_no_frames() - say that no frame was found (or none matched --layer/--app), what
+ * was found instead and what would help; @last: the last input read, or NULL
+ * Return: CLI_INPUT.
+ */
+int cli_source_no_frames(const struct cli_source *last, const char *layer, const char *app);
+/* After the results are written: CLI_INPUT after saying so when @src was damaged, else 0. */
+int cli_source_damaged(const struct cli_source *src);
 
 /* The layer names of @src, in first-seen order: name i of src->nlayers. */
 const char *cli_source_layer_name(const struct cli_source *src, size_t i);

@@ -6,19 +6,26 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_json.h"
 #include "cli_source.h"
+#include "cmd_analyze.h"
 #include "gfxstat/gfxstat.h"
 #include "gfxstat/gfxstat_gfxinfo.h"
 #include "gfxstat/gfxstat_perfetto.h"
 
 enum {
-	OPT_JSON = 256, OPT_CSV, OPT_WINDOW, OPT_LAYER, OPT_APP, OPT_WAIT, OPT_TARGET, OPT_KPI,
-	OPT_JANKY, OPT_SCROLL_ONLY
+	OPT_JSON = 256, OPT_CSV, OPT_FORMAT, OPT_ALL, OPT_METRICS, OPT_WINDOW, OPT_LAYER, OPT_APP,
+	OPT_WAIT, OPT_TARGET, OPT_KPI, OPT_JANKY, OPT_SCROLL_ONLY
 };
 
 static const struct cli_opt analyze_opts[] = {
-	{ OPT_JSON, "json", NULL, "one JSON object with a 'layers' array" },
-	{ OPT_CSV, "csv", NULL, "the per-window FPS series, one row per window per layer" },
+	{ OPT_FORMAT, "format", "table|json|csv",
+	  "table: the answer first; json: every metric; csv: the per-window FPS series" },
+	{ OPT_JSON, "json", NULL, "same as --format json" },
+	{ OPT_CSV, "csv", NULL, "same as --format csv" },
+	{ OPT_ALL, "all", NULL, "table: every tool's metric family too" },
+	{ OPT_METRICS, "metrics", "LIST", "table: these families too (fps,perfdog,android,seed,"
+	  "apple,matrix,taobao,scrolls)" },
 	{ OPT_JANKY, "janky", NULL, "list the janky frames with the cause of each, then stop" },
 	{ OPT_WINDOW, "window", "SEC", "window of the FPS series (1)" },
 	{ OPT_SCROLL_ONLY, "scroll-only", NULL, "every metric over scroll frames only (scroll FPS)" },
@@ -59,13 +66,18 @@ static const char analyze_details[] =
 	"Thresholds in vsyncs follow the measured refresh rate; those in ms stay in ms.\n"
 	"Several INPUTs are read as one recording: a layer's frames from all of them together.\n"
 	"\n"
-	"Exit status: 0 ok, 2 usage, 3 unreadable input, no frames source, or --scroll-only\n"
-	"with no scroll, 5 cannot write.\n";
+	"The table answers \"how smooth was it?\" first: per app, then per layer, its frames,\n"
+	"FPS, janky share (the one definition above), frame-time p50/p90/p99 and the worst\n"
+	"frames with their causes; --all or --metrics LIST add the families above.\n"
+	"No frame (or none that --layer/--app match: the layers and apps found are listed),\n"
+	"--scroll-only with no scroll, or an empty input exits 3; a damaged or truncated input\n"
+	"exits 3 after the results of what could be read.\n";
 
 static const struct cli_cmd analyze_cmd = {
 	"gfxstat analyze",
-	"gfxstat analyze [--json|--csv|--janky] [--window SEC] [--layer SUBSTRING] [--app PKG]\n"
-	"                       [--scroll-only] [--wait MS] [--target FPS] [--kpi MS] [-q] INPUT...",
+	"gfxstat analyze [--format table|json|csv | --janky] [--all | --metrics LIST]\n"
+	"                       [--window SEC] [--layer SUBSTRING] [--app PKG] [--scroll-only]\n"
+	"                       [--wait MS] [--target FPS] [--kpi MS] [-q] INPUT...",
 	"Frame rate and jank per layer and per app, by every anchor tool's definition.",
 	analyze_details,
 	analyze_opts,
@@ -88,6 +100,7 @@ struct untimed_count {
 
 struct analyze_run {
 	int json, csv, janky;
+	unsigned families;        /* AN_*: the other tools' metrics in the table */
 	struct cli_source *src;   /* the input being read, for its section tracker */
 	unsigned long long njanky;
 	struct cause_rec *causes;
@@ -98,6 +111,7 @@ struct analyze_run {
 	struct gfxstat_metrics_opts mo;
 	struct gfxstat_metrics *m;
 	int lib_rc;
+	struct cli_json_header hdr; /* --format json */
 };
 
 static int analyze_opt(void *user, int id, const char *arg)
@@ -106,12 +120,25 @@ static int analyze_opt(void *user, int id, const char *arg)
 	long long ns;
 
 	switch (id) {
+	case OPT_FORMAT:
+		if (strcmp(arg, "table") && strcmp(arg, "json") && strcmp(arg, "csv")) {
+			cli_error("--format takes table, json or csv, not '%s'", arg);
+			return -1;
+		}
+		r->json = !strcmp(arg, "json");
+		r->csv = !strcmp(arg, "csv");
+		return 0;
 	case OPT_JSON:
 		r->json = 1;
 		return 0;
 	case OPT_CSV:
 		r->csv = 1;
 		return 0;
+	case OPT_ALL:
+		r->families = AN_ALL;
+		return 0;
+	case OPT_METRICS:
+		return cli_analyze_families(arg, &r->families);
 	case OPT_JANKY:
 		r->janky = 1;
 		return 0;
@@ -253,6 +280,22 @@ static int cmp_cause(const void *a, const void *b)
 	return (x->ord > y->ord) - (x->ord < y->ord);
 }
 
+/* The table's worst frames: the cause recorded for janky frame @j of @l (causes sorted). */
+static const char *table_cause(void *user, const struct gfxstat_layer_metrics *l,
+			       const struct gfxstat_janky_frame *j)
+{
+	struct analyze_run *r = user;
+	struct cause_rec key, *c;
+
+	if (!r->ncauses)
+		return NULL;
+	key.layer = (char *)l->name;
+	key.present = j->present_ns;
+	key.ord = j->present_ns == GFXSTAT_NS_NONE ? j->index - (l->frames - l->untimed) : 0;
+	c = bsearch(&key, r->causes, r->ncauses, sizeof(*r->causes), cmp_cause);
+	return c ? c->cause : NULL;
+}
+
 /* one row of the --janky list, with the layer it belongs to */
 struct janky_row {
 	const struct gfxstat_layer_metrics *l;
@@ -297,8 +340,10 @@ static int print_janky(struct analyze_run *r)
 			rows[w++].j = &l->janky_list[i];
 		}
 	}
-	qsort(rows, nrows, sizeof(*rows), cmp_row);
-	qsort(r->causes, r->ncauses, sizeof(*r->causes), cmp_cause);
+	if (nrows)
+		qsort(rows, nrows, sizeof(*rows), cmp_row);
+	if (r->ncauses) /* never qsort(NULL, 0, ...) */
+		qsort(r->causes, r->ncauses, sizeof(*r->causes), cmp_cause);
 	for (i = 0; i < nrows; i++) {
 		const struct gfxstat_janky_frame *j = rows[i].j;
 		const struct gfxstat_layer_metrics *l = rows[i].l;
@@ -335,8 +380,10 @@ static int on_frame(void *user, const struct gfxstat_frame *f)
 		return 0;
 	if (r->app && (f->app.n != strlen(r->app) || memcmp(f->app.p, r->app, f->app.n)))
 		return 0;
-	if (r->janky && (r->lib_rc = record_cause(r, f)))
+	/* --janky and the table's worst frames name causes: known only while reading */
+	if ((r->janky || (!r->json && !r->csv)) && (r->lib_rc = record_cause(r, f)))
 		return r->lib_rc;
+	cli_json_header_frame(&r->hdr, f);
 	r->lib_rc = gfxstat_metrics_frame(r->m, f);
 	return r->lib_rc;
 }
@@ -354,216 +401,6 @@ static const char *csv_name(const char *s)
 	}
 	buf[o] = 0;
 	return buf;
-}
-
-void cli_json_str(FILE *o, const char *s)
-{
-	fputc('"', o);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(o, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(o, "\\u%04x", c);
-		else
-			fputc(c, o);
-	}
-	fputc('"', o);
-}
-
-static const char *const matrix_names[GFXSTAT_MATRIX_LEVELS] = {
-	"best", "normal", "middle", "high", "frozen",
-};
-
-/* Macrobenchmark's P50/P90/P95/P99 of a metric, or null when no frame gave it */
-static void json_pcts(FILE *o, uint64_t n, const double *v)
-{
-	if (!n) {
-		fprintf(o, "null");
-		return;
-	}
-	fprintf(o, "{\"count\":%llu,\"P50\":%.3f,\"P90\":%.3f,\"P95\":%.3f,\"P99\":%.3f}",
-		(unsigned long long)n, v[0], v[1], v[2], v[3]);
-}
-
-void cli_json_layer(FILE *o, const struct gfxstat_layer_metrics *l)
-{
-	char name[128];
-	size_t i;
-	int first;
-
-	fprintf(o, "{\"name\":");
-	cli_json_str(o, l->name);
-	fprintf(o, ",\"app\":");
-	cli_json_str(o, l->app);
-	fprintf(o, ",\"kind\":\"%s\",\"source\":\"%s\"", l->is_app ? "app" : "layer",
-	       gfxstat_frame_source_name(l->source));
-	fprintf(o, ",\"frames\":%llu,\"duration_s\":%.6f,\"refresh_hz\":%.3f,\"period_ns\":%lld",
-	       (unsigned long long)l->frames, l->duration_s, l->refresh_hz,
-	       (long long)l->period_ns);
-	fprintf(o, ",\"untimed\":%llu,\"cadence_vsyncs\":%u,\"cadence_fps\":%.3f,"
-		"\"cadence_changes\":%u", (unsigned long long)l->untimed, l->cadence_vsyncs,
-		l->cadence_fps, l->cadence_changes);
-	fprintf(o, ",\"fps\":%.3f,\"fps_wall\":%.3f,\"active_s\":%.6f,\"waits\":%llu,\"wait_s\":%.6f",
-	       l->fps, l->fps_wall, l->active_s, (unsigned long long)l->waits, l->wait_s);
-	/* no frame time at all (every interval a wait): null, not a "max 0" */
-	if (l->intervals || l->frame_ms_max > 0)
-		fprintf(o, ",\"frame_ms\":{\"p50\":%.3f,\"p90\":%.3f,\"p95\":%.3f,\"p99\":%.3f,"
-			"\"max\":%.3f}", l->frame_ms_p50, l->frame_ms_p90, l->frame_ms_p95,
-			l->frame_ms_p99, l->frame_ms_max);
-	else
-		fprintf(o, ",\"frame_ms\":null");
-	fprintf(o, ",\"fps_median\":%.3f,\"fps_low_1pct\":%.3f", l->fps_median, l->fps_low_1pct);
-	fprintf(o, ",\"window_fps\":[");
-	for (i = 0; i < l->nwindows; i++)
-		fprintf(o, "%s%.3f", i ? "," : "", l->window_fps[i]);
-	fprintf(o, "]");
-	fprintf(o, ",\"jank\":%llu,\"big_jank\":%llu", (unsigned long long)l->jank,
-		(unsigned long long)l->big_jank);
-	if (l->rates_valid)
-		fprintf(o, ",\"jank_per_10min\":%.3f,\"big_jank_per_10min\":%.3f",
-			l->jank_per_10min, l->big_jank_per_10min);
-	else
-		fprintf(o, ",\"jank_per_10min\":null,\"big_jank_per_10min\":null");
-	fprintf(o, ",\"stutter\":%.6f,\"janky_frames\":%llu", l->stutter,
-		(unsigned long long)l->janky_frames);
-	fprintf(o, ",\"frozen_frames\":%llu,\"frozen_share\":%.6f,\"slow_frames\":%llu",
-	       (unsigned long long)l->frozen_frames, l->frozen_share,
-	       (unsigned long long)l->slow_frames);
-	fprintf(o, ",\"seed\":{\"A\":%llu,\"B\":%llu,\"C\":%llu,\"D\":%llu,\"score\":%.2f}",
-	       (unsigned long long)l->a, (unsigned long long)l->b, (unsigned long long)l->c,
-	       (unsigned long long)l->d, l->score);
-	fprintf(o, ",\"hitch_ms_per_s\":%.3f", l->hitch_ms_per_s);
-	fprintf(o, ",\"refresh\":{\"slow_frames\":%llu,\"D\":%llu,\"hitch_ms_per_s\":%.3f,"
-		"\"jank_windows\":%zu}", (unsigned long long)l->refresh.slow_frames,
-		(unsigned long long)l->refresh.d, l->refresh.hitch_ms_per_s,
-		l->refresh.njank_windows);
-	fprintf(o, ",\"macrobenchmark\":{\"frameDurationCpuMs\":");
-	json_pcts(o, l->macro_cpu_n, l->macro_cpu_ms);
-	fprintf(o, ",\"frameOverrunMs\":");
-	json_pcts(o, l->macro_overrun_n, l->macro_overrun_ms);
-	fprintf(o, "}");
-	fprintf(o, ",\"matrix\":{\"dropped\":%llu,\"dropped_per_frame\":%.6f",
-	       (unsigned long long)l->matrix_dropped, l->matrix_dropped_per_frame);
-	for (i = 0; i < GFXSTAT_MATRIX_LEVELS; i++)
-		fprintf(o, ",\"%s\":%llu", matrix_names[i], (unsigned long long)l->matrix_levels[i]);
-	fprintf(o, "},\"jank_windows\":[");
-	for (i = 0; i < l->njank_windows; i++) {
-		const struct gfxstat_jank_window *w = &l->jank_windows[i];
-
-		fprintf(o, "%s{\"start_ns\":%lld,\"frames\":%u,\"dur_ms\":%.3f,\"fps\":%.3f,"
-		       "\"longest_ms\":%.3f}", i ? "," : "", (long long)w->start_ns, w->frames,
-		       (double)w->dur_ns / 1e6, w->fps, (double)w->longest_ns / 1e6);
-	}
-	fprintf(o, "],\"scrolls\":[");
-	for (i = 0; i < l->nscrolls; i++) {
-		const struct gfxstat_scroll *sc = &l->scrolls[i];
-
-		fprintf(o, "%s{\"start_ns\":%lld,\"duration_s\":%.6f,\"frames\":%u,\"fps\":%.3f,"
-		       "\"hitch_ms_per_s\":%.3f,\"jank\":%u,\"longest_ms\":%.3f}", i ? "," : "",
-		       (long long)sc->start_ns, (double)(sc->end_ns - sc->start_ns) / 1e9, sc->frames,
-		       sc->fps, sc->hitch_ms_per_s, sc->jank, (double)sc->longest_ns / 1e6);
-	}
-	fprintf(o, "],\"scroll_hitch_slope\":%.6f", l->scroll_hitch_slope);
-	if (l->source_judged) {
-		fprintf(o, ",\"android\":{\"judged\":%llu,\"janky\":%llu",
-		       (unsigned long long)l->source_judged, (unsigned long long)l->source_janky);
-		fprintf(o, ",\"jank_type\":{");
-		for (i = 0, first = 1; i < GFXSTAT_FT_JANK_BITS; i++) {
-			if (!l->ft_jank[i])
-				continue;
-			gfxstat_perfetto_jank_type_str((int32_t)1 << i, name, sizeof(name));
-			fprintf(o, "%s\"%s\":%llu", first ? "" : ",", name,
-			       (unsigned long long)l->ft_jank[i]);
-			first = 0;
-		}
-		fprintf(o, "},\"present_type\":{");
-		for (i = 0, first = 1; i < 6; i++) {
-			if (!l->ft_present[i])
-				continue;
-			fprintf(o, "%s\"%s\":%llu", first ? "" : ",", gfxstat_perfetto_present_type_name((int32_t)i),
-			       (unsigned long long)l->ft_present[i]);
-			first = 0;
-		}
-		fprintf(o, "},\"jank_reasons\":{");
-		for (i = 0, first = 1; i < GFXSTAT_GFXINFO_REASONS; i++) {
-			if (!l->gfxinfo_reasons[i])
-				continue;
-			fprintf(o, "%s\"%s\":%llu", first ? "" : ",", gfxstat_jank_type_name((enum gfxstat_jank_type)i),
-			       (unsigned long long)l->gfxinfo_reasons[i]);
-			first = 0;
-		}
-		fprintf(o, "}}");
-	}
-	fprintf(o, "}");
-}
-
-static void print_table_layer(const struct gfxstat_layer_metrics *l)
-{
-	size_t i;
-
-	if (l->is_app || !l->app[0])
-		printf("%s %s\n", l->is_app ? "app" : "layer", l->name);
-	else
-		printf("layer %s  (app %s)\n", l->name, l->app);
-	printf("  frames %llu over %.2f s at %.1f Hz; %llu waits (%.2f s idle)",
-	       (unsigned long long)l->frames, l->duration_s, l->refresh_hz,
-	       (unsigned long long)l->waits, l->wait_s);
-	if (l->untimed)
-		printf("; %llu with no present time", (unsigned long long)l->untimed);
-	printf("\n  cadence   %.1f FPS (%u vsync%s)%s; janky %llu of %llu\n", l->cadence_fps,
-	       l->cadence_vsyncs, l->cadence_vsyncs == 1 ? "" : "s",
-	       l->cadence_changes ? " most of the time" : "", (unsigned long long)l->janky_frames,
-	       (unsigned long long)l->frames);
-	printf("  FPS %.1f (active)  %.1f (wall)  median %.1f  low 1%% %.1f\n", l->fps,
-	       l->fps_wall, l->fps_median, l->fps_low_1pct);
-	if (l->intervals || l->frame_ms_max > 0)
-		printf("  frame ms  p50 %.1f  p90 %.1f  p95 %.1f  p99 %.1f  max %.1f\n",
-		       l->frame_ms_p50, l->frame_ms_p90, l->frame_ms_p95, l->frame_ms_p99,
-		       l->frame_ms_max);
-	else
-		printf("  frame ms  none: every interval is an idle wait (>= --wait)\n");
-	printf("  PerfDog   jank %llu  big jank %llu", (unsigned long long)l->jank,
-	       (unsigned long long)l->big_jank);
-	if (l->rates_valid)
-		printf("  (%.1f / %.1f per 10 min)", l->jank_per_10min, l->big_jank_per_10min);
-	printf("  stutter %.2f%%\n", l->stutter * 100);
-	printf("  Android   slow %llu  frozen %llu (%.2f%%)", (unsigned long long)l->slow_frames,
-	       (unsigned long long)l->frozen_frames, l->frozen_share * 100);
-	if (l->source_judged)
-		printf("  janky by the source %llu of %llu (%.2f%%)",
-		       (unsigned long long)l->source_janky, (unsigned long long)l->source_judged,
-		       100.0 * (double)l->source_janky / (double)l->source_judged);
-	printf("\n  seed      A %llu  B %llu  C %llu  D %llu  score %.2f\n",
-	       (unsigned long long)l->a, (unsigned long long)l->b, (unsigned long long)l->c,
-	       (unsigned long long)l->d, l->score);
-	printf("  Apple     hitch %.1f ms/s    Matrix dropped %.3f/frame (", l->hitch_ms_per_s,
-	       l->matrix_dropped_per_frame);
-	for (i = 0; i < GFXSTAT_MATRIX_LEVELS; i++)
-		printf("%s%s %llu", i ? ", " : "", matrix_names[i],
-		       (unsigned long long)l->matrix_levels[i]);
-	printf(")\n  Taobao    %zu jank-FPS windows under 5/6 of the cadence", l->njank_windows);
-	for (i = 0; i < l->njank_windows && i < 5; i++)
-		printf("%s%.0f FPS/%u frames", i ? ", " : ": ", l->jank_windows[i].fps,
-		       l->jank_windows[i].frames);
-	printf("%s\n", l->njank_windows > 5 ? ", ..." : "");
-	if (l->nscrolls) {
-		printf("  scrolls   %zu; hitch rate %s further on (slope %+.2f ms/s per scroll)\n",
-		       l->nscrolls, l->scroll_hitch_slope > 0 ? "grows" : "does not grow",
-		       l->scroll_hitch_slope);
-		for (i = 0; i < l->nscrolls && i < 10; i++) {
-			const struct gfxstat_scroll *sc = &l->scrolls[i];
-
-			printf("    #%zu at %.3f s: %.2f s, %u frames, %.1f FPS, hitch %.1f ms/s, "
-			       "jank %u, longest %.1f ms\n", i + 1, (double)sc->start_ns / 1e9,
-			       (double)(sc->end_ns - sc->start_ns) / 1e9, sc->frames, sc->fps,
-			       sc->hitch_ms_per_s, sc->jank, (double)sc->longest_ns / 1e6);
-		}
-		if (l->nscrolls > 10)
-			printf("    ...\n");
-	}
-	printf("\n");
 }
 
 static int any_scroll(const struct gfxstat_metrics *m)
@@ -589,15 +426,19 @@ static void free_run(struct analyze_run *r)
 		free(r->untimed[i].layer);
 	free(r->untimed);
 	gfxstat_metrics_free(r->m);
+	cli_json_header_free(&r->hdr);
 }
 
 int cmd_analyze(int argc, char **argv)
 {
 	struct analyze_run r;
-	int first, i, rc = CLI_OK;
-	size_t k, n;
+	struct cli_source last;
+	unsigned long long damaged = 0;
+	int first, i, rc = CLI_OK, nread = 0;
+	size_t n;
 
 	memset(&r, 0, sizeof(r));
+	cli_json_header_init(&r.hdr, "analyze");
 	gfxstat_metrics_opts_init(&r.mo);
 	first = cli_parse(&analyze_cmd, argc, argv, analyze_opt, &r);
 	if (first == -2)
@@ -631,6 +472,11 @@ int cmd_analyze(int argc, char **argv)
 			continue;
 		}
 		cli_source_report(&src, 0);
+		if (cli_json_header_source(&r.hdr, &src))
+			r.lib_rc = GFXSTAT_E_NOMEM;
+		damaged += src.warnings;
+		last = src;
+		nread++;
 		cli_source_free(&src);
 	}
 	if (r.lib_rc || gfxstat_metrics_finish(r.m)) {
@@ -639,6 +485,13 @@ int cmd_analyze(int argc, char **argv)
 		return CLI_INPUT;
 	}
 	n = gfxstat_metrics_count(r.m);
+	if (!n) {
+		/* "no frames" is no answer: say what the input holds, exit 3 (issue 8) */
+		if (nread && !cli_stop_signal)
+			rc = cli_source_no_frames(&last, r.layer, r.app);
+		free_run(&r);
+		return rc ? rc : CLI_INPUT;
+	}
 	if (r.mo.scroll_only && n && !any_scroll(r.m)) {
 		/* every metric would be 0 over no frames: that is no answer, not a good one */
 		cli_error("--scroll-only: no scroll found (no frame of the app's work handled input; "
@@ -652,35 +505,21 @@ int cmd_analyze(int argc, char **argv)
 		else if (!r.njanky)
 			printf("no janky frames\n");
 	} else if (r.json) {
-		printf("{\"layers\":[");
-		for (k = 0; k < n; k++) {
-			if (k)
-				printf(",\n");
-			cli_json_layer(stdout, gfxstat_metrics_get(r.m, k));
-		}
-		printf("]}\n");
+		cli_json_analyze(stdout, &r.hdr, r.m);
 	} else if (r.csv) {
-		printf("kind,name,app,window,start_s,fps\n");
-		for (k = 0; k < n; k++) {
-			const struct gfxstat_layer_metrics *l = gfxstat_metrics_get(r.m, k);
-			uint32_t w;
-
-			for (w = 0; w < l->nwindows; w++)
-				printf("%s,\"%s\",%s,%u,%.3f,%.3f\n", l->is_app ? "app" : "layer",
-				       csv_name(l->name), l->app, w,
-				       (double)l->first_ns / 1e9 + (double)w * (double)r.mo.window_ns / 1e9,
-				       l->window_fps[w]);
-		}
+		cli_csv_analyze(stdout, r.m, r.mo.window_ns);
 	} else {
-		if (!n)
-			printf("no frames\n");
-		for (k = 0; k < n; k++)
-			print_table_layer(gfxstat_metrics_get(r.m, k));
+		if (r.ncauses)
+			qsort(r.causes, r.ncauses, sizeof(*r.causes), cmp_cause);
+		cli_analyze_text(r.m, r.families, table_cause, &r);
 	}
 	if (fflush(stdout)) {
 		cli_error("cannot write standard output: %s", strerror(errno));
 		rc = CLI_OUTPUT;
 	}
+	/* damage is said after the results, as in every command */
+	if (rc == CLI_OK && damaged)
+		rc = cli_damaged(nread == 1 ? last.path : "the inputs", damaged);
 	free_run(&r);
 	return rc;
 }

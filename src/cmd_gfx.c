@@ -14,15 +14,21 @@
 #include "cli_source.h"
 #include "gfxstat/gfxstat.h"
 
-enum { OPT_PERIOD = 256, OPT_FOCUS, OPT_AWK };
+enum { OPT_PERIOD = 256, OPT_FOCUS, OPT_AWK, OPT_WINDOW, OPT_KPI, OPT_LAYER, OPT_APP };
 
 static const struct cli_opt gfx_opts[] = {
 	{ 't', "target", "FPS", "target FPS, used in the score (default 60)" },
-	{ 'k', "KPI", "MS", "frame-time KPI for the score, in ms (default 100)" },
+	/* the same words as every command; the seed's letters stay as aliases */
+	{ OPT_KPI, "kpi", "MS", "frame-time KPI for the score, in ms (default 100)" },
+	{ 'k', "KPI", "MS", NULL },
 	{ 'T', "type", "0-4", "output type, see below (default 0)" },
-	{ 'd', "delay", "SEC", "window length: rows are checked every SEC of trace time (1)" },
+	{ OPT_WINDOW, "window", "SEC", "window length: rows are checked every SEC of trace time (1)" },
+	{ 'd', "delay", "SEC", NULL },
 	{ 'f', "frames", "N", "write a window only when it has more than N frames (20)" },
-	{ 'F', "folder", "DIR", "output folder for fps.csv and dropFrames.csv (fps)" },
+	{ 'o', "output", "DIR", "output folder for fps.csv and dropFrames.csv (fps)" },
+	{ 'F', "folder", "DIR", NULL },
+	{ OPT_LAYER, "layer", "SUBSTRING", "only layers whose name contains SUBSTRING" },
+	{ OPT_APP, "app", "PKG", "only the layers of this package" },
 	{ OPT_PERIOD, "vsync-period", "MS",
 	  "refresh period for frames that do not give theirs (--awk: for every frame)" },
 	{ OPT_AWK, "awk", NULL, "gfx.sh's own rule over trace text (compatibility, see below)" },
@@ -51,7 +57,7 @@ static const char gfx_details[] =
 	"the last one seen, else 16.667 ms). A layer's first frame starts it: 'frames' counts\n"
 	"intervals, so frames + wait times over a surface's rows is its frame count minus one.\n"
 	"score = 60*min(FPS/target,1) + 20*min(KPI/max,1) + 10*(1-A/N) + 7*(1-B/N) + 3*(1-C/N).\n"
-	"Every -d SEC of present time (the window clock restarts when time goes back, as from one\n"
+	"Every --window SEC of present time (the window clock restarts when time goes back, as from one\n"
 	"gfxinfo window to the next) every surface with more than -f frames gets a row.\n"
 	"dropFrames.csv: 'VSYNC type' is the frame's source (ftrace, frametimeline, gfxinfo, ...),\n"
 	"info is empty. Times print in seconds, with 9 decimals when the source has nanoseconds.\n"
@@ -66,7 +72,8 @@ static const char gfx_details[] =
 	"SIGTERM or SIGHUP, every surface with frames is flushed, so a stopped capture keeps\n"
 	"everything; the exit status is then 0. Several FILEs are read as one recording. The\n"
 	"folder's fps.csv and dropFrames.csv are replaced only once an input is recognised (its\n"
-	"first frame, or its end): an unreadable input leaves earlier results as they were.\n"
+	"first frame): an unreadable input, or one with no frame (or none that --layer/--app\n"
+	"match), exits 3 and leaves earlier results as they were.\n"
 	"\n"
 	"--awk: the seed's own rule, kept for comparing with gfx.sh (tests/ref holds the awk\n"
 	"reference). It reads ftrace/atrace text only. A frame is credited at the first\n"
@@ -87,14 +94,12 @@ static const char gfx_details[] =
 	"  - Counters of other processes (iq, aq:pending, Heap size, VSP-prediction, ...) in a\n"
 	"    trace recorded with more than 'gfx' become surfaces; HW_VSYNC_<display id> of\n"
 	"    Android 10+ and VSYNC-predicted too.\n"
-	"  - D compares every VSYNC gap with the period, so it is noisy (gfx.sh's definition).\n"
-	"\n"
-	"Exit status: 0 ok, 2 usage, 3 unreadable input or no frame source (--awk: no ftrace\n"
-	"events), 5 cannot write.\n";
+	"  - D compares every VSYNC gap with the period, so it is noisy (gfx.sh's definition).\n";
 
 static const struct cli_cmd gfx_cmd = {
 	"gfxstat gfx",
-	"gfxstat gfx [-t FPS] [-k MS] [-T 0-4] [-d SEC] [-f N] [-F DIR] [--vsync-period MS]\n"
+	"gfxstat gfx [-t FPS] [--kpi MS] [-T 0-4] [--window SEC] [-f N] [-o DIR]\n"
+	"                   [--layer SUBSTRING] [--app PKG] [--vsync-period MS]\n"
 	"                   [--awk [--focus PKG/ACTIVITY]] [-q] [FILE|-]...",
 	"Per-surface FPS windows as android_FPS_frome_GFX (fps.csv), from any frame source.",
 	gfx_details,
@@ -105,6 +110,8 @@ struct gfx_run {
 	struct gfxstat_gfx_opts o;
 	int awk;
 	const char *dir;
+	const char *layer, *app; /* --layer, --app */
+	struct cli_source last;  /* the last input read, to say what it held */
 	char *fps_path, *drop_path;
 	FILE *fps, *drop;
 	int opened;         /* the outputs were (re)created: the input was recognised */
@@ -129,26 +136,32 @@ static int gfx_opt(void *user, int id, const char *arg)
 	switch (id) {
 	case 't':
 		return cli_double("-t/--target", arg, 0.001, 1e6, &r->o.target);
-	case 'k':
-		return cli_double("-k/--KPI", arg, 0, 1e9, &r->o.kpi_ms);
+	case OPT_KPI:
+		return cli_double("--kpi", arg, 0, 1e9, &r->o.kpi_ms);
 	case 'T':
 		if (cli_long("-T/--type", arg, 0, 4, &v))
 			return -1;
 		r->o.type = (int)v;
 		return 0;
-	case 'd':
-		if (cli_duration_ns("-d/--delay", arg, GFXSTAT_NSEC_PER_SEC, &ns))
+	case OPT_WINDOW:
+		if (cli_duration_ns("--window", arg, GFXSTAT_NSEC_PER_SEC, &ns))
 			return -1;
 		r->o.delay_ns = ns;
 		return 0;
 	case 'f':
 		return cli_long("-f/--frames", arg, 0, 1000000000L, &r->o.frames);
-	case 'F':
+	case 'o':
 		if (!*arg) {
-			cli_error("-F/--folder needs a folder name");
+			cli_error("-o/--output needs a folder name, not ''");
 			return -1;
 		}
 		r->dir = arg;
+		return 0;
+	case OPT_LAYER:
+		r->layer = arg;
+		return 0;
+	case OPT_APP:
+		r->app = arg;
 		return 0;
 	case OPT_PERIOD:
 		if (cli_duration_ns("--vsync-period", arg, GFXSTAT_NSEC_PER_MSEC, &ns))
@@ -400,6 +413,10 @@ static int on_model_frame(void *user, const struct gfxstat_frame *f)
 	struct gfx_run *r = user;
 	int rc;
 
+	if (r->layer && !cli_str_contains(f->layer, r->layer))
+		return 0;
+	if (r->app && !cli_str_is(f->app, r->app))
+		return 0;
 	/* a frame, whatever it is, means the input was recognised */
 	if (open_outputs(r))
 		return -1;
@@ -427,8 +444,12 @@ static int report_model(struct gfx_run *r, double secs)
 	if (st->keys_overflow)
 		cli_warn("%llu frames left out: the surface table was full",
 			 (unsigned long long)st->keys_overflow);
-	if (r->inputs_ok && !st->used)
-		cli_warn("no surface frames with a present time in the input");
+	if (r->inputs_ok && st->frames && !st->used) {
+		cli_error("no surface frames with a present time in the input (%llu display "
+			  "refreshes, %llu frames with no present): 'gfxstat analyze' reports them",
+			  (unsigned long long)st->display, (unsigned long long)st->no_present);
+		return CLI_INPUT;
+	}
 	return CLI_OK;
 }
 
@@ -464,6 +485,9 @@ static int run_model(struct gfx_run *r, char **paths, int n)
 		}
 		r->inputs_ok++;
 		cli_source_report(&src, 0);
+		if (cli_source_damaged(&src))
+			rc = CLI_INPUT;
+		r->last = src;
 		cli_source_free(&src);
 	}
 	/* the final flush, also after a signal: a stopped capture keeps its windows */
@@ -481,11 +505,13 @@ static int run_model(struct gfx_run *r, char **paths, int n)
 		cli_error("%s", gfxstat_strerror(r->lib_rc ? r->lib_rc : rc2));
 		return CLI_INPUT;
 	}
-	report_model(r, cli_now() - t0);
-	/* a recognised input with no frame at all still replaces the results (with none) */
+	/* nothing found: exit 3 and leave the results of an earlier run as they were */
+	if (r->inputs_ok && !r->opened && !cli_stop_signal)
+		return cli_source_no_frames(&r->last, r->layer, r->app);
+	rc2 = report_model(r, cli_now() - t0);
 	if (r->inputs_ok && open_outputs(r))
 		return r->open_rc;
-	return rc;
+	return rc ? rc : rc2;
 }
 
 int cmd_gfx(int argc, char **argv)
@@ -501,6 +527,10 @@ int cmd_gfx(int argc, char **argv)
 		return CLI_OK;
 	if (first < 0)
 		return CLI_USAGE;
+	if (r.awk && (r.layer || r.app)) {
+		cli_error("--layer and --app read the frame model, not --awk's rule");
+		return CLI_USAGE;
+	}
 	r.fps_path = path_join(r.dir, "fps.csv");
 	r.drop_path = path_join(r.dir, "dropFrames.csv");
 	if (!r.fps_path || !r.drop_path) {

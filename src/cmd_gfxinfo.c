@@ -7,17 +7,23 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
+#include "cli_json.h"
 #include "cmd_gfxinfo.h"
 #include "gfxstat/gfxstat.h"
 #include "gfxstat/gfxstat_gfxinfo.h"
 
-enum { OPT_ANDROID = 256, OPT_PERIOD, OPT_FORGIVE, OPT_ALL };
+enum { OPT_ANDROID = 256, OPT_PERIOD, OPT_FORGIVE, OPT_ALL, OPT_ROWS, OPT_FRAMES, OPT_FORMAT };
 
 static const struct cli_opt gfxinfo_opts[] = {
-	{ 'f', "frames", NULL, "list the framestats rows as CSV instead of the summaries" },
-	{ 'c', "csv", NULL, "print one CSV line per window (recomputed and dump's values)" },
+	{ OPT_FORMAT, "format", "table|csv",
+	  "the summaries as dumpsys prints them (table), or one CSV line per window" },
+	{ 'c', "csv", NULL, "same as --format csv" },
+	/* -f is gfx's frame threshold: not a second meaning here */
+	{ OPT_ROWS, "rows", NULL, "list the framestats rows as CSV instead of the summaries" },
+	{ OPT_FRAMES, "frames", NULL, NULL },
 	{ OPT_ALL, "all", NULL, "also print blocks with no summary and no rows" },
 	{ OPT_ANDROID, "android", "N", "use release N's JankTracker (6-16; default: from the dump)" },
 	{ OPT_PERIOD, "vsync-period", "MS",
@@ -43,11 +49,11 @@ static const char gfxinfo_details[] =
 	"never finished and are left out, as Android does. The dequeue forgiveness depends on\n"
 	"the compositor offset, which the dump does not show: 0 unless --forgiveness is given.\n"
 	"\n"
-	"Exit status: 0 ok, 2 usage, 3 unreadable input or no gfxinfo content.\n";
+	"An empty input, or one with no gfxinfo summary and no framestats rows, exits 3.\n";
 
 static const struct cli_cmd gfxinfo_cmd = {
 	"gfxstat gfxinfo",
-	"gfxstat gfxinfo [--frames | --csv] [--all] [--android N] [--vsync-period MS]\n"
+	"gfxstat gfxinfo [--rows | --format table|csv] [--all] [--android N] [--vsync-period MS]\n"
 	"                       [--forgiveness MS] [-q] [FILE|-]...",
 	"Recompute dumpsys gfxinfo's jank summary from the framestats rows, and compare.",
 	gfxinfo_details,
@@ -66,6 +72,11 @@ struct run {
 	struct gfxstat_gfxinfo_opts o;
 	struct gfxstat_gfxinfo *g;
 	int frames, csv, all;
+	int json;                 /* --format json: blocks go to @jo until the header is known */
+	FILE *jo;
+	char *jbody;
+	size_t njbody, jblocks;
+	struct cli_json_header hdr;
 	int lib_rc;
 	int32_t last_pid;
 	int header_done;
@@ -80,8 +91,16 @@ static int gfxinfo_opt(void *user, int id, const char *arg)
 	long long ns;
 
 	switch (id) {
-	case 'f':
+	case OPT_ROWS:
 		r->frames = 1;
+		return 0;
+	case OPT_FORMAT:
+		if (strcmp(arg, "table") && strcmp(arg, "csv") && strcmp(arg, "json")) {
+			cli_error("--format takes table, csv or json, not '%s'", arg);
+			return -1;
+		}
+		r->csv = !strcmp(arg, "csv");
+		r->json = !strcmp(arg, "json");
 		return 0;
 	case 'c':
 		r->csv = 1;
@@ -496,7 +515,8 @@ static void csv_header(void)
 					    "deadline_missed", "deadline_missed_legacy" };
 	size_t i;
 
-	printf("pid,app,kind,window,rules,columns,rows,rows_flagged,rows_incomplete,coverage");
+	/* layer: the Android window, as `frames` names it; kind says process or window */
+	printf("pid,app,kind,layer,rules,columns,rows,rows_flagged,rows_incomplete,coverage");
 	for (i = 0; i < sizeof(part) / sizeof(part[0]); i++)
 		printf(",rows_%s", part[i]);
 	for (i = 0; i < sizeof(part) / sizeof(part[0]); i++)
@@ -520,6 +540,73 @@ static void csv_block(const struct gfxstat_gfxinfo_block *b)
 	printf("\n");
 }
 
+static void json_profile(FILE *o, const struct gfxstat_profile *p)
+{
+	static const char *const pct[4] = { "p50", "p90", "p95", "p99" };
+	int i;
+
+	fprintf(o, "{\"total\":%lld,\"janky\":%lld,\"janky_legacy\":%lld,\"percentile_ms\":{",
+		(long long)p->total_frames, (long long)p->janky_frames, (long long)p->janky_legacy);
+	for (i = 0; i < 4; i++)
+		fprintf(o, "%s\"%s\":%d", i ? "," : "", pct[i], p->percentile[i]);
+	fputs("},\"jank_counts\":{", o);
+	for (i = 0; i < GFXSTAT_JANK_COUNT; i++) {
+		cli_json_str(o, gfxstat_jank_type_name((enum gfxstat_jank_type)i));
+		fprintf(o, ":%lld%s", (long long)p->jank_counts[i], i + 1 < GFXSTAT_JANK_COUNT ? "," : "");
+	}
+	fputs("}}", o);
+}
+
+static void json_strn(FILE *o, struct gfxstat_str s)
+{
+	char *z = malloc(s.n + 1);
+
+	if (!z || !s.n) {
+		fputs("null", o);
+		free(z);
+		return;
+	}
+	memcpy(z, s.p, s.n);
+	z[s.n] = 0;
+	cli_json_str(o, z);
+	free(z);
+}
+
+/* One block of `gfxinfo --format json` (docs/output.md): the --format csv line's facts. */
+static void json_block(struct run *r, const struct gfxstat_gfxinfo_block *b)
+{
+	static const char *const cover_names[] = { "none", "all", "partial", "more" };
+	FILE *o = r->jo;
+
+	fprintf(o, "%s{\"pid\":", r->jblocks++ ? ",\n" : "\n");
+	if (b->pid >= 0)
+		fprintf(o, "%d", (int)b->pid);
+	else
+		fputs("null", o);
+	fputs(",\"app\":", o);
+	json_strn(o, b->app);
+	fprintf(o, ",\"kind\":\"%s\",\"layer\":",
+		b->kind == GFXSTAT_BLOCK_PROCESS ? "process" : "window");
+	json_strn(o, b->name);
+	fprintf(o, ",\"rules\":\"%s\",\"columns\":%d,\"rows\":%llu,\"rows_flagged\":%llu,"
+		"\"rows_incomplete\":%llu,\"coverage\":\"%s\",\"period_ns\":",
+		gfxstat_gfxinfo_rules_name(b->rules), b->columns, (unsigned long long)b->rows,
+		(unsigned long long)b->rows_flagged, (unsigned long long)b->rows_incomplete,
+		cover_names[coverage(b)]);
+	cli_json_ns(o, b->frame_interval_ns > 0 ? b->frame_interval_ns : GFXSTAT_NS_NONE);
+	fputs(",\"recomputed\":", o);
+	if (b->has_rows)
+		json_profile(o, &b->calc);
+	else
+		fputs("null", o);
+	fputs(",\"dump\":", o);
+	if (b->has_summary)
+		json_profile(o, &b->dump);
+	else
+		fputs("null", o);
+	fputc('}', o);
+}
+
 static int on_block(void *user, const struct gfxstat_gfxinfo_block *b)
 {
 	struct run *r = user;
@@ -531,7 +618,9 @@ static int on_block(void *user, const struct gfxstat_gfxinfo_block *b)
 	r->blocks_shown++;
 	if (r->frames)
 		return 0;
-	if (r->csv)
+	if (r->json)
+		json_block(r, b);
+	else if (r->csv)
 		csv_block(b);
 	else
 		print_block(r, b);
@@ -543,26 +632,30 @@ static int on_frame(void *user, const struct gfxstat_frame *f)
 	struct run *r = user;
 	int i, first = 1;
 
+	cli_json_header_frame(&r->hdr, f);
 	if (!r->frames)
 		return 0;
 	printf("%d,", (int)f->pid);
 	csv_quoted(f->app);
 	putchar(',');
 	csv_quoted(f->layer);
-	printf(",%llu,%lld,%d,", (unsigned long long)r->row_no++, (long long)f->fi[GFXSTAT_FI_FLAGS],
-	       (int)f->janky);
+	printf(",%llu,%lld,", (unsigned long long)r->row_no++, (long long)f->fi[GFXSTAT_FI_FLAGS]);
+	if (f->janky >= 0) /* unknown is empty */
+		printf("%d", (int)f->janky);
+	/* names, as `frames` writes them, then the raw bits */
+	printf(",\"");
 	for (i = 0; i < GFXSTAT_JANK_COUNT; i++) {
 		unsigned k = gfxstat_jank_reason_count(f->jank_reasons, (enum gfxstat_jank_type)i);
 
 		if (k) {
-			printf("%s%s", first ? "" : "|",
+			printf("%s%s", first ? "" : ", ",
 			       gfxstat_jank_type_name((enum gfxstat_jank_type)i));
 			if (k > 1)
 				printf(" x%u", k); /* both 12+ trackers reported it */
 			first = 0;
 		}
 	}
-	printf(",");
+	printf("\",%u,", (unsigned)f->jank_reasons);
 	if (f->present_ns != GFXSTAT_NS_NONE)
 		printf("%lld", (long long)f->present_ns);
 	printf(",");
@@ -599,6 +692,32 @@ static int end_of_file(void *user)
 	return r->lib_rc;
 }
 
+/* `gfxinfo --format json`: the header (each input's size, the rows' span and period), then
+ * the blocks held in memory until now */
+static void json_document(struct run *r, char **paths, int n, unsigned long long bytes)
+{
+	struct stat st;
+	int i;
+
+	for (i = 0; i < n || (!n && !i); i++) {
+		const char *p = n ? paths[i] : "-";
+		unsigned long long size = bytes;
+
+		if (strcmp(p, "-") && !stat(p, &st))
+			size = (unsigned long long)st.st_size;
+		cli_json_header_input(&r->hdr, p, "gfxinfo", NULL, size);
+		if (!n)
+			break;
+	}
+	fclose(r->jo);
+	cli_json_begin(stdout, &r->hdr);
+	fputs("\n\"blocks\":[", stdout);
+	fwrite(r->jbody, 1, r->njbody, stdout);
+	fputs("]}\n", stdout);
+	free(r->jbody);
+	cli_json_header_free(&r->hdr);
+}
+
 int cmd_gfxinfo(int argc, char **argv)
 {
 	struct run r;
@@ -610,6 +729,7 @@ int cmd_gfxinfo(int argc, char **argv)
 
 	memset(&r, 0, sizeof(r));
 	memset(&st, 0, sizeof(st));
+	cli_json_header_init(&r.hdr, "gfxinfo");
 	gfxstat_gfxinfo_opts_init(&r.o);
 	first = cli_parse(&gfxinfo_cmd, argc, argv, gfxinfo_opt, &r);
 	if (first == -2)
@@ -617,7 +737,7 @@ int cmd_gfxinfo(int argc, char **argv)
 	if (first < 0)
 		return CLI_USAGE;
 	if (r.frames && r.csv) {
-		cli_error("--frames and --csv cannot be used together");
+		cli_error("--rows and --format csv cannot be used together");
 		return CLI_USAGE;
 	}
 	sink.frame = on_frame;
@@ -631,13 +751,18 @@ int cmd_gfxinfo(int argc, char **argv)
 	}
 	r.last_pid = -2;
 	if (r.frames) {
-		printf("pid,app,window,row,flags,janky,jank_reasons,present_ns,interval_ns,"
+		printf("pid,app,layer,row,flags,janky,jank_reasons,jank_reasons_raw,present_ns,"
+		       "interval_ns,"
 		       "vsync_period_ns,duration_ns");
 		for (i = 0; i < GFXSTAT_FI_COUNT; i++)
 			printf(",%s", gfxstat_frameinfo_name((enum gfxstat_frameinfo)i));
 		printf("\n");
 	} else if (r.csv) {
 		csv_header();
+	} else if (r.json && !(r.jo = open_memstream(&r.jbody, &r.njbody))) {
+		cli_error("out of memory");
+		gfxstat_gfxinfo_free(r.g);
+		return CLI_INPUT;
 	}
 	cli_catch_signals();
 	rc = cli_read_inputs(argv + first, argc - first, feed, end_of_file, &r, &bytes);
@@ -664,10 +789,14 @@ int cmd_gfxinfo(int argc, char **argv)
 	if (r.mismatches)
 		cli_warn("%llu fields differ where the rows hold every frame the dump counts",
 			 r.mismatches);
-	if (rc == CLI_OK && !r.content) {
+	if (rc == CLI_OK && !bytes && !cli_stop_signal) {
+		rc = cli_empty_input(argc - first == 1 ? argv[first] : argc == first ? "-" : "the inputs");
+	} else if (rc == CLI_OK && !r.content) {
 		cli_error("no dumpsys gfxinfo summary or framestats rows in the input");
 		rc = CLI_INPUT;
 	}
+	if (r.json)
+		json_document(&r, argv + first, argc - first, bytes);
 	if (fflush(stdout) && rc == CLI_OK) {
 		cli_error("cannot write the results: %s", strerror(errno));
 		rc = CLI_OUTPUT;

@@ -38,7 +38,8 @@ static const char pd_details[] =
 	"--processes: every process the trace names (ProcessTree), with its app: pid, name, app.\n"
 	"--markers lines: timestamp, pid, cpu, marker kind, name, value.\n"
 	"\n"
-	"Exit status: 0 ok, 2 usage, 3 unreadable input or a stream that cannot be decoded.\n";
+	"An empty input, a stream that cannot be decoded, or a truncated trace (after its\n"
+	"summary) exits 3.\n";
 
 static const struct cli_cmd pd_cmd = {
 	"gfxstat perfetto-dump",
@@ -365,7 +366,13 @@ int cmd_perfetto_dump(int argc, char **argv)
 		free(r.layers);
 		return CLI_INPUT;
 	}
+	/* an endless standard input ends cleanly on SIGTERM, as in every command */
+	cli_catch_signals();
 	rc = cli_read_inputs(argv + first, 1, pd_feed, pd_end_of_file, &r, &bytes);
+	if (rc == CLI_OK && !bytes && !cli_stop_signal) {
+		rc = cli_empty_input(argv[first]);
+		goto out;
+	}
 	if (rc == CLI_OK && r.lib_rc == 0)
 		r.lib_rc = gfxstat_perfetto_finish(r.dec);
 	s = gfxstat_perfetto_summary(r.dec);
@@ -386,13 +393,21 @@ int cmd_perfetto_dump(int argc, char **argv)
 			cli_error("'%s': no Perfetto trace packets", argv[first]);
 			rc = CLI_INPUT;
 		} else {
+			/* the same words as every command that reads a Perfetto trace */
 			if (s->truncated)
-				cli_warn("'%s': the last packet is cut short", argv[first]);
+				cli_warn("%s: the last packet is cut short (a truncated trace)",
+					 argv[first]);
+			if (s->inflate_failed)
+				cli_warn("%s: %llu compressed packets could not be inflated",
+					 argv[first], (unsigned long long)s->inflate_failed);
 			if (s->malformed)
 				cli_warn("%llu malformed packets or messages skipped",
 					 (unsigned long long)s->malformed);
+			if (s->truncated || s->inflate_failed)
+				rc = cli_damaged(argv[first], s->truncated + s->inflate_failed);
 		}
 	}
+out:
 	gfxstat_perfetto_free(r.dec);
 	for (i = 0; i < r.nlayers; i++)
 		free(r.layers[i].name);

@@ -20,25 +20,23 @@
 /* Files taken from one directory of polls. */
 #define MAX_DIR_FILES 100000
 
-static int report_unwrap(const struct gfxstat_unwrap_stats *st)
+/* Warn of each non-INFO counter. Return: the ERROR-severity ones (data lost), summed. */
+static unsigned long long report_unwrap(const char *name, const struct gfxstat_unwrap_stats *st)
 {
-	int i, rc = CLI_OK;
+	unsigned long long damaged = 0;
+	int i;
 
 	for (i = 0; i < GFXSTAT_UNWRAP_STAT_COUNT; i++) {
 		enum gfxstat_severity sev = gfxstat_unwrap_stat_severity((enum gfxstat_unwrap_stat)i);
 
 		if (!st->v[i] || sev == GFXSTAT_SEV_INFO)
 			continue;
-		if (sev == GFXSTAT_SEV_ERROR) {
-			cli_error("%" PRIu64 " %s", st->v[i],
-				  gfxstat_unwrap_stat_doc((enum gfxstat_unwrap_stat)i));
-			rc = CLI_INPUT;
-		} else {
-			cli_warn("%" PRIu64 " %s", st->v[i],
-				 gfxstat_unwrap_stat_doc((enum gfxstat_unwrap_stat)i));
-		}
+		if (sev == GFXSTAT_SEV_ERROR)
+			damaged += st->v[i];
+		cli_warn("%s: %" PRIu64 " %s", name, st->v[i],
+			 gfxstat_unwrap_stat_doc((enum gfxstat_unwrap_stat)i));
 	}
-	return rc;
+	return damaged;
 }
 
 static void layers_text(const struct gfxstat_unwrap *u, char *buf, size_t cap)
@@ -61,8 +59,7 @@ static void layers_text(const struct gfxstat_unwrap *u, char *buf, size_t cap)
 		snprintf(buf, cap, "%s", gfxstat_format_name(GFXSTAT_FMT_UNKNOWN));
 }
 
-/* ---------------------------------------------------------------------------------------- */
-/* unwrap                                                                                    */
+/* unwrap ----------------------------------------------------------------------------------- */
 
 static const struct cli_opt unwrap_opts[] = {
 	{ 'o', "output", "FILE", "write the decoded text to FILE (default: standard output)" },
@@ -78,12 +75,11 @@ static const char unwrap_details[] =
 	"  atrace output ('TRACE:' then text, or a zlib stream with -z; CRLF added by an\n"
 	"  'adb shell' pty before the zlib stream is undone, as catapult does)\n"
 	"  gzip and zlib files, also around HTML; UTF-16LE/BE text with a BOM\n"
+	"  a zip (systrace .zip): its one trace member; with several, their names\n"
 	"  plain text: a UTF-8 BOM is dropped and CRLF line ends become LF\n"
 	"  Perfetto protobuf: copied unchanged\n"
 	"The detected layers are printed on standard error, e.g. 'gzip > systrace-html >\n"
-	"ftrace-text'. Zip archives are not read: unzip them first.\n"
-	"\n"
-	"Exit status: 0 ok, 2 usage, 3 unreadable, corrupt or truncated input, 5 cannot write.\n";
+	"ftrace-text'. No byte exits 3; a damaged input 3 after what could be decoded.\n";
 
 static const struct cli_cmd unwrap_cmd = {
 	"gfxstat unwrap",
@@ -149,18 +145,21 @@ int cmd_unwrap(int argc, char **argv)
 	struct unwrap_run r;
 	unsigned long long bytes = 0;
 	char layers[256];
-	int first, rc, rc2;
+	const char *name;
+	unsigned long long damaged;
+	int first, rc;
 
 	memset(&r, 0, sizeof(r));
 	first = cli_parse(&unwrap_cmd, argc, argv, unwrap_opt, &r);
 	if (first == -2)
 		return CLI_OK;
-	if (first < 0)
+	if (first < 0 || cli_check_path("-o/--output", r.out_path))
 		return CLI_USAGE;
 	if (argc - first > 1) {
 		cli_error("unwrap takes one input, not %d", argc - first);
 		return CLI_USAGE;
 	}
+	name = argc > first && strcmp(argv[first], "-") ? argv[first] : "standard input";
 	r.out = stdout;
 	if (r.out_path && strcmp(r.out_path, "-") != 0) {
 		r.out = fopen(r.out_path, "wb");
@@ -176,6 +175,7 @@ int cmd_unwrap(int argc, char **argv)
 		goto out;
 	}
 	cli_catch_signals();
+	gfxstat_unwrap_set_path(r.u, argc > first ? argv[first] : NULL); /* a zip: random access */
 	rc = cli_read_inputs(argv + first, argc - first, unwrap_feed, unwrap_eof, &r, &bytes);
 	if (fflush(r.out) && !r.write_failed)
 		r.write_failed = errno ? errno : EIO;
@@ -190,13 +190,16 @@ int cmd_unwrap(int argc, char **argv)
 		rc = CLI_INPUT;
 		goto out;
 	}
+	if (!rc && !bytes && !cli_stop_signal && (rc = cli_empty_input(name)))
+		goto out;
 	layers_text(r.u, layers, sizeof(layers));
-	cli_info("%s: %s, %" PRIu64 " bytes in, %" PRIu64 " out",
-		 argc > first ? argv[first] : "standard input", layers,
+	cli_info("%s: %s, %" PRIu64 " bytes in, %" PRIu64 " out", name, layers,
 		 r.st.v[GFXSTAT_UNWRAP_STAT_in_bytes], r.st.v[GFXSTAT_UNWRAP_STAT_out_bytes]);
-	rc2 = report_unwrap(&r.st);
-	if (!rc)
-		rc = rc2;
+	damaged = report_unwrap(name, &r.st);
+	if (*gfxstat_unwrap_zip_names(r.u))
+		cli_info("%s: zip members: %s", name, gfxstat_unwrap_zip_names(r.u));
+	if (damaged && !rc)
+		rc = cli_damaged(name, damaged);
 out:
 	gfxstat_unwrap_free(r.u);
 	if (r.out && r.out != stdout)
@@ -204,15 +207,15 @@ out:
 	return rc;
 }
 
-/* ---------------------------------------------------------------------------------------- */
-/* latency                                                                                   */
+/* latency ---------------------------------------------------------------------------------- */
 
-enum { OPT_LAYER = 256, OPT_LAYERS, OPT_PACKAGE };
+enum { OPT_LAYER = 256, OPT_LAYERS, OPT_APP, OPT_PACKAGE };
 
 static const struct cli_opt latency_opts[] = {
 	{ OPT_LAYER, "layer", "NAME", "the layer the dumps were taken for (labels the frames)" },
 	{ OPT_LAYERS, "layers", NULL, "the inputs are --list output: print the layer names" },
-	{ OPT_PACKAGE, "package", "PKG", "with --layers: print only the best layer for PKG" },
+	{ OPT_APP, "app", "PKG", "with --layers: print only the likeliest layer of PKG" },
+	{ OPT_PACKAGE, "package", "PKG", NULL },
 	{ 'q', "quiet", NULL, "no summary on standard error, only warnings and errors" },
 	{ 0, NULL, NULL, NULL },
 };
@@ -233,14 +236,14 @@ static const char latency_details[] =
 	"  sleep 1; done                                    # at 60 Hz a poll every < 2 s\n"
 	"\n"
 	"With --layers, the inputs are --list output (Android 15's RequestedLayerState{...}\n"
-	"lines are reduced to the layer name); --package PKG prints only the likeliest layer.\n"
+	"lines are reduced to the layer name); --app PKG prints only the likeliest layer.\n"
 	"\n"
-	"Exit status: 0 ok, 2 usage, 3 unreadable input or no --latency dump in it.\n";
+	"No frame (no rows: the layer did not match?), no --layers name, or no byte exits 3.\n";
 
 static const struct cli_cmd latency_cmd = {
 	"gfxstat latency",
 	"gfxstat latency [--layer NAME] [-q] FILE...|DIR|-\n"
-	"       gfxstat latency --layers [--package PKG] FILE|-",
+	"       gfxstat latency --layers [--app PKG] FILE|-",
 	"Frames from dumpsys SurfaceFlinger --latency polls, stitched, as CSV.",
 	latency_details,
 	latency_opts,
@@ -273,7 +276,7 @@ static int latency_opt(void *user, int id, const char *arg)
 	case OPT_LAYERS:
 		r->layers_mode = 1;
 		return 0;
-	case OPT_PACKAGE:
+	case OPT_APP:
 		r->package = arg;
 		return 0;
 	case 'q':
@@ -451,7 +454,8 @@ static char **expand_inputs(char **in, int n, int *out_n)
 			closedir(d);
 			if (nv == first)
 				cli_warn("'%s' holds no files", in[i]);
-			qsort(v + first, nv - first, sizeof(*v), cmp_str);
+			else /* v is NULL while nothing was added: no qsort(NULL, 0, ...) */
+				qsort(v + first, nv - first, sizeof(*v), cmp_str);
 		}
 	}
 	*out_n = (int)nv;
@@ -463,9 +467,10 @@ fail:
 	return NULL;
 }
 
-static int report_latency(const struct latency_run *r)
+static int report_latency(const struct latency_run *r, const char *name)
 {
 	const uint64_t *v = r->st.v;
+	unsigned long long damaged = 0;
 	int i, rc = CLI_OK;
 
 	cli_info("%" PRIu64 " dumps, %" PRIu64 " rows, %" PRIu64 " frames; %" PRIu64
@@ -479,16 +484,24 @@ static int report_latency(const struct latency_run *r)
 		if (!v[i] || sev == GFXSTAT_SEV_INFO || i == GFXSTAT_SFL_STAT_gaps ||
 		    i == GFXSTAT_SFL_STAT_resets)
 			continue;
-		if (sev == GFXSTAT_SEV_ERROR) {
-			cli_error("%" PRIu64 " %s", v[i], gfxstat_sfl_stat_doc((enum gfxstat_sfl_stat)i));
-			rc = CLI_INPUT;
-		} else {
-			cli_warn("%" PRIu64 " %s", v[i], gfxstat_sfl_stat_doc((enum gfxstat_sfl_stat)i));
-		}
+		if (sev == GFXSTAT_SEV_ERROR)
+			damaged += v[i];
+		cli_warn("%s: %" PRIu64 " %s", name, v[i],
+			 gfxstat_sfl_stat_doc((enum gfxstat_sfl_stat)i));
 	}
 	if (!v[GFXSTAT_SFL_STAT_dumps]) {
-		cli_error("no --latency dump in the input (a refresh-period line, then rows)");
+		cli_error("%s: no --latency dump (a refresh-period line, then rows)%s", name,
+			  v[GFXSTAT_SFL_STAT_rows] ? "" : "; 'gfxstat inspect' says what it is");
 		rc = CLI_INPUT;
+	} else if (!v[GFXSTAT_SFL_STAT_frames]) {
+		/* a lone number in the period range is not a result (issue 8) */
+		cli_error("%s: no frames: %" PRIu64 " refresh-period line%s but no frame rows (the "
+			  "layer name did not match?); 'gfxstat latency --layers' on a 'dumpsys "
+			  "SurfaceFlinger --list' finds the layer", name, v[GFXSTAT_SFL_STAT_dumps],
+			  v[GFXSTAT_SFL_STAT_dumps] == 1 ? "" : "s");
+		rc = CLI_INPUT;
+	} else if (damaged) {
+		rc = cli_damaged(name, damaged);
 	}
 	return rc;
 }
@@ -497,8 +510,9 @@ int cmd_latency(int argc, char **argv)
 {
 	struct latency_run r;
 	struct gfxstat_sfl_sink sink = { on_frame, on_gap, NULL };
-	unsigned long long bytes = 0;
+	unsigned long long bytes = 0, damaged; /* damaged: ERROR-severity counters */
 	char **paths = NULL;
+	const char *name;
 	int first, n = 0, rc, rc2, i;
 
 	memset(&r, 0, sizeof(r));
@@ -514,6 +528,12 @@ int cmd_latency(int argc, char **argv)
 	paths = expand_inputs(argv + first, argc - first, &n);
 	if (!paths)
 		return CLI_INPUT;
+	if (!n && argc > first) { /* empty folders: not standard input */
+		cli_error("no input file: the folders given hold no files");
+		free(paths);
+		return CLI_INPUT;
+	}
+	name = n == 1 && strcmp(paths[0], "-") ? paths[0] : n > 1 ? "the inputs" : "standard input";
 	sink.user = &r;
 	r.u = gfxstat_unwrap_new(latency_out, &r, &r.ust);
 	if (r.layers_mode)
@@ -541,22 +561,34 @@ int cmd_latency(int argc, char **argv)
 		rc = CLI_OUTPUT;
 		goto out;
 	}
-	rc2 = report_unwrap(&r.ust);
-	if (!rc)
-		rc = rc2;
+	if (!rc && !bytes && !cli_stop_signal && (rc = cli_empty_input(name)))
+		goto out;
+	damaged = report_unwrap(name, &r.ust);
 	if (r.layers_mode) {
 		if (r.package && r.best)
 			printf("%s\n", r.best);
 		cli_info("%llu layer names", r.names);
-		if (r.package && !r.best) {
+		if (!rc && !r.names) {
+			cli_error("%s: no layer names: not 'dumpsys SurfaceFlinger --list' output",
+				  name);
+			rc = CLI_INPUT;
+		} else if (!rc && r.package && !r.best) {
 			cli_error("no layer of '%s' in the --list output", r.package);
 			rc = CLI_INPUT;
 		}
+		if (!rc && damaged)
+			rc = cli_damaged(name, damaged);
+		if (fflush(stdout) && rc == CLI_OK) {
+			cli_error("cannot write standard output: %s", strerror(errno));
+			rc = CLI_OUTPUT;
+		}
 		goto out;
 	}
-	rc2 = report_latency(&r);
+	rc2 = report_latency(&r, name);
 	if (!rc)
 		rc = rc2;
+	if (!rc && damaged)
+		rc = cli_damaged(name, damaged);
 out:
 	gfxstat_unwrap_free(r.u);
 	gfxstat_sfl_free(r.p);

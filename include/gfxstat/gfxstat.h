@@ -500,7 +500,7 @@ void gfxstat_frame_init(struct gfxstat_frame *f, enum gfxstat_frame_source sourc
 
 /**
  * gfxstat_frame_source_name() - "ftrace", "frametimeline", "frametimeline_display",
- * "sf_latency", "gfxinfo", "app" or "ftrace_display"
+ * "sf-latency", "gfxinfo", "app" or "ftrace_display"
  */
 const char *gfxstat_frame_source_name(enum gfxstat_frame_source source);
 
@@ -588,7 +588,8 @@ struct gfxstat_str gfxstat_layer_app(const char *name, size_t n);
  * gfxstat_frame_csv_header() - the `gfxstat frames` CSV header line, with '\n'
  * gfxstat_frame_csv() - one frame as a CSV row: source,layer,app,pid,present_ns,interval_ns,
  * then the optional fields (empty when absent) and the FrameInfo columns
- * gfxstat_frame_json() - one frame as a JSON object on one line; absent fields are left out
+ * gfxstat_frame_json() - one frame as a JSON object on one line; absent fields are null
+ * (docs/output.md: codes as names with the raw value beside them)
  * Return: as snprintf: the length written, or needed when it is >= @cap.
  */
 size_t gfxstat_frame_csv_header(char *buf, size_t cap);

@@ -41,7 +41,7 @@ const char *gfxstat_frame_source_name(enum gfxstat_frame_source source)
 	case GFXSTAT_SRC_FRAMETIMELINE_DISPLAY:
 		return "frametimeline_display";
 	case GFXSTAT_SRC_SF_LATENCY:
-		return "sf_latency";
+		return "sf-latency"; /* the format's own name: one spelling */
 	case GFXSTAT_SRC_GFXINFO:
 		return "gfxinfo";
 	case GFXSTAT_SRC_APP:

@@ -81,10 +81,10 @@ else
 			"$c35/err" && pass || fail "latency: unresponsive warning not counted"; }
 		f=$d/zTT/latency.txt
 		if [ -f "$f" ]; then
-			# UTF-16LE, CRLF, a period line and no rows: a valid but empty result
+			# UTF-16LE, CRLF, a period line and no rows: nothing found, exit 3 (issue 8)
 			"$GFXSTAT" latency "$f" > "$c35/got.csv" 2> "$c35/err"
 			rc=$?
-			if [ $rc -eq 0 ] && [ "$(wc -l < "$c35/got.csv")" -eq 1 ] &&
+			if [ $rc -eq 3 ] && [ "$(wc -l < "$c35/got.csv")" -eq 1 ] &&
 				grep -q 'period line but no rows' "$c35/err"; then
 				pass
 			else

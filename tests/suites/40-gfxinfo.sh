@@ -157,7 +157,8 @@ gx_frames_check() { # gx_frames_check FRAMES.csv SUMMARY.csv
 	tr -d '"' < "$2" | awk -F, 'NR > 1 && $3 == "window" && $7 > 0 {
 		s = $11 "|" $12; for (i = 18; i <= 24; i++) s = s "|" $i; print $1 "," $4 "," s }' \
 		> "$gx_dir/want.sum"
-	tr -d '"' < "$1" | awk -F, '
+	# the reasons are names joined with ", " (then their raw bits): "|" to split them here
+	tr -d '"' < "$1" | sed 's/, /|/g' | awk -F, '
 	NR == 1 { next }
 	{ k = $1 "," $3 }
 	!(k in seen) { seen[k] = 1; keys[nk++] = k }
@@ -170,15 +171,15 @@ gx_frames_check() { # gx_frames_check FRAMES.csv SUMMARY.csv
 			cnt[k, name] += m
 		}
 	}
-	$8 != "" {
-		if (last[k] != "" && $8 + 0 <= last[k]) printf "%s: present %s not after %s\n", k, $8, last[k]
-		if (last[k] != "" && $10 != "" && ($8 - last[k]) < 0.75 * $10)
-			printf "%s: interval %d under 3/4 of %d\n", k, $8 - last[k], $10
+	$9 != "" {
+		if (last[k] != "" && $9 + 0 <= last[k]) printf "%s: present %s not after %s\n", k, $9, last[k]
+		if (last[k] != "" && $11 != "" && ($9 - last[k]) < 0.75 * $11)
+			printf "%s: interval %d under 3/4 of %d\n", k, $9 - last[k], $11
 		if (last[k] != "") {
-			iv = $8 - last[k]
+			iv = $9 - last[k]
 			if (iv < 500000000) { act[k] += iv; nact[k]++ }
-		} else first[k] = $8
-		last[k] = $8 + 0; np[k]++; per[k] = $10
+		} else first[k] = $9
+		last[k] = $9 + 0; np[k]++; per[k] = $11
 	}
 	END {
 		split("Missed Vsync|High input latency|Slow UI thread|Slow bitmap uploads|" \
@@ -208,8 +209,8 @@ gx_analyze_check() { # gx_analyze_check INPUT SUMMARY.csv
 	"$GFXSTAT" analyze -q --json "$1" > "$gx_dir/an.json" 2> /dev/null
 	tr -d '"' < "$2" | awk -F, 'NR > 1 && $3 == "window" && $11 > 0 { print $4 "|" $11 "|" $12 }' |
 		sort > "$gx_dir/an.want"
-	sed 's/{"name":/\n&/g' "$gx_dir/an.json" | awk '/"kind":"layer"/ {
-		name = $0; sub(/^\{"name":"/, "", name); sub(/".*/, "", name)
+	sed 's/{"layer":/\n&/g' "$gx_dir/an.json" | awk '/"kind":"layer"/ {
+		name = $0; sub(/^\{"layer":"/, "", name); sub(/".*/, "", name)
 		f = j = "-"
 		if (match($0, /"frames":[0-9]+/)) f = substr($0, RSTART + 9, RLENGTH - 9)
 		if (match($0, /"android":\{"judged":[0-9]+,"janky":[0-9]+/)) {
@@ -352,7 +353,8 @@ else
 			fi
 			# the 120 table rows are frames: no present, duration = the four stages
 			"$GFXSTAT" gfxinfo -q --frames "$f" > "$gx_dir/nuvio.frames"
-			if [ "$(awk -F, 'NR > 1 && $8 == "" && $11 > 0' "$gx_dir/nuvio.frames" |
+			if [ "$(tr -d '"' < "$gx_dir/nuvio.frames" | sed 's/, /|/g' |
+				awk -F, 'NR > 1 && $9 == "" && $12 > 0' |
 				wc -l)" = 120 ]; then pass; else
 				fail "gfxinfo NuvioTV: the legacy table is not 120 untimed frames"
 			fi

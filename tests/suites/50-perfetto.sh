@@ -195,11 +195,12 @@ else
 	sed 1d "$PF_TMP/out" > "$PF_TMP/a"
 	sed 1d "$PF_TMP/out-pipe" > "$PF_TMP/b"
 	cmp -s "$PF_TMP/a" "$PF_TMP/b" && pass || fail "perfetto sample through a pipe differs"
-	# truncated in the middle of a packet: counted, a warning, the packets before it kept
+	# truncated in the middle of a packet: counted, a warning, the packets before it kept,
+	# and exit 3 as for any damaged input (STYLE rule 3)
 	head -c 400000 "$PF_SAMPLE" > "$PF_TMP/cut.pb"
 	$PF_DUMP "$PF_TMP/cut.pb" > "$PF_TMP/out-cut" 2> "$PF_TMP/err-cut"
 	rc=$?
-	[ $rc -eq 0 ] && grep -q 'cut short' "$PF_TMP/err-cut" && pass ||
+	[ $rc -eq 3 ] && grep -q 'cut short' "$PF_TMP/err-cut" && [ -s "$PF_TMP/out-cut" ] && pass ||
 		fail "truncated perfetto sample: exit $rc"
 fi
 

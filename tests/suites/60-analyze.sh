@@ -32,7 +32,7 @@ recompute() { # recompute FRAMES.csv LAYER -> "fps p50 p90 p99 max jank big a b 
 	function rank(pc, k,   r) { r = int((k * pc + 99) / 100); return r < 1 ? 1 : r }' "$1"
 }
 from_json() { # from_json JSON LAYER -> the same fields as recompute
-	grep -F "{\"name\":\"$2\"" "$1" | head -n 1 | awk '{
+	grep -F "{\"layer\":\"$2\"" "$1" | head -n 1 | awk '{
 		n = split("fps p50 p90 p99 max jank big_jank A B C waits", k, " ")
 		for (i = 1; i <= n; i++) {
 			if (match($0, "\"" k[i] "\":[0-9.]+")) { s = substr($0, RSTART, RLENGTH); sub(/.*:/, "", s); v[i] = s }
@@ -80,7 +80,7 @@ janky_consistent() { # janky_consistent INPUT
 	"$GFXSTAT" analyze -q "$1" > "$an/t.txt"
 	"$GFXSTAT" analyze -q --janky "$1" > "$an/j.csv"
 	# the table's per-layer janky counts, summed over layers (apps merge layers: left out)
-	want=$(awk '/^layer /{l = 1} /^app /{l = 0} l && /^  cadence /{
+	want=$(awk '/^layer /{l = 1} /^app /{l = 0} l && /^  frames /{
 		for (i = 1; i <= NF; i++) if ($i == "janky") s += $(i + 1) } END { print s + 0 }' "$an/t.txt")
 	got=$(awk 'NR > 1 && !/^no janky/' "$an/j.csv" | wc -l | tr -d ' ')
 	[ "$want" = "$got" ] && pass || fail "analyze --janky on $(basename "$1"): $got rows, table says $want"
@@ -113,7 +113,7 @@ if [ -d "$SAMPLES" ]; then
 		mkdir -p "$an/w"
 		unzip -q -o "$SAMPLES/systrace_html/Gracker-SystraceForBlog/wangzherongyao.html.zip" -d "$an/w"
 		"$GFXSTAT" analyze -q --json "$an/w/wangzherongyao.html" > "$an/w.json"
-		sg='{"name":"SurfaceView - com.tencent.tmgp.sgame/com.tencent.tmgp.sgame.SGameActivity#0"'
+		sg='{"layer":"SurfaceView - com.tencent.tmgp.sgame/com.tencent.tmgp.sgame.SGameActivity#0"'
 		line=$(grep -F "$sg" "$an/w.json" | head -n 1)
 		case $line in
 		*'"cadence_vsyncs":2,'*'"janky_frames":0,'*'"slow_frames":0,'*'"refresh":{"slow_frames":76,'*)

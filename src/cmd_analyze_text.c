@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gfxstat analyze, text: "how smooth was it?" first. Per app a headline (frames, FPS, janky
+ * share by the library's one definition, frame-time percentiles, the worst frames with their
+ * causes), then each layer in the same form; the other tools' metric families on demand.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd_analyze.h"
+
+#define WORST 3
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} families[] = {
+	{ "fps", AN_FPS },         { "perfdog", AN_PERFDOG }, { "android", AN_ANDROID },
+	{ "seed", AN_SEED },       { "apple", AN_APPLE },     { "matrix", AN_MATRIX },
+	{ "taobao", AN_TAOBAO },   { "scrolls", AN_SCROLLS }, { "all", AN_ALL },
+};
+
+int cli_analyze_families(const char *list, unsigned *out)
+{
+	const char *p = list;
+
+	while (*p) {
+		size_t n = strcspn(p, ","), i;
+
+		for (i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+			if (strlen(families[i].name) == n && !strncmp(p, families[i].name, n))
+				break;
+		if (i == sizeof(families) / sizeof(families[0])) {
+			cli_error("--metrics: unknown family '%.*s'; known: fps, perfdog, android, "
+				  "seed, apple, matrix, taobao, scrolls, all", (int)n, p);
+			return -1;
+		}
+		*out |= families[i].bit;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+static const char *const matrix_names[GFXSTAT_MATRIX_LEVELS] = {
+	"best", "normal", "middle", "high", "frozen",
+};
+
+/* a janky frame and the layer it belongs to, for the worst-frames list */
+struct worst {
+	const struct gfxstat_layer_metrics *l;
+	const struct gfxstat_janky_frame *j;
+};
+
+/* Keep @w (sorted, longest first, at most WORST) with frame @j of @l if it is among them. */
+static void worst_add(struct worst *w, size_t *n, const struct gfxstat_layer_metrics *l,
+		      const struct gfxstat_janky_frame *j)
+{
+	size_t k;
+
+	if (j->length_ns == GFXSTAT_NS_NONE)
+		return;
+	for (k = *n; k > 0 && w[k - 1].j->length_ns < j->length_ns; k--)
+		if (k < WORST)
+			w[k] = w[k - 1];
+	if (k >= WORST)
+		return;
+	w[k].l = l;
+	w[k].j = j;
+	if (*n < WORST)
+		(*n)++;
+}
+
+static void headline(const struct gfxstat_metrics *m, const struct gfxstat_layer_metrics *l,
+		     cli_cause_fn cause, void *user)
+{
+	struct worst w[WORST];
+	size_t nw = 0, k, i, n = gfxstat_metrics_count(m);
+
+	printf("  frames %llu over %.2f s at %.1f Hz: FPS %.1f; janky %llu", (unsigned long long)
+	       l->frames, l->duration_s, l->refresh_hz, l->fps, (unsigned long long)l->janky_frames);
+	if (l->frames)
+		printf(" (%.2f%%)", 100.0 * (double)l->janky_frames / (double)l->frames);
+	if (l->untimed)
+		printf("; %llu with no present time", (unsigned long long)l->untimed);
+	printf("\n");
+	if (l->intervals)
+		printf("  frame ms  p50 %.1f  p90 %.1f  p99 %.1f  max %.1f\n", l->frame_ms_p50,
+		       l->frame_ms_p90, l->frame_ms_p99, l->frame_ms_max);
+	else
+		printf("  frame ms  none: every interval is an idle wait (>= --wait)\n");
+	/* an app's janky frames are its layers' (the app's own list merges them unnamed) */
+	for (k = 0; k < n; k++) {
+		const struct gfxstat_layer_metrics *x = gfxstat_metrics_get(m, k);
+
+		if (x->is_app || (l->is_app ? strcmp(x->app, l->name) : x != l))
+			continue;
+		for (i = 0; i < x->njanky_list; i++)
+			worst_add(w, &nw, x, &x->janky_list[i]);
+	}
+	for (k = 0; k < nw; k++) {
+		const char *c = cause ? cause(user, w[k].l, w[k].j) : NULL;
+
+		printf("  %s %.1f ms", k ? "         " : "worst    ", (double)w[k].j->length_ns / 1e6);
+		if (w[k].j->present_ns != GFXSTAT_NS_NONE)
+			printf(" at %.3f s", (double)w[k].j->present_ns / 1e9);
+		if (l->is_app)
+			printf(" on %s", w[k].l->name);
+		printf(": %s\n", c ? c : "cause unknown");
+	}
+}
+
+static void family_lines(const struct gfxstat_layer_metrics *l, unsigned fam)
+{
+	size_t i;
+
+	if (fam & AN_FPS) {
+		printf("  cadence   %.1f FPS (%u vsync%s)%s; waits %llu (%.2f s idle)\n",
+		       l->cadence_fps, l->cadence_vsyncs, l->cadence_vsyncs == 1 ? "" : "s",
+		       l->cadence_changes ? " most of the time" : "",
+		       (unsigned long long)l->waits, l->wait_s);
+		printf("  FPS %.1f (active)  %.1f (wall)  median %.1f  low 1%% %.1f  p95 %.1f ms\n",
+		       l->fps, l->fps_wall, l->fps_median, l->fps_low_1pct, l->frame_ms_p95);
+	}
+	if (fam & AN_PERFDOG) {
+		printf("  PerfDog   jank %llu  big jank %llu", (unsigned long long)l->jank,
+		       (unsigned long long)l->big_jank);
+		/* a rate per 10 minutes from seconds of data would be an extrapolation */
+		if (l->rates_valid)
+			printf("  (%.1f / %.1f per 10 min)", l->jank_per_10min,
+			       l->big_jank_per_10min);
+		printf("  stutter %.2f%%\n", l->stutter * 100);
+	}
+	if (fam & AN_ANDROID) {
+		printf("  Android   slow %llu  frozen %llu (%.2f%%)", (unsigned long long)l->slow_frames,
+		       (unsigned long long)l->frozen_frames, l->frozen_share * 100);
+		/* frozen counts idle waits too, which frame time leaves out: say so, not "max 0" */
+		if (l->frozen_frames && l->frame_ms_max < 700)
+			printf(" [idle waits >= 700 ms, left out of frame time]");
+		if (l->source_judged)
+			printf("  janky by the source %llu of %llu (%.2f%%)",
+			       (unsigned long long)l->source_janky, (unsigned long long)l->source_judged,
+			       100.0 * (double)l->source_janky / (double)l->source_judged);
+		printf("\n");
+	}
+	if (fam & AN_SEED)
+		printf("  seed      A %llu  B %llu  C %llu  D %llu  score %.2f\n",
+		       (unsigned long long)l->a, (unsigned long long)l->b, (unsigned long long)l->c,
+		       (unsigned long long)l->d, l->score);
+	if (fam & AN_APPLE)
+		printf("  Apple     hitch %.1f ms/s\n", l->hitch_ms_per_s);
+	if (fam & AN_MATRIX) {
+		printf("  Matrix    dropped %.3f/frame (", l->matrix_dropped_per_frame);
+		for (i = 0; i < GFXSTAT_MATRIX_LEVELS; i++)
+			printf("%s%s %llu", i ? ", " : "", matrix_names[i],
+			       (unsigned long long)l->matrix_levels[i]);
+		printf(")\n");
+	}
+	if (fam & AN_TAOBAO) {
+		printf("  Taobao    %zu jank-FPS windows under 5/6 of the cadence", l->njank_windows);
+		for (i = 0; i < l->njank_windows && i < 5; i++)
+			printf("%s%.0f FPS/%u frames", i ? ", " : ": ", l->jank_windows[i].fps,
+			       l->jank_windows[i].frames);
+		printf("%s\n", l->njank_windows > 5 ? ", ..." : "");
+	}
+	if ((fam & AN_SCROLLS) && l->nscrolls) {
+		printf("  scrolls   %zu; hitch rate %s further on (slope %+.2f ms/s per scroll)\n",
+		       l->nscrolls, l->scroll_hitch_slope > 0 ? "grows" : "does not grow",
+		       l->scroll_hitch_slope);
+		for (i = 0; i < l->nscrolls && i < 10; i++) {
+			const struct gfxstat_scroll *sc = &l->scrolls[i];
+
+			printf("    #%zu at %.3f s: %.2f s, %u frames, %.1f FPS, hitch %.1f ms/s, "
+			       "jank %u, longest %.1f ms\n", i + 1, (double)sc->start_ns / 1e9,
+			       (double)(sc->end_ns - sc->start_ns) / 1e9, sc->frames, sc->fps,
+			       sc->hitch_ms_per_s, sc->jank, (double)sc->longest_ns / 1e6);
+		}
+		if (l->nscrolls > 10)
+			printf("    ...\n");
+	}
+}
+
+void cli_analyze_text(const struct gfxstat_metrics *m, unsigned fam, cli_cause_fn cause,
+		      void *user)
+{
+	size_t n = gfxstat_metrics_count(m), k, i, nl;
+
+	/* apps first: the answer to "how smooth was it?" is per app */
+	for (k = 0; k < n; k++) {
+		const struct gfxstat_layer_metrics *l = gfxstat_metrics_get(m, k);
+
+		if (!l->is_app)
+			continue;
+		for (i = 0, nl = 0; i < n; i++)
+			nl += !gfxstat_metrics_get(m, i)->is_app &&
+			      !strcmp(gfxstat_metrics_get(m, i)->app, l->name);
+		printf("app %s  (%zu layer%s)\n", l->name, nl, nl == 1 ? "" : "s");
+		headline(m, l, cause, user);
+		family_lines(l, fam);
+		printf("\n");
+	}
+	for (k = 0; k < n; k++) {
+		const struct gfxstat_layer_metrics *l = gfxstat_metrics_get(m, k);
+
+		if (l->is_app)
+			continue;
+		if (l->app[0])
+			printf("layer %s  (app %s)\n", l->name, l->app);
+		else
+			printf("layer %s\n", l->name);
+		headline(m, l, cause, user);
+		family_lines(l, fam);
+		printf("\n");
+	}
+	if (!fam)
+		printf("(the other tools' metrics: --all, or --metrics fps,perfdog,android,seed,"
+		       "apple,matrix,taobao,scrolls)\n");
+}
