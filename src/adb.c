@@ -8,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "adb.h"
 #include "cli.h"
+#include "gfxstat/gfxstat_capture.h"
 
 #define MAX_ARGS 32
 
@@ -200,16 +202,158 @@ int adb_shell(const struct adb *a, char *out, size_t cap, const char *cmd)
 	return adb_run(a, out, cap, args);
 }
 
-int adb_stream(const struct adb *a, struct cli_child *c, const char *const *args,
-	       int want_stdin)
-{
-	static const char *argv[MAX_ARGS];
+/* ---------------------------------------------------------------------------------------- */
+/* the library's transport                                                                   */
 
-	build_argv(a, argv, args);
-	memset(c, 0, sizeof(*c));
-	c->argv = argv;
-	c->in = want_stdin ? -1 : -2;
-	c->out = -1;
-	c->err = -2;
-	return cli_child_start(c);
+struct cli_stream {
+	struct cli_child c;
+	const char *argv[MAX_ARGS];
+	int file;   /* a file read directly (local trace_pipe): never ends, waits instead */
+	int ended;
+};
+
+static int tr_run(void *ctx, const char *const *args, char *out, size_t cap, int timeout_s)
+{
+	struct adb a = *(const struct adb *)ctx;
+
+	if (timeout_s > 0)
+		a.timeout_s = timeout_s;
+	return adb_run(&a, out, cap, args);
+}
+
+/* Start @argv with its output piped; @in written to its input. */
+static void *stream_spawn(struct cli_stream *s, const void *in, size_t in_n)
+{
+	memset(&s->c, 0, sizeof(s->c));
+	s->c.argv = s->argv;
+	s->c.in = in ? -1 : -2;
+	s->c.out = -1;
+	s->c.err = -2;
+	if (cli_child_start(&s->c)) {
+		free(s);
+		return NULL;
+	}
+	if (in) {
+		if (write(s->c.in, in, in_n) != (ssize_t)in_n)
+			cli_warn("could not write the input of '%s'", s->argv[0]);
+		close(s->c.in);
+	}
+	return s;
+}
+
+static void *tr_stream_start(void *ctx, const char *const *args, const void *in, size_t in_n)
+{
+	struct cli_stream *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	build_argv(ctx, s->argv, args);
+	return stream_spawn(s, in, in_n);
+}
+
+static long tr_stream_read(void *stream, void *buf, size_t cap, int timeout_ms)
+{
+	struct cli_stream *s = stream;
+	struct pollfd p = { s->c.out, POLLIN, 0 };
+	ssize_t n;
+
+	if (s->ended)
+		return -1;
+	if (poll(&p, 1, timeout_ms) <= 0)
+		return 0;
+	n = read(s->c.out, buf, cap);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (n > 0)
+		return (long)n;
+	if (s->file) {
+		/* trace_pipe has nothing now (a plain file in tests: at its end) */
+		struct timespec ts = { 0, 100000000 };
+
+		nanosleep(&ts, NULL);
+		return 0;
+	}
+	s->ended = 1;
+	return -1;
+}
+
+static int tr_stream_stop(void *stream)
+{
+	struct cli_stream *s = stream;
+	int st = 0;
+
+	close(s->c.out);
+	if (!s->file) {
+		int status;
+
+		if (waitpid(s->c.pid, &status, WNOHANG) == 0) {
+			kill(s->c.pid, SIGTERM);
+			st = cli_child_finish(&s->c);
+		} else {
+			st = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+		}
+	}
+	free(s);
+	return st;
+}
+
+void adb_transport(const struct adb *a, struct gfxstat_adb_transport *t)
+{
+	t->run = tr_run;
+	t->stream_start = tr_stream_start;
+	t->stream_read = tr_stream_read;
+	t->stream_stop = tr_stream_stop;
+	t->ctx = (void *)a;
+}
+
+static int local_run(void *ctx, const char *const *args, char *out, size_t cap, int timeout_s)
+{
+	const char *argv[] = { "sh", "-c", args[1], NULL };
+
+	(void)ctx;
+	if (out && cap)
+		out[0] = 0;
+	if (!strcmp(args[0], "wait-for-device"))
+		return 0;
+	if (strcmp(args[0], "shell") || !args[1])
+		return -1;
+	return cli_run(argv, out, cap, timeout_s > 0 ? timeout_s : 30);
+}
+
+static void *local_stream_start(void *ctx, const char *const *args, const void *in,
+				size_t in_n)
+{
+	struct cli_stream *s = calloc(1, sizeof(*s));
+
+	(void)ctx;
+	if (!s)
+		return NULL;
+	if (!strcmp(args[0], "exec-out") && args[1] && !strcmp(args[1], "cat") && args[2]) {
+		/* on the phone: read the file itself, no cat */
+		s->file = 1;
+		s->c.out = open(args[2], O_RDONLY | O_NONBLOCK);
+		if (s->c.out < 0) {
+			free(s);
+			return NULL;
+		}
+		return s;
+	}
+	if (strcmp(args[0], "shell") || !args[1]) {
+		free(s);
+		return NULL;
+	}
+	s->argv[0] = "sh";
+	s->argv[1] = "-c";
+	s->argv[2] = args[1];
+	s->argv[3] = NULL;
+	return stream_spawn(s, in, in_n);
+}
+
+void adb_local_transport(struct gfxstat_adb_transport *t)
+{
+	t->run = local_run;
+	t->stream_start = local_stream_start;
+	t->stream_read = tr_stream_read;
+	t->stream_stop = tr_stream_stop;
+	t->ctx = NULL;
 }

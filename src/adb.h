@@ -45,11 +45,20 @@ int adb_run(const struct adb *a, char *out, size_t cap, const char *const *args)
 /* adb_shell() - adb_run of `shell CMD` (the command runs in the device's shell). */
 int adb_shell(const struct adb *a, char *out, size_t cap, const char *cmd);
 
+
+struct gfxstat_adb_transport;
+
 /*
- * adb_stream() - start `adb [-s S] ARGS...` with its standard output piped to us.
- * Return: 0 and @c filled (read c->out, then cli_child_finish), or -1.
+ * adb_transport() - the library's transport (gfxstat_capture.h) over the adb client @a,
+ * which must outlive @t.
  */
-int adb_stream(const struct adb *a, struct cli_child *c, const char *const *args,
-	       int want_stdin);
+void adb_transport(const struct adb *a, struct gfxstat_adb_transport *t);
+
+/*
+ * adb_local_transport() - the same on the phone itself: `shell CMD` runs `sh -c CMD`,
+ * `exec-out cat FILE` reads FILE directly (trace_pipe: waiting when it has nothing),
+ * `wait-for-device` succeeds at once; push and pull fail.
+ */
+void adb_local_transport(struct gfxstat_adb_transport *t);
 
 #endif

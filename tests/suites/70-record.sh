@@ -281,8 +281,146 @@ else
 	printf 'List of devices attached\nFAKE1\toffline\n' > "$rec/s7/devices"
 	FAKE_ADB=$rec/s7 "$GFXSTAT" record -q --duration 1 > "$rec/r7.out" 2>&1
 	rc=$?
-	if [ $rc -eq 4 ] && grep -q 'no device attached' "$rec/r7.out"; then pass; else
-		fail "record with an offline device: exit $rc (want 4)"
+	if [ $rc -eq 4 ] && grep -q 'FAKE1 is offline: reconnect' "$rec/r7.out"; then pass; else
+		fail "record with an offline device: exit $rc (want 4, 'is offline')"
+		cat "$rec/r7.out"
+	fi
+	# -- each device problem with its own message, exit 4 (issue 8) ------------------------
+	# unauthorized was reported as "no device attached"
+	printf 'List of devices attached\nFAKE1\tunauthorized usb:1-4 transport_id:3\n' > "$rec/s7/devices"
+	FAKE_ADB=$rec/s7 "$GFXSTAT" record -q --duration 1 > "$rec/r7b.out" 2>&1
+	rc=$?
+	if [ $rc -eq 4 ] && grep -q "FAKE1 is unauthorized: .*Allow USB debugging" "$rec/r7b.out" &&
+		! grep -q 'no device attached' "$rec/r7b.out"; then pass; else
+		fail "record with an unauthorized device: exit $rc (want 4, 'unauthorized')"
+		cat "$rec/r7b.out"
+	fi
+	printf 'List of devices attached\nFAKE1\tno permissions (user in plugdev group; are your udev rules wrong?); see [http://developer.android.com/tools/device.html]\n' \
+		> "$rec/s7/devices"
+	FAKE_ADB=$rec/s7 "$GFXSTAT" record -q -s FAKE1 --duration 1 > "$rec/r7c.out" 2>&1
+	rc=$?
+	if [ $rc -eq 4 ] && grep -q "no permission to open FAKE1's USB device: .*udev" "$rec/r7c.out"
+	then pass; else
+		fail "record -s on a device without USB permission: exit $rc (want 4)"
+		cat "$rec/r7c.out"
+	fi
+	FAKE_ADB=$rec/s7 "$GFXSTAT" record -q -s NOPE --duration 1 > "$rec/r7d.out" 2>&1
+	rc=$?
+	if [ $rc -eq 4 ] && grep -q "no device 'NOPE' attached" "$rec/r7d.out"; then pass; else
+		fail "record -s with an unknown serial: exit $rc (want 4)"
+	fi
+	# gfxinfo of an app that is not running: dumpsys answers "No process found for: PKG"
+	# (was: 0 frames, exit 0, no message)
+	scenario "$rec/s7e" FAKE1
+	mkdir -p "$rec/s7e/FAKE1/gfxinfo"
+	printf 'No process found for: com.not.running\n' > "$rec/s7e/FAKE1/gfxinfo/001"
+	FAKE_ADB=$rec/s7e "$GFXSTAT" record -q --source gfxinfo --app com.not.running --duration 2 \
+		-o "$rec/sess7e" > "$rec/r7e.out" 2>&1
+	rc=$?
+	if [ $rc -eq 4 ] && grep -q "no process 'com.not.running' on the device" "$rec/r7e.out" &&
+		grep -q '"exit":4' "$rec/sess7e/summary.json"; then pass; else
+		fail "record --source gfxinfo for an app that is not running: exit $rc (want 4)"
+		cat "$rec/r7e.out"
+	fi
+	# trace_pipe refused when --source trace was asked for: permission denied, no fallback
+	scenario "$rec/s7f" FAKE1
+	: > "$rec/s7f/FAKE1/deny_trace"
+	FAKE_ADB=$rec/s7f "$GFXSTAT" record -q --source trace --duration 2 -o "$rec/sess7f" \
+		> "$rec/r7f.out" 2>&1
+	rc=$?
+	if [ $rc -eq 4 ] && grep -q "permission denied reading /sys/kernel/tracing/trace_pipe" \
+		"$rec/r7f.out" && tracing_is_off "$rec/s7f" FAKE1; then pass; else
+		fail "record --source trace with trace_pipe denied: exit $rc (want 4)"
+		cat "$rec/r7f.out"
+	fi
+
+	# -- nothing lost: a folder holding a session is refused; default folders are fresh ---------
+	ls "$rec/sess1" > "$rec/sess1.before"
+	FAKE_ADB=$rec/s1 "$GFXSTAT" record -q --duration 1 -o "$rec/sess1" > "$rec/r20.out" 2>&1
+	rc=$?
+	if [ $rc -eq 2 ] && grep -q "already holds a session: give --overwrite" "$rec/r20.out" &&
+		ls "$rec/sess1" | cmp -s - "$rec/sess1.before" &&
+		cmp -s "$rec/f1.csv" "$rec/sess1/frames.csv"; then pass; else
+		fail "record -o into a session: exit $rc (want 2), the old session must be untouched"
+		cat "$rec/r20.out"
+	fi
+	# --overwrite replaces the whole session: no file of the old one is left beside the new
+	cp -r "$rec/sess1" "$rec/sess21"
+	FAKE_ADB=$rec/s5 "$GFXSTAT" record -q --duration 1 --overwrite -o "$rec/sess21" \
+		> "$rec/r21.out" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ] && [ ! -e "$rec/sess21/trace.txt.gz" ] && [ -e "$rec/sess21/latency.txt.gz" ] &&
+		grep -q '"source":"latency"' "$rec/sess21/device.json"; then pass; else
+		fail "record --overwrite: exit $rc; the old trace.txt.gz must be gone"
+		ls "$rec/sess21"; cat "$rec/r21.out"
+	fi
+	mkdir -p "$rec/fresh"
+	(cd "$rec/fresh" && FAKE_ADB=$rec/s5 "$GFXSTAT" record -q --duration 0.5 > ../r22a.out 2>&1 &&
+		FAKE_ADB=$rec/s5 "$GFXSTAT" record -q --duration 0.5 > ../r22b.out 2>&1)
+	rc=$?
+	n=$(ls -d "$rec/fresh"/gfxstat-FAKE1-*Z* 2> /dev/null | wc -l)
+	if [ $rc -eq 0 ] && [ "$n" = 2 ] && ls "$rec/fresh" | grep -q '^gfxstat-FAKE1-[0-9]\{8\}T[0-9]\{6\}Z'
+	then pass; else
+		fail "record without -o twice: exit $rc, $n folders (want 2 fresh gfxstat-FAKE1-<UTC>)"
+		ls "$rec/fresh"
+	fi
+
+	# -- devices --format json, -o FILE ---------------------------------------------------------
+	scenario "$rec/s23" FAKE1 FAKE2
+	sed -i 's/^FAKE2\t.*/FAKE2\tunauthorized transport_id:2/' "$rec/s23/devices"
+	FAKE_ADB=$rec/s23 "$GFXSTAT" devices --format json -o "$rec/devices.json" > "$rec/r23.out" 2>&1
+	rc=$?
+	one=$(tr -d '\n' < "$rec/devices.json")
+	if [ $rc -eq 0 ] && [ ! -s "$rec/r23.out" ] &&
+		echo "$one" | grep -q '^{"devices":\[{"serial":"FAKE1","state":"device","hint":null,"model":"Fake 9","android":"9","sdk":28,"refresh_hz":60.000,"refresh_modes_hz":\[60,90\],"tracefs":"/sys/kernel/tracing","tracing_on":false,"perfetto":false,"root":false,"focus":"com.example.app2/com.example.app2.MainActivity"},{"serial":"FAKE2","state":"unauthorized","hint":"accept the USB debugging prompt on the phone","model":null,"android":null' &&
+		{ ! command -v python3 > /dev/null || python3 -m json.tool "$rec/devices.json" > /dev/null; }
+	then pass; else
+		fail "devices --format json -o FILE: exit $rc"
+		cat "$rec/r23.out" "$rec/devices.json"
+	fi
+	FAKE_ADB=$rec/s23 "$GFXSTAT" devices --output - > "$rec/r23b.out" 2>&1
+	if grep -q '^FAKE2	unauthorized: accept the USB debugging prompt' "$rec/r23b.out" &&
+		grep -q 'model: Fake 9' "$rec/r23b.out"; then pass; else
+		fail "devices (table) with an unauthorized device"
+		cat "$rec/r23b.out"
+	fi
+
+	# -- the live view: the trace's clock, any name length, a closing table ---------------------
+	# The app layer renamed to 200 characters (was: a new row for every frame past 160).
+	long=com.example.app1/$(printf 'L%.0s' $(seq 1 183))
+	scenario "$rec/s24" FAKE1
+	sed "s#com.example.app1/com.example.app1.MainActivity#$long#g" "$rec/trace" \
+		> "$rec/s24/FAKE1/trace_pipe"
+	FAKE_ADB=$rec/s24 "$GFXSTAT" record --duration 3 -o "$rec/sess24" > "$rec/r24.out" 2> "$rec/r24.err"
+	rc=$?
+	# every layer's closing fps is its intervals over their trace time, from frames.csv:
+	# (frames - 1) * 1e9 / (last present - first present); the host took under 3 s for 6 s
+	# of trace, so a host-clock rate would be about twice as high
+	want=$(awk -F, 'NR > 1 && $5 != "" { n[$2]++; if (!($2 in a)) a[$2] = $5; b[$2] = $5 }
+		END { for (l in n) if (n[l] > 1) printf "%s %.1f\n", l, (n[l] - 1) * 1e9 / (b[l] - a[l]) }' \
+		"$rec/sess24/frames.csv" | sort)
+	got=$(sed -n '/frames of .* layers (fps on the trace/,$p' "$rec/r24.out" | awk 'NR > 2 && $4 != "-" { print $1, $4 }' | sort)
+	rows=$(grep -c "^$long#0 " "$rec/r24.out")
+	if [ $rc -eq 0 ] && [ -n "$want" ] && [ "$got" = "$want" ] && [ "$rows" = 1 ] &&
+		[ "$(awk -F'\t' -v l="$long#0" '$2 == l' "$rec/r24.out" | wc -l)" -ge 1 ] &&
+		[ "${#long}" = 200 ]; then pass; else
+		fail "record live view: closing fps must be on the trace's clock, one row per layer ($rows rows)"
+		echo "want: $want"; echo "got:  $got"; tail -8 "$rec/r24.out"
+	fi
+	# on a terminal 200 columns wide, long names are shortened in the middle to fit, and a
+	# short name is not cut at 60 columns
+	if command -v script > /dev/null; then
+		FAKE_ADB=$rec/s24 script -qec "stty cols 200 rows 50; $GFXSTAT record --duration 2 -o $rec/sess25" \
+			/dev/null > "$rec/r25.out" 2>&1
+		w=$(tr -d '\r' < "$rec/r25.out" | sed 's/\x1b\[[0-9;]*[HJ]//g' | grep '^com.example.app1/L*\.\.\.L*#0 ' |
+			awk '{ print length($0) }' | sort -u | tr '\n' ' ')
+		if [ "$w" = "200 " ] && tr -d '\r' < "$rec/r25.out" | grep -q '^SurfaceFlinger\|^StatusBar#0 '
+		then pass; else
+			fail "record live view on a 200-column terminal: rows $w wide (want 200)"
+			tail -5 "$rec/r25.out"
+		fi
+	else
+		skip "record live view on a terminal: script(1) missing"
 	fi
 	ADB=/nonexistent/adb "$GFXSTAT" devices > "$rec/r8.out" 2>&1
 	rc=$?
@@ -307,6 +445,23 @@ else
 		else
 			fail "record --source auto choosing Perfetto: exit $rc"
 			tail -5 "$rec/r9.out"
+		fi
+		# the live view of a Perfetto capture (its frames all come at the end: the host's
+		# clock gave "fps 801 (all 6773.4)"): each closing fps is the layer's intervals over
+		# their trace time, (frames - 1) * 1e9 / (last present - first present), from frames.csv
+		FAKE_ADB=$rec/s9 "$GFXSTAT" record --duration 1 -o "$rec/sess9b" > "$rec/r9b.out" 2> "$rec/r9b.err"
+		want=$(awk -F, 'NR > 1 && $5 != "" { n[$2]++; if (!($2 in a)) a[$2] = $5; b[$2] = $5 }
+			END { for (l in n) if (n[l] > 1) printf "%.1f\n", (n[l] - 1) * 1e9 / (b[l] - a[l]) }' \
+			"$rec/sess9b/frames.csv" | sort -n)
+		got=$(sed -n '/frames of .* layers (fps on the trace/,$p' "$rec/r9b.out" |
+			awk 'NR > 2 && $(NF-3) != "-" { print $(NF-3) }' | sort -n)
+		if [ -n "$want" ] && [ "$got" = "$want" ] &&
+			awk '{ if ($1 > 130) bad = 1 } END { exit bad }' <<- EOF
+			$got
+			EOF
+		then pass; else
+			fail "record (Perfetto) live view: closing fps must be on the trace's clock"
+			echo "want: $want"; echo "got: $got"
 		fi
 		scenario "$rec/s10" FAKE1
 		mkdir -p "$rec/s10/FAKE1/gfxinfo"

@@ -3,9 +3,11 @@
  * Device-answer parsers (gfxstat_device.h) on real outputs. Each example names its source;
  * the "\r\r\n" line ends are what `adb shell` ptys give.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
+#include "gfxstat/gfxstat_capture.h"
 #include "gfxstat/gfxstat_device.h"
 
 #define S(lit) (lit), (sizeof(lit) - 1)
@@ -652,6 +654,46 @@ TEST(pageflip_step)
 	CHECK(st.fps_mhz <= 10000000u && st.span_ns == INT64_MAX);
 }
 
+/* A transport that answers `adb devices -l` with @ctx, or fails when @ctx is NULL. */
+static int fake_run(void *ctx, const char *const *args, char *out, size_t cap, int timeout_s)
+{
+	(void)timeout_s;
+	if (!ctx || strcmp(args[0], "devices"))
+		return -1;
+	snprintf(out, cap, "%s", (const char *)ctx);
+	return 0;
+}
+
+/* The library's device list through a transport, and each unusable state its own error. */
+TEST(capture_devices)
+{
+	struct gfxstat_adb_transport t = { fake_run, NULL, NULL, NULL, NULL };
+	struct gfxstat_device_entry e[4];
+	enum gfxstat_capture_source src;
+
+	t.ctx = "List of devices attached\r\n"
+		"AAA            device usb:1-4 product:p model:Pixel_7 device:d transport_id:1\n"
+		"BBB\tunauthorized\n"
+		"CCC\toffline\n"
+		"DDD\tno permissions (missing udev rules? user is in the plugdev group); see "
+		"[http://developer.android.com/tools/device.html]\n";
+	CHECK_EQ(gfxstat_device_list(&t, e, 4), 4);
+	CHECK_CSTR(e[0].serial, "AAA");
+	CHECK_CSTR(e[0].model, "Pixel_7");
+	CHECK_EQ(gfxstat_capture_state_err(e[0].state), 0);
+	CHECK_EQ(gfxstat_capture_state_err(e[1].state), GFXSTAT_CAP_E_UNAUTHORIZED);
+	CHECK_EQ(gfxstat_capture_state_err(e[2].state), GFXSTAT_CAP_E_OFFLINE);
+	CHECK_EQ(gfxstat_capture_state_err(e[3].state), GFXSTAT_CAP_E_NO_PERMISSIONS);
+	/* room for 2: the first 2 */
+	CHECK_EQ(gfxstat_device_list(&t, e, 2), 2);
+	t.ctx = NULL;
+	CHECK_EQ(gfxstat_device_list(&t, e, 4), GFXSTAT_CAP_E_NO_ADB);
+	CHECK_EQ(gfxstat_capture_source_parse("pageflip", &src), 0);
+	CHECK_EQ(src, GFXSTAT_CAPTURE_PAGEFLIP);
+	CHECK_EQ(gfxstat_capture_source_parse("trace_pipe", &src), GFXSTAT_E_INVAL);
+	CHECK_CSTR(gfxstat_capture_source_name(GFXSTAT_CAPTURE_LATENCY), "latency");
+}
+
 TEST_SUITE(test_device_probe)
 {
 	RUN(adb_long_listing);
@@ -672,4 +714,5 @@ TEST_SUITE(test_device_probe)
 	RUN(tracefs);
 	RUN(pageflip_reply);
 	RUN(pageflip_step);
+	RUN(capture_devices);
 }

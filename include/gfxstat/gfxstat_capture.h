@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Live capture from an Android device: probing it, choosing the best frame source it allows
+ * (and falling back when that source gives nothing), streaming trace_pipe, running Perfetto,
+ * polling `dumpsys SurfaceFlinger --latency`, `dumpsys gfxinfo framestats` and the display's
+ * page-flip counter, switching tracing off at the end, and the phone-side recorder's launch,
+ * stop and pull.
+ *
+ * The library never forks, prints or exits: it reaches the device only through a struct
+ * gfxstat_adb_transport the caller provides (the CLI runs the real `adb` client with an
+ * argument vector; on the phone itself, `sh -c` and the files). Frames of trace and Perfetto
+ * captures go through the one entry point (gfxstat_source.h), as if the raw capture were read
+ * from a file; every raw byte is handed to the caller to keep.
+ *
+ * Ownership: gfxstat_capture_new() pairs with gfxstat_capture_free(), which accepts NULL;
+ * the options' strings and the transport must outlive the capture. Pointers handed to sink
+ * callbacks are valid only during the callback.
+ */
+#ifndef GFXSTAT_CAPTURE_H
+#define GFXSTAT_CAPTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gfxstat.h"
+#include "gfxstat_device.h"
+#include "gfxstat_source.h"
+
+/* ---------------------------------------------------------------------------------------- */
+/* The transport                                                                             */
+
+/*
+ * How the library reaches a device. Every @args is what follows `adb [-s SERIAL]`, NULL
+ * terminated ({"shell", "getprop ro.product.model", NULL}, {"exec-out", "cat", PATH, NULL},
+ * {"push", LOCAL, REMOTE, NULL}, {"pull", REMOTE, LOCAL, NULL}, {"wait-for-device", NULL}).
+ */
+struct gfxstat_adb_transport {
+	/* Run it; its standard output into @out (at most @cap - 1 bytes, NUL-terminated; @out
+	 * may be NULL). @timeout_s 0: the transport's default. Return: the exit status
+	 * (0-255), or -1 when it could not start or ran over the time. */
+	int (*run)(void *ctx, const char *const *args, char *out, size_t cap, int timeout_s);
+	/* Start it with its standard output piped back; @in (@in_n bytes) is written to its
+	 * standard input, which is then closed (NULL: nothing). Return: a handle, or NULL. */
+	void *(*stream_start)(void *ctx, const char *const *args, const void *in, size_t in_n);
+	/* Read what is there, waiting at most @timeout_ms. Return: bytes read (> 0), 0 when
+	 * nothing came in time, -1 when the stream ended. */
+	long (*stream_read)(void *stream, void *buf, size_t cap, int timeout_ms);
+	/* End it (stopped if still running) and free the handle. Return: its exit status. */
+	int (*stream_stop)(void *stream);
+	void *ctx;
+};
+
+/* ---------------------------------------------------------------------------------------- */
+/* Devices                                                                                   */
+
+/* Errors of this header: negative, apart from gfxstat_err.h's and errno. */
+enum gfxstat_capture_err {
+	GFXSTAT_CAP_OK = 0,
+	GFXSTAT_CAP_E_NO_ADB = -200,     /* the adb client could not be run */
+	GFXSTAT_CAP_E_NO_DEVICE,         /* no device attached, or not the one asked for */
+	GFXSTAT_CAP_E_UNAUTHORIZED,      /* the phone has not accepted this computer's key */
+	GFXSTAT_CAP_E_OFFLINE,           /* adb sees the device but cannot talk to it */
+	GFXSTAT_CAP_E_NO_PERMISSIONS,    /* the host may not open the USB device (udev) */
+	GFXSTAT_CAP_E_STATE,             /* another state: recovery, sideload, bootloader... */
+	GFXSTAT_CAP_E_NOT_ANSWERING,     /* the device's shell does not answer */
+	GFXSTAT_CAP_E_PERMISSION,        /* the device refused: trace_pipe, atrace, 1013 */
+	GFXSTAT_CAP_E_NO_PROCESS,        /* no such app or process on the device */
+	GFXSTAT_CAP_E_NO_LAYER,          /* no SurfaceFlinger layer for the app */
+	GFXSTAT_CAP_E_NO_COUNTER,        /* no usable page-flip counter */
+	GFXSTAT_CAP_E_NEED_APP,          /* the source needs an app and none was found */
+	GFXSTAT_CAP_E_LOST,              /* the device or adb went away during the capture */
+	GFXSTAT_CAP_E_TRACING_ON,        /* tracing could not be switched off */
+	GFXSTAT_CAP_E_FAILED,            /* a device command failed (said why) */
+	GFXSTAT_CAP_E_NOMEM,
+};
+
+/* A short text for a GFXSTAT_CAP_E_* code (the log message says more). */
+const char *gfxstat_capture_strerror(int err);
+
+/* An adb state as a GFXSTAT_CAP_E_* code: 0 for a usable "device". */
+int gfxstat_capture_state_err(enum gfxstat_adb_state state);
+
+#define GFXSTAT_DEVICES_MAX 64
+
+/* One device of `adb devices -l`, copied. */
+struct gfxstat_device_entry {
+	char serial[128];
+	char state_text[128];
+	enum gfxstat_adb_state state;
+	char model[64];      /* from `adb devices -l`, "" when not printed */
+};
+
+/**
+ * gfxstat_device_list() - the devices adb knows
+ * @t: the transport (without a serial)
+ * @out: filled with at most @max entries
+ * @max: room in @out
+ * Return: the number of devices (0 or more), or GFXSTAT_CAP_E_NO_ADB.
+ */
+int gfxstat_device_list(const struct gfxstat_adb_transport *t, struct gfxstat_device_entry *out,
+			int max);
+
+/* What a device can give, as probed. Strings are "" when unknown. */
+struct gfxstat_device_info {
+	char serial[128];
+	char model[128], release[32];
+	int sdk;
+	char tracefs[512];    /* the tracefs folder, "" when trace_pipe is not reachable */
+	int root;
+	int perfetto;         /* a perfetto binary is there */
+	int64_t period_ns;    /* the --latency refresh period, 0 when unknown */
+	char modes[128];      /* refresh rates in Hz, "60 90 120" */
+	char focus[256];      /* the focused "pkg/full.Activity" */
+	int tracing_on;       /* 1, 0, or -1 unknown */
+};
+
+/**
+ * gfxstat_device_probe() - ask the device what it can give
+ * @t: the transport to that device
+ * @tracefs: the tracefs folder to use instead of probing for it, or NULL
+ * @d: filled (the caller sets d->serial)
+ * Return: 0, or GFXSTAT_CAP_E_NOT_ANSWERING.
+ */
+int gfxstat_device_probe(const struct gfxstat_adb_transport *t, const char *tracefs,
+			 struct gfxstat_device_info *d);
+
+/* ---------------------------------------------------------------------------------------- */
+/* A capture                                                                                 */
+
+enum gfxstat_capture_source {
+	GFXSTAT_CAPTURE_AUTO = 0,
+	GFXSTAT_CAPTURE_TRACE,     /* atrace streamed from trace_pipe */
+	GFXSTAT_CAPTURE_PERFETTO,  /* Perfetto with FrameTimeline, pulled at the end */
+	GFXSTAT_CAPTURE_LATENCY,   /* dumpsys SurfaceFlinger --latency <layer>, polled */
+	GFXSTAT_CAPTURE_GFXINFO,   /* dumpsys gfxinfo <pkg> framestats, polled */
+	GFXSTAT_CAPTURE_PAGEFLIP,  /* service call SurfaceFlinger 1013, polled: display only */
+};
+
+/* "auto", "trace", "perfetto", "latency", "gfxinfo", "pageflip" */
+const char *gfxstat_capture_source_name(enum gfxstat_capture_source s);
+/* Return: 0 and @out set, or GFXSTAT_E_INVAL for an unknown name. */
+int gfxstat_capture_source_parse(const char *name, enum gfxstat_capture_source *out);
+
+enum gfxstat_capture_level { GFXSTAT_LOG_INFO, GFXSTAT_LOG_WARN, GFXSTAT_LOG_ERROR };
+
+/* One poll of the page-flip counter. */
+enum gfxstat_pageflip_note {
+	GFXSTAT_PF_FIRST, GFXSTAT_PF_OK, GFXSTAT_PF_WRAP, GFXSTAT_PF_RESET, GFXSTAT_PF_TOO_FAST,
+	GFXSTAT_PF_BAD_TIME,
+};
+
+struct gfxstat_pageflip_sample {
+	int64_t time_ns;      /* since the capture started, host clock (the read's midpoint) */
+	uint32_t count;
+	enum gfxstat_pageflip_note note;
+	uint32_t flips;       /* counted in the interval (OK, WRAP, TOO_FAST) */
+	int64_t interval_ns;  /* since the previous read; 0 for FIRST */
+	int64_t span_ns;      /* the time the rate is over (OK, WRAP) */
+	uint32_t fps_mhz;     /* OK, WRAP: the rate, milli-Hz */
+};
+
+/* The page-flip source's totals. */
+struct gfxstat_pageflip_totals {
+	uint32_t max_mhz;     /* the highest refresh rate, 0 unknown */
+	uint64_t samples, intervals, flips, gaps, too_fast, failed;
+	int64_t span_ns;
+	long poll_ms;
+};
+
+struct gfxstat_capture_sink {
+	gfxstat_frame_fn frame;  /* every frame of the capture, in order */
+	/* Raw bytes, to keep as @name ("trace.txt.gz", "latency.txt.gz", "gfxinfo.txt.gz",
+	 * "pageflip.txt.gz", "trace.pftrace"); non-zero: writing failed (an errno value). */
+	int (*raw)(void *user, const char *name, const void *buf, size_t n);
+	void (*log)(void *user, enum gfxstat_capture_level level, const char *msg);
+	/* Called every 50-200 ms while capturing: the live view, flushing. */
+	void (*tick)(void *user);
+	/* Non-NULL: stop now, for the reason returned (a signal's name, "duration reached"). */
+	const char *(*stop)(void *user);
+	/* The source was chosen, or changed after a fallback. */
+	void (*source)(void *user);
+	void (*pageflip)(void *user, const struct gfxstat_pageflip_sample *s);
+	void *user;
+};
+
+struct gfxstat_capture_opts {
+	enum gfxstat_capture_source want;
+	const char *serial;        /* for messages */
+	const char *app;           /* the package, or NULL for the focused one */
+	const char *categories;    /* atrace categories; NULL: "gfx view input" */
+	const char *tracefs;       /* use this tracefs instead of probing (on the phone) */
+	int local;                 /* on the phone: no adb, no waiting for a lost device */
+	int64_t duration_ns;       /* Perfetto's length (10 s when 0) */
+	int reconnect_s;           /* how long to wait for a lost device at the end */
+	long poll_ms;              /* the page-flip poll period; 0: 1000 */
+};
+
+struct gfxstat_capture;
+
+struct gfxstat_capture *gfxstat_capture_new(const struct gfxstat_adb_transport *t,
+					    const struct gfxstat_capture_opts *o,
+					    const struct gfxstat_capture_sink *sink);
+void gfxstat_capture_free(struct gfxstat_capture *c);
+
+/**
+ * gfxstat_capture_start() - probe the device and choose the source (sink->source is called)
+ * Return: 0, or a GFXSTAT_CAP_E_* code after a GFXSTAT_LOG_ERROR message.
+ */
+int gfxstat_capture_start(struct gfxstat_capture *c);
+
+/**
+ * gfxstat_capture_run() - capture until sink->stop, the device going away or the source
+ * ending; fall back to the next source when one gives nothing; flush every parser and
+ * switch the device's tracing off (waiting for a lost device up to reconnect_s)
+ * Return: 0, or a GFXSTAT_CAP_E_* code (what was captured is still delivered).
+ */
+int gfxstat_capture_run(struct gfxstat_capture *c);
+
+const struct gfxstat_device_info *gfxstat_capture_device(const struct gfxstat_capture *c);
+enum gfxstat_capture_source gfxstat_capture_source(const struct gfxstat_capture *c);
+/* Why this source: "trace_pipe is reachable: atrace streamed live" */
+const char *gfxstat_capture_reason(const struct gfxstat_capture *c);
+/* What stopped it, or NULL while running. */
+const char *gfxstat_capture_stop_reason(const struct gfxstat_capture *c);
+uint64_t gfxstat_capture_frames(const struct gfxstat_capture *c);
+const struct gfxstat_pageflip_totals *gfxstat_capture_pageflip(const struct gfxstat_capture *c);
+/* The entry point's summary of the last trace or Perfetto input, or NULL. */
+const struct gfxstat_source_summary *gfxstat_capture_summary(const struct gfxstat_capture *c);
+
+/* ---------------------------------------------------------------------------------------- */
+/* The recorder on the phone (`record --on-device`, `stop`, `pull`)                          */
+
+#define GFXSTAT_PHONE_DIR "/data/local/tmp"
+#define GFXSTAT_PHONE_BIN GFXSTAT_PHONE_DIR "/gfxstat"
+#define GFXSTAT_PHONE_SESSIONS GFXSTAT_PHONE_DIR "/gfxstat-sessions"
+#define GFXSTAT_PHONE_PID GFXSTAT_PHONE_DIR "/gfxstat.pid"
+
+/**
+ * gfxstat_phone_abi() - the device's ABI ("arm64-v8a") into @out
+ * Return: 0, or GFXSTAT_CAP_E_NOT_ANSWERING.
+ */
+int gfxstat_phone_abi(const struct gfxstat_adb_transport *t, char *out, size_t cap);
+
+/**
+ * gfxstat_phone_launch() - push @binary and start `record --local` detached on the phone,
+ * writing the session GFXSTAT_PHONE_SESSIONS/@name (it survives unplugging the cable)
+ * @duration_s: 0 for until stopped
+ * Return: 0, or GFXSTAT_CAP_E_FAILED (push or start failed).
+ */
+int gfxstat_phone_launch(const struct gfxstat_adb_transport *t, const char *binary,
+			 const char *name, double duration_s, const char *categories);
+
+/**
+ * gfxstat_phone_stop() - signal the phone's recorder and wait (15 s) until it has flushed
+ * its session and switched tracing off
+ * Return: 0; GFXSTAT_CAP_E_NO_PROCESS when nothing records; GFXSTAT_CAP_E_FAILED.
+ */
+int gfxstat_phone_stop(const struct gfxstat_adb_transport *t);
+
+/**
+ * gfxstat_phone_pull() - fetch session @name (the newest when NULL or "") into @dir
+ * @got: set to the session's name
+ * Return: 0; GFXSTAT_CAP_E_NO_PROCESS when there is no session; GFXSTAT_CAP_E_FAILED.
+ */
+int gfxstat_phone_pull(const struct gfxstat_adb_transport *t, const char *name, const char *dir,
+		       char *got, size_t cap);
+
+#endif

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals of lib/capture, shared by its files (gfxstat_capture.h is the API). */
+#ifndef CAPTURE_LOCAL_H
+#define CAPTURE_LOCAL_H
+
+#include "gfxstat/gfxstat_capture.h"
+
+#if defined(__GNUC__)
+#define GX_CAP_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define GX_CAP_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define GX_CAP_PRINTF(a, b)
+#define GX_CAP_HIDDEN
+#endif
+
+/* Output of one device command: enough for dumpsys window and SurfaceFlinger --list. */
+#define GX_CAP_OUT_MAX (1 << 20)
+
+/* A window's newest IntendedVsync, to drop gfxinfo rows an earlier poll gave. */
+struct gx_cap_seen {
+	char *name;
+	int64_t newest;
+};
+
+struct gfxstat_capture {
+	const struct gfxstat_adb_transport *t;
+	struct gfxstat_capture_opts o;
+	struct gfxstat_capture_sink sink;
+	struct gfxstat_device_info dev;
+	enum gfxstat_capture_source source;
+	const char *why;
+	char whybuf[256];
+	const char *stop_reason;
+	char stopbuf[128];
+	int err;                    /* the first GFXSTAT_CAP_E_* of the run */
+	int write_err;              /* sink->raw failed */
+	uint64_t frames;
+	struct gfxstat_source *src; /* trace and Perfetto: the entry point */
+	struct gx_cap_seen *seen;
+	size_t nseen;
+	struct gfxstat_pageflip_totals pf;
+	int64_t t0_ns, next_focus_ns;
+	char *buf;                  /* GX_CAP_OUT_MAX */
+};
+
+GX_CAP_HIDDEN int64_t gx_cap_now_ns(void);
+GX_CAP_HIDDEN void gx_cap_sleep_ms(long ms);
+GX_CAP_HIDDEN void gx_cap_log(struct gfxstat_capture *c, enum gfxstat_capture_level lvl,
+			      const char *fmt, ...) GX_CAP_PRINTF(3, 4);
+/* Run `shell CMD` on the device; output in @out (may be NULL). Return: its exit status. */
+GX_CAP_HIDDEN int gx_cap_shell(const struct gfxstat_adb_transport *t, char *out, size_t cap,
+			       const char *cmd);
+GX_CAP_HIDDEN int gx_cap_raw(struct gfxstat_capture *c, const char *name, const void *buf,
+			     size_t n);
+/* The stop test and the periodic work of every loop. Return: 1 when it must stop. */
+GX_CAP_HIDDEN int gx_cap_tick(struct gfxstat_capture *c);
+GX_CAP_HIDDEN int gx_cap_frame(void *user, const struct gfxstat_frame *f);
+/* The app to poll: --app, else the focused one's package, into @pkg ("" when none). */
+GX_CAP_HIDDEN void gx_cap_package(const struct gfxstat_capture *c, char *pkg, size_t cap);
+GX_CAP_HIDDEN int gx_cap_pick_layer(struct gfxstat_capture *c, const char *pkg, char *out,
+				    size_t cap);
+
+/* The sources; each returns 0, a GFXSTAT_CAP_E_* code, or 1 when it gave nothing at all
+ * and the next source should be tried. */
+GX_CAP_HIDDEN int gx_cap_trace(struct gfxstat_capture *c);
+GX_CAP_HIDDEN int gx_cap_perfetto(struct gfxstat_capture *c);
+GX_CAP_HIDDEN int gx_cap_polls(struct gfxstat_capture *c);
+GX_CAP_HIDDEN int gx_cap_pageflip(struct gfxstat_capture *c);
+
+#endif

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/* gfxstat record's pieces: the options (cmd_record.c), one device's session
+ * (cmd_record_session.c), devices/stop/pull (cmd_record_devices.c). */
+#ifndef CMD_RECORD_H
+#define CMD_RECORD_H
+
+#include <stdio.h>
+#include <zlib.h>
+
+#include "adb.h"
+#include "cli.h"
+#include "cli_live.h"
+#include "cmd_record_pageflip.h"
+#include "gfxstat/gfxstat_capture.h"
+
+/* One device's recording: the capture (the library's) and its session folder. */
+struct rec {
+	struct adb a;
+	struct gfxstat_adb_transport t;
+	struct gfxstat_capture_opts co;
+	struct gfxstat_capture *cap;
+	const char *pid_file;
+	const char *dir;      /* -o, or NULL for a fresh gfxstat-SERIAL-TIME */
+	char dirbuf[512];
+	int tty, width;
+	const char *prefix;   /* the serial, when several devices record at once */
+	int ready;            /* the session folder exists and its files are open */
+	/* outputs */
+	char raw_name[32];
+	gzFile rawz;
+	FILE *rawf, *frames, *fps, *drop;
+	struct cli_rowbuf rb;
+	struct cmd_pageflip pf;
+	struct gfxstat_gfx_model *gfx;
+	struct gfxstat_metrics *m;
+	struct cli_live *live;
+	double t0, next_view;
+	int write_failed;
+};
+
+/*
+ * cmd_record_one() - record one device into its session folder, live
+ * Return: a CLI exit code.
+ */
+int cmd_record_one(struct rec *r);
+
+/*
+ * cmd_record_dir_check() - refuse an output folder that holds a session already (exit 2,
+ * saying what to do) unless @overwrite, which removes that session's files
+ * Return: CLI_OK, CLI_USAGE or CLI_OUTPUT.
+ */
+int cmd_record_dir_check(const char *dir, int overwrite);
+
+/* The CLI exit code of a GFXSTAT_CAP_E_* code. */
+int cmd_record_exit(int cap_err);
+
+/* The adb client named by --adb (NULL: $ADB, else adb). */
+extern const char *cmd_record_adb_path;
+
+/* Say why @e cannot be used, with what to do. Return: CLI_DEVICE. */
+int cmd_record_state_error(const struct gfxstat_device_entry *e);
+
+#endif

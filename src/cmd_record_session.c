@@ -1,0 +1,442 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One device's recording: the library captures (gfxstat_capture.h); this file keeps the
+ * session folder (the raw capture, device.json, frames.csv, summary.json, the seed's
+ * fps.csv/dropFrames.csv, pageflip.csv), all written as it goes, and draws the live view.
+ * Nothing is lost: a folder holding a session is never written into unless --overwrite,
+ * and a default folder is fresh and unique.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd_record.h"
+
+/* What a session folder may hold: each is removed by --overwrite, so no two sessions mix. */
+static const char *const session_files[] = {
+	"device.json", "summary.json", "frames.csv", "fps.csv", "dropFrames.csv", "pageflip.csv",
+	"trace.txt.gz", "trace.pftrace", "latency.txt.gz", "gfxinfo.txt.gz", "pageflip.txt.gz",
+	NULL,
+};
+
+int cmd_record_dir_check(const char *dir, int overwrite)
+{
+	char path[1024];
+	int i, held = 0;
+
+	for (i = 0; session_files[i]; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, session_files[i]);
+		if (access(path, F_OK))
+			continue;
+		held = 1;
+		if (overwrite && unlink(path)) {
+			cli_error("cannot remove '%s': %s", path, strerror(errno));
+			return CLI_OUTPUT;
+		}
+	}
+	if (held && !overwrite) {
+		cli_error("'%s' already holds a session: give --overwrite to replace it, or another "
+			  "folder with -o", dir);
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
+int cmd_record_exit(int err)
+{
+	switch (err) {
+	case 0:
+		return CLI_OK;
+	case GFXSTAT_CAP_E_NEED_APP:
+		return CLI_USAGE;
+	case GFXSTAT_CAP_E_NOMEM:
+		return CLI_INPUT;
+	default:
+		return CLI_DEVICE;
+	}
+}
+
+/* A fresh folder gfxstat-SERIAL-YYYYmmddTHHMMSSZ (UTC), "-2", "-3"... when taken. */
+static int fresh_dir(struct rec *r)
+{
+	char serial[128];
+	time_t t = time(NULL);
+	struct tm tm;
+	size_t i, n;
+	int k;
+
+	snprintf(serial, sizeof(serial), "%s", r->co.serial);
+	/* "192.168.0.5:5555" is a serial too: keep the name portable */
+	for (i = 0; serial[i]; i++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-",
+			    serial[i]))
+			serial[i] = '_';
+	gmtime_r(&t, &tm);
+	n = (size_t)snprintf(r->dirbuf, sizeof(r->dirbuf), "gfxstat-%s-%04d%02d%02dT%02d%02d%02dZ",
+			     serial, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+			     tm.tm_min, tm.tm_sec);
+	for (k = 2; k < 1000; k++) {
+		/* mkdir, not mkdir -p: an existing folder is never reused */
+		if (!mkdir(r->dirbuf, 0777)) {
+			r->dir = r->dirbuf;
+			return 0;
+		}
+		if (errno != EEXIST || n >= sizeof(r->dirbuf) - 8)
+			return errno;
+		snprintf(r->dirbuf + n, sizeof(r->dirbuf) - n, "-%d", k);
+	}
+	return EEXIST;
+}
+
+static FILE *open_in(struct rec *r, const char *name, const char *mode)
+{
+	char path[768];
+
+	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
+	return fopen(path, mode);
+}
+
+static void write_device_json(struct rec *r)
+{
+	const struct gfxstat_device_info *d = gfxstat_capture_device(r->cap);
+	FILE *f = open_in(r, "device.json", "w");
+
+	if (!f) {
+		r->write_failed = errno;
+		return;
+	}
+	fprintf(f, "{\"serial\":");
+	cli_json_str(f, d->serial);
+	fprintf(f, ",\"model\":");
+	cli_json_str(f, d->model);
+	fprintf(f, ",\"android\":");
+	cli_json_str(f, d->release);
+	fprintf(f, ",\"sdk\":%d,\"refresh_period_ns\":%lld,\"refresh_modes_hz\":", d->sdk,
+		(long long)d->period_ns);
+	cli_json_str(f, d->modes);
+	fprintf(f, ",\"tracefs\":");
+	cli_json_str(f, d->tracefs);
+	fprintf(f, ",\"root\":%s,\"perfetto\":%s,\"focus\":", d->root ? "true" : "false",
+		d->perfetto ? "true" : "false");
+	cli_json_str(f, d->focus);
+	fprintf(f, ",\"source\":\"%s\",\"source_reason\":",
+		gfxstat_capture_source_name(gfxstat_capture_source(r->cap)));
+	cli_json_str(f, gfxstat_capture_reason(r->cap));
+	fprintf(f, "}\n");
+	if (fclose(f))
+		r->write_failed = errno ? errno : EIO;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* the capture's sink                                                                        */
+
+static int on_frame(void *user, const struct gfxstat_frame *f)
+{
+	struct rec *r = user;
+
+	if (cli_live_frame(r->live, f))
+		return GFXSTAT_E_NOMEM;
+	if (r->gfx && gfxstat_gfx_model_frame(r->gfx, f))
+		return GFXSTAT_E_NOMEM;
+	if (gfxstat_metrics_frame(r->m, f))
+		return GFXSTAT_E_NOMEM;
+	if (!r->write_failed)
+		r->write_failed = cli_write_row(r->frames, &r->rb, cli_fmt_frame_csv, f, 0);
+	return 0;
+}
+
+static int on_window(void *user, const struct gfxstat_gfx_window *w)
+{
+	struct rec *r = user;
+
+	if (!r->write_failed)
+		r->write_failed = cli_write_row(r->fps, &r->rb, cli_fmt_gfx_window, w, 1);
+	return 0;
+}
+
+static int on_drop(void *user, const struct gfxstat_gfx_drop *d)
+{
+	struct rec *r = user;
+
+	if (!r->write_failed)
+		r->write_failed = cli_write_row(r->drop, &r->rb, cli_fmt_gfx_drop, d, 1);
+	return 0;
+}
+
+static void close_raw(struct rec *r)
+{
+	if (r->rawz && gzclose(r->rawz) != Z_OK && !r->write_failed)
+		r->write_failed = EIO;
+	if (r->rawf && fclose(r->rawf) && !r->write_failed)
+		r->write_failed = errno ? errno : EIO;
+	r->rawz = NULL;
+	r->rawf = NULL;
+}
+
+/* Raw bytes into the file the library names (a fallback may change it). */
+static int on_raw(void *user, const char *name, const void *buf, size_t n)
+{
+	struct rec *r = user;
+	size_t len = strlen(name);
+
+	if (strcmp(name, r->raw_name)) {
+		close_raw(r);
+		snprintf(r->raw_name, sizeof(r->raw_name), "%s", name);
+		if (len > 3 && !strcmp(name + len - 3, ".gz")) {
+			char path[768];
+
+			snprintf(path, sizeof(path), "%s/%s", r->dir, name);
+			r->rawz = gzopen(path, "wb");
+		} else {
+			r->rawf = open_in(r, name, "wb");
+		}
+		if (!r->rawz && !r->rawf && !r->write_failed)
+			r->write_failed = errno ? errno : EIO;
+	}
+	if (r->rawz && gzwrite(r->rawz, buf, (unsigned)n) != (int)n)
+		r->write_failed = EIO;
+	if (r->rawf && fwrite(buf, 1, n, r->rawf) != n)
+		r->write_failed = errno ? errno : EIO;
+	return 0;
+}
+
+static void on_log(void *user, enum gfxstat_capture_level level, const char *msg)
+{
+	(void)user;
+	if (level == GFXSTAT_LOG_ERROR)
+		cli_error("%s", msg);
+	else if (level == GFXSTAT_LOG_WARN)
+		cli_warn("%s", msg);
+	else
+		cli_info("%s", msg);
+}
+
+static void view(struct rec *r, double now)
+{
+	const struct gfxstat_device_info *d = gfxstat_capture_device(r->cap);
+	enum gfxstat_capture_source src = gfxstat_capture_source(r->cap);
+
+	if (cli_quiet)
+		return;
+	if (src == GFXSTAT_CAPTURE_PAGEFLIP) {
+		cmd_pageflip_view(&r->pf, gfxstat_capture_pageflip(r->cap), r->tty, r->prefix,
+				  d->serial, gfxstat_capture_reason(r->cap), now - r->t0);
+		return;
+	}
+	if (r->tty) {
+		r->width = cli_live_width(1);
+		printf("\033[H\033[2J");
+		printf("gfxstat: recording %s (%s: %s), %.0f s  -- Ctrl-C to stop\n", d->serial,
+		       gfxstat_capture_source_name(src), gfxstat_capture_reason(r->cap), now - r->t0);
+		if (d->focus[0])
+			printf("focus: %s\n", d->focus);
+	}
+	cli_live_view(r->live, stdout, r->tty, r->width, r->prefix, now - r->t0);
+}
+
+static void on_tick(void *user)
+{
+	struct rec *r = user;
+	double now = cli_now();
+
+	if (now < r->next_view)
+		return;
+	view(r, now);
+	if (fflush(r->frames) && !r->write_failed)
+		r->write_failed = errno ? errno : EIO;
+	if (r->rawz)
+		gzflush(r->rawz, Z_SYNC_FLUSH); /* a killed capture keeps what it read */
+	if (r->rawf)
+		fflush(r->rawf);
+	r->next_view = now + 1.0;
+}
+
+static const char *on_stop(void *user)
+{
+	(void)user;
+	return cli_stop_signal ? cli_signal_name(cli_stop_signal) : NULL;
+}
+
+/* The source was chosen or changed: device.json says which, and why. */
+static void on_source(void *user)
+{
+	struct rec *r = user;
+	int rc;
+
+	if (!r->ready)
+		return;
+	write_device_json(r);
+	if (gfxstat_capture_source(r->cap) == GFXSTAT_CAPTURE_PAGEFLIP) {
+		rc = cmd_pageflip_open(&r->pf, r->dir);
+		if (rc && !r->write_failed)
+			r->write_failed = rc;
+	}
+}
+
+static void on_pageflip(void *user, const struct gfxstat_pageflip_sample *s)
+{
+	cmd_pageflip_sample(&((struct rec *)user)->pf, s);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+
+static void write_summary(struct rec *r, int exit_code)
+{
+	FILE *f = open_in(r, "summary.json", "w");
+	const char *stop = gfxstat_capture_stop_reason(r->cap);
+	size_t k, n;
+
+	if (!f) {
+		r->write_failed = errno;
+		return;
+	}
+	gfxstat_metrics_finish(r->m);
+	n = gfxstat_metrics_count(r->m);
+	fprintf(f, "{\"serial\":");
+	cli_json_str(f, gfxstat_capture_device(r->cap)->serial);
+	fprintf(f, ",\"source\":\"%s\",\"source_reason\":",
+		gfxstat_capture_source_name(gfxstat_capture_source(r->cap)));
+	cli_json_str(f, gfxstat_capture_reason(r->cap));
+	fprintf(f, ",\"stop\":");
+	cli_json_str(f, stop ? stop : "?");
+	fprintf(f, ",\"exit\":%d,\"seconds\":%.3f,\"frames\":%llu,\"layers\":[", exit_code,
+		cli_now() - r->t0, (unsigned long long)gfxstat_capture_frames(r->cap));
+	for (k = 0; k < n; k++) {
+		if (k)
+			fprintf(f, ",\n");
+		cli_json_layer(f, gfxstat_metrics_get(r->m, k));
+	}
+	fprintf(f, "]");
+	if (gfxstat_capture_source(r->cap) == GFXSTAT_CAPTURE_PAGEFLIP)
+		cmd_pageflip_json(f, gfxstat_capture_pageflip(r->cap));
+	fprintf(f, "}\n");
+	if (fclose(f) && !r->write_failed)
+		r->write_failed = errno ? errno : EIO;
+}
+
+/* The session folder and its files, once the device has answered. */
+static int open_session(struct rec *r)
+{
+	struct gfxstat_gfx_sink gs = { on_window, on_drop, NULL };
+	struct gfxstat_gfx_opts go;
+	char hdr[2048];
+	int rc = r->dir ? cli_mkdir_p(r->dir) : fresh_dir(r);
+
+	if (rc) {
+		cli_error("cannot create '%s': %s", r->dir ? r->dir : r->dirbuf, strerror(rc));
+		return CLI_OUTPUT;
+	}
+	r->frames = open_in(r, "frames.csv", "w");
+	r->fps = open_in(r, "fps.csv", "w");
+	r->drop = open_in(r, "dropFrames.csv", "w");
+	r->m = gfxstat_metrics_new(NULL);
+	r->live = cli_live_new();
+	if (!r->frames || !r->fps || !r->drop || !r->m || !r->live) {
+		cli_error("cannot write the session in '%s': %s", r->dir, strerror(errno));
+		return CLI_OUTPUT;
+	}
+	gfxstat_frame_csv_header(hdr, sizeof(hdr));
+	fputs(hdr, r->frames);
+	/* the seed's fps.csv/dropFrames.csv from the same frames as frames.csv, as `gfxstat gfx
+	 * -T 2`; the device's period judges frames that do not carry theirs */
+	gfxstat_gfx_opts_init(&go);
+	go.type = 2;
+	go.period_ns = gfxstat_capture_device(r->cap)->period_ns;
+	gs.user = r;
+	fprintf(r->fps, "%s\n", gfxstat_gfx_fps_header);
+	fprintf(r->drop, "%s\n", gfxstat_gfx_drop_header);
+	r->gfx = gfxstat_gfx_model_new(&go, &gs);
+	r->ready = 1;
+	on_source(r);
+	return r->write_failed ? CLI_OUTPUT : CLI_OK;
+}
+
+static void close_session(struct rec *r)
+{
+	close_raw(r);
+	if (r->frames && fclose(r->frames) && !r->write_failed)
+		r->write_failed = errno ? errno : EIO;
+	if (r->fps)
+		fclose(r->fps);
+	if (r->drop)
+		fclose(r->drop);
+	if (cmd_pageflip_close(&r->pf) && !r->write_failed)
+		r->write_failed = r->pf.write_failed;
+	gfxstat_gfx_model_free(r->gfx);
+	gfxstat_metrics_free(r->m);
+	cli_live_free(r->live);
+	free(r->rb.p);
+}
+
+int cmd_record_one(struct rec *r)
+{
+	struct gfxstat_capture_sink sink = { on_frame, on_raw, on_log, on_tick, on_stop, on_source,
+					     on_pageflip, NULL };
+	const struct gfxstat_device_info *d;
+	int rc, code;
+
+	sink.user = r;
+	r->cap = gfxstat_capture_new(&r->t, &r->co, &sink);
+	if (!r->cap)
+		return CLI_INPUT;
+	rc = gfxstat_capture_start(r->cap);
+	if (rc) {
+		gfxstat_capture_free(r->cap);
+		return cmd_record_exit(rc);
+	}
+	code = open_session(r);
+	d = gfxstat_capture_device(r->cap);
+	if (code) {
+		close_session(r);
+		gfxstat_capture_free(r->cap);
+		return code;
+	}
+	cli_info("%s: %s (Android %s); source %s: %s; session %s", d->serial, d->model,
+		 d->release, gfxstat_capture_source_name(gfxstat_capture_source(r->cap)),
+		 gfxstat_capture_reason(r->cap), r->dir);
+	if (r->pid_file) {
+		FILE *pf = fopen(r->pid_file, "w");
+
+		if (pf) {
+			fprintf(pf, "%ld\n", (long)getpid());
+			fclose(pf);
+		}
+	}
+	r->t0 = cli_now();
+	r->next_view = r->t0 + 1.0;
+	rc = gfxstat_capture_run(r->cap);
+	code = cmd_record_exit(rc);
+	/* whatever stopped it: everything kept and summarised */
+	if (r->gfx)
+		gfxstat_gfx_model_finish(r->gfx);
+	view(r, cli_now());
+	if (!cli_quiet && gfxstat_capture_source(r->cap) != GFXSTAT_CAPTURE_PAGEFLIP) {
+		printf("%s%s%llu frames of %zu layers (fps on the trace's clock):\n",
+		       r->prefix ? r->prefix : "", r->prefix ? ": " : "",
+		       (unsigned long long)gfxstat_capture_frames(r->cap), cli_live_layers(r->live));
+		cli_live_summary(r->live, stdout, r->tty ? cli_live_width(1) : 0);
+	}
+	if (r->write_failed) {
+		cli_error("cannot write the session in '%s': %s", r->dir, strerror(r->write_failed));
+		code = CLI_OUTPUT;
+	}
+	write_summary(r, code);
+	close_session(r);
+	if (gfxstat_capture_source(r->cap) == GFXSTAT_CAPTURE_PAGEFLIP)
+		cli_info("%s: stopped (%s): %llu page flips of the whole display in %llu samples; "
+			 "session in %s", d->serial, gfxstat_capture_stop_reason(r->cap),
+			 (unsigned long long)gfxstat_capture_pageflip(r->cap)->flips,
+			 (unsigned long long)gfxstat_capture_pageflip(r->cap)->samples, r->dir);
+	else
+		cli_info("%s: stopped (%s): %llu frames; session in %s", d->serial,
+			 gfxstat_capture_stop_reason(r->cap),
+			 (unsigned long long)gfxstat_capture_frames(r->cap), r->dir);
+	if (r->pid_file)
+		unlink(r->pid_file);
+	gfxstat_capture_free(r->cap);
+	return code;
+}
