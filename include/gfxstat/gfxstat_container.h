@@ -27,7 +27,7 @@
 	F(VIEWER_DATA, "viewer-data", "trace2html base64 (+ gzip) viewer-data block")     \
 	F(GZIP, "gzip", "gzip-compressed stream")                                         \
 	F(ZLIB, "zlib", "zlib (RFC 1950) stream")                                         \
-	F(ZIP, "zip", "zip archive (not read: unzip it first)")                           \
+	F(ZIP, "zip", "zip archive (systrace .zip): its one trace member is read")         \
 	F(UTF16LE, "utf-16le", "UTF-16LE text with a byte-order mark")                    \
 	F(UTF16BE, "utf-16be", "UTF-16BE text with a byte-order mark")                    \
 	F(PERFETTO, "perfetto", "Perfetto protobuf trace (passed through raw)")           \
@@ -96,10 +96,15 @@ enum gfxstat_format gfxstat_detect(const void *head, size_t n);
 	F(trailing_garbage, WARN, "bytes after the end of a compressed stream, skipped")   \
 	F(utf16_bad, WARN, "unpaired UTF-16 surrogates or odd bytes, replaced by U+FFFD") \
 	F(js_bad_escape, WARN, "malformed escapes in a linuxPerfData string, kept as-is")  \
-	F(zip_skipped, ERROR, "zip archives, which are not read (unzip them first)")      \
+	F(zip_skipped, ERROR, "zip archives not read: this build cannot read zip; unzip first") \
 	F(dump_processes, INFO, "processes named by a PROCESS DUMP (both snapshots)")      \
 	F(dump_threads, INFO, "threads named by a PROCESS DUMP (both snapshots)")          \
-	F(dump_bad_lines, WARN, "PROCESS DUMP lines not understood or too long, skipped")
+	F(dump_bad_lines, WARN, "PROCESS DUMP lines not understood or too long, skipped")  \
+	F(zip_members, INFO, "zip members read")                                          \
+	F(zip_damaged, ERROR, "damaged zip archives (no readable directory or member), not read") \
+	F(zip_too_big, ERROR, "zip archives from a stream over the size limit (pass the file)") \
+	F(zip_no_trace, ERROR, "zip archives without a trace ('gfxstat unwrap' lists them)") \
+	F(zip_several, ERROR, "zip archives with several traces, none read ('gfxstat unwrap' lists them)")
 
 #define GFXSTAT_UNWRAP_STAT__(name, sev, doc) GFXSTAT_UNWRAP_STAT_##name,
 enum gfxstat_unwrap_stat {
@@ -152,7 +157,14 @@ struct gfxstat_unwrap;
  *   - gzip (several members too) and zlib: decompressed, and what they hold unwrapped;
  *   - UTF-16LE/BE with a BOM: converted to UTF-8, then unwrapped;
  *   - Perfetto protobuf: passed on raw, byte for byte;
- *   - a zip archive: nothing passed on, counted (zip_skipped).
+ *   - a zip archive (how systrace files are shared): its one trace member, the one whose
+ *     first bytes gfxstat_detect() takes for a trace or a container of one (or the only
+ *     member, whatever it is), is unwrapped at the end of the stream. An archive with no
+ *     such member or several is not read and counted (zip_no_trace, zip_several), with the
+ *     names in gfxstat_unwrap_zip_names(). libzip needs random access: a stream is held
+ *     whole up to a limit (256 MiB, see gfxstat_unwrap_set_zip_limit()), a regular file
+ *     named by gfxstat_unwrap_set_path() is opened again instead. A build without libzip
+ *     (the phone's) passes nothing on and counts zip_skipped.
  * Blocks passed on are separated by a '\n' when one does not end with it.
  * Return: NULL when out of memory.
  */
@@ -199,6 +211,37 @@ typedef int (*gfxstat_task_fn)(void *user, int32_t pid, int32_t tid, struct gfxs
  * bounded (the legacy form keeps a set of at most 8192 process ids).
  */
 void gfxstat_unwrap_set_task_fn(struct gfxstat_unwrap *u, gfxstat_task_fn fn, void *user);
+
+/**
+ * gfxstat_unwrap_set_path() - the stream fed next is the regular file at @path
+ * @u: the unwrapper, before the stream's first byte
+ * @path: the file; NULL or "-" (standard input): none
+ *
+ * Only a zip archive uses it: libzip then reads the file's directory and the one member
+ * from the file itself instead of holding the whole stream. The file must not change while
+ * it is read. Cleared by gfxstat_unwrap_finish().
+ * Return: 0 or GFXSTAT_E_NOMEM.
+ */
+int gfxstat_unwrap_set_path(struct gfxstat_unwrap *u, const char *path);
+
+/**
+ * gfxstat_unwrap_set_zip_limit() - most bytes of a zip archive held from a stream
+ * @u: the unwrapper
+ * @bytes: the limit (0: the default, 256 MiB); a larger archive is counted (zip_too_big)
+ */
+void gfxstat_unwrap_set_zip_limit(struct gfxstat_unwrap *u, size_t bytes);
+
+/**
+ * gfxstat_unwrap_zip_names() - the members of the last zip archive that was not read
+ * because it held no trace member or several, "a.html, b.html" (cut with "..." past about
+ * 500 bytes); "" when there was none. Valid until the next feed.
+ */
+const char *gfxstat_unwrap_zip_names(const struct gfxstat_unwrap *u);
+
+/**
+ * gfxstat_unwrap_zip_support() - 1 when this build reads zip archives (libzip), else 0
+ */
+int gfxstat_unwrap_zip_support(void);
 
 /**
  * gfxstat_unwrap_kind() - the outer format detected (GFXSTAT_FMT_UNKNOWN before the first

@@ -125,6 +125,7 @@ static void level_reset(struct gfxstat_unwrap *u)
 	u->nobuf = 0;
 	u->via = GFXSTAT_FMT_UNKNOWN;
 	u->ended = 1;
+	gx_zip_reset(u);
 }
 
 static struct gfxstat_unwrap *level_new(void)
@@ -240,8 +241,12 @@ static void decide(struct gfxstat_unwrap *u, size_t ready)
 		u->nhead -= 2;
 		return;
 	case GFXSTAT_FMT_ZIP:
-		GX_UW_INC(u, zip_skipped);
-		u->mode = GX_UW_SKIP;
+		if (u->block) {
+			GX_UW_INC(u, html_other_blocks);
+			u->mode = GX_UW_SKIP;
+		} else {
+			gx_zip_start(u);
+		}
 		return;
 	case GFXSTAT_FMT_ATRACE:
 	case GFXSTAT_FMT_ATRACE_Z:
@@ -491,6 +496,8 @@ static int run(struct gfxstat_unwrap *u, const unsigned char *p, size_t n)
 		return gx_html_feed(u, p, n);
 	case GX_UW_DUMP:
 		return gx_dump_feed(u, p, n);
+	case GX_UW_ZIP:
+		return gx_zip_feed(u, p, n);
 	default:
 		return 0;
 	}
@@ -619,6 +626,10 @@ int gx_uw_end(struct gfxstat_unwrap *u)
 		rc2 = gx_dump_end(u);
 		rc = rc ? rc : rc2;
 		break;
+	case GX_UW_ZIP:
+		rc2 = rc ? 0 : gx_zip_end(u);
+		rc = rc ? rc : rc2;
+		break;
 	default:
 		if (u->mode == GX_UW_SKIP && u->child)
 			gx_uw_end(u->child);
@@ -658,6 +669,8 @@ void gfxstat_unwrap_free(struct gfxstat_unwrap *u)
 			inflateEnd(&u->z);
 		free(u->zout);
 		free(u->dpids);
+		free(u->zbuf);
+		free(u->zpath);
 		free(u);
 		u = c;
 	}
@@ -678,9 +691,13 @@ int gfxstat_unwrap_feed(struct gfxstat_unwrap *u, const void *buf, size_t n)
 
 int gfxstat_unwrap_finish(struct gfxstat_unwrap *u)
 {
+	int rc;
+
 	if (!u)
 		return GFXSTAT_E_INVAL;
-	return gx_uw_end(u);
+	rc = gx_uw_end(u);
+	gfxstat_unwrap_set_path(u, NULL); /* it named this stream only */
+	return rc;
 }
 
 void gfxstat_unwrap_set_task_fn(struct gfxstat_unwrap *u, gfxstat_task_fn fn, void *user)

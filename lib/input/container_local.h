@@ -16,6 +16,8 @@
 #define GX_UW_MAX_LAYERS 8
 #define GX_UW_DLINE 512     /* longest PROCESS DUMP line read */
 #define GX_UW_DPIDS 8192    /* process ids kept for a legacy "ps -t" table (power of 2) */
+#define GX_UW_ZIP_MAX ((size_t)256 << 20) /* a zip from a stream is held whole up to this */
+#define GX_UW_ZIP_NAMES 512 /* room for the member names of a zip that was not read */
 
 #define GX_UW_INC(u, name) GX_UW_ADD(u, name, 1)
 #define GX_UW_ADD(u, name, k)                                                              \
@@ -48,6 +50,7 @@ enum gx_uw_mode {
 	GX_UW_UTF16,   /* UTF-16 to UTF-8 */
 	GX_UW_HTML,    /* systrace HTML scanner */
 	GX_UW_DUMP,    /* a PROCESS DUMP block, read line by line (container_html.c) */
+	GX_UW_ZIP,     /* a zip archive, held (or counted) until the end (container_zip.c) */
 };
 
 /* The table a PROCESS DUMP line belongs to, set by its "USER ..." header line. */
@@ -127,6 +130,15 @@ struct gfxstat_unwrap {
 	enum gx_dump_table dtable;
 	int32_t *dpids;   /* legacy: open-addressing set of the first table's pids (0 = empty) */
 	size_t ndpids;
+	/* ZIP: libzip needs random access, so a stream is held whole (bounded); a regular file
+	 * named by gfxstat_unwrap_set_path() is reopened instead and its bytes only counted */
+	char *zpath;      /* root: the regular file the next stream is, or NULL */
+	size_t zlimit;    /* root: most bytes of a zip held from a stream */
+	unsigned char *zbuf;
+	size_t nzbuf, capzbuf;
+	uint64_t zseen;   /* bytes of the archive fed */
+	int zfile;        /* read from zpath, not from zbuf */
+	char znames[GX_UW_ZIP_NAMES]; /* root: members of the last zip not read, or "" */
 };
 
 /* container.c */
@@ -144,5 +156,11 @@ GFXSTAT_HIDDEN int gx_html_end(struct gfxstat_unwrap *u);
 GFXSTAT_HIDDEN void gx_dump_start(struct gfxstat_unwrap *u);
 GFXSTAT_HIDDEN int gx_dump_feed(struct gfxstat_unwrap *u, const unsigned char *p, size_t n);
 GFXSTAT_HIDDEN int gx_dump_end(struct gfxstat_unwrap *u);
+
+/* container_zip.c */
+GFXSTAT_HIDDEN void gx_zip_start(struct gfxstat_unwrap *u);
+GFXSTAT_HIDDEN int gx_zip_feed(struct gfxstat_unwrap *u, const unsigned char *p, size_t n);
+GFXSTAT_HIDDEN int gx_zip_end(struct gfxstat_unwrap *u);
+GFXSTAT_HIDDEN void gx_zip_reset(struct gfxstat_unwrap *u);
 
 #endif

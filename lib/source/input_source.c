@@ -161,6 +161,8 @@ int gfxstat_source_begin(struct gfxstat_source *s, const char *name)
 	s->unwrap = gfxstat_unwrap_new(on_unwrapped, s, &s->sum.unwrap);
 	if (s->unwrap)
 		gfxstat_unwrap_set_task_fn(s->unwrap, on_task, s);
+	if (s->unwrap) /* a zip that is a regular file is read by random access, not held */
+		gfxstat_unwrap_set_path(s->unwrap, s->name);
 	s->sum.name = s->name ? s->name : "-";
 	s->sum.format = "empty";
 	gfxstat_model_input_begin(s->model, 0, "ftrace-text");

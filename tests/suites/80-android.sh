@@ -31,7 +31,7 @@ a80_same() {
 	(cd "$a80_w/arm" && $a80_run "$@" > ../arm.out 2> ../arm.err; echo $? > ../arm.rc)
 	# the summary's reading time is the one thing allowed to differ
 	for a80_f in host arm; do
-		sed 's/ in [0-9.]* s$/ in - s/' "$a80_w/$a80_f.err" > "$a80_w/$a80_f.err2"
+		sed 's/ in [0-9.]* s\($\|:\)/ in - s\1/' "$a80_w/$a80_f.err" > "$a80_w/$a80_f.err2"
 	done
 	a80_ok=1
 	for a80_f in rc out err2; do

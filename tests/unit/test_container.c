@@ -322,10 +322,227 @@ TEST(raw_and_skipped)
 
 	check_all_splits(pb, sizeof(pb), (const char *)pb, sizeof(pb));
 	memset(&st, 0, sizeof(st));
+	/* not a zip after its signature: damaged (with libzip) or not read (without) */
 	CHECK_EQ(unwrap("PK\3\4abcdefgh", 12, 0, 0, &s1, &st, NULL, NULL), 0);
 	CHECK_EQ(s1.n, 0);
-	CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_zip_skipped], 1);
+	CHECK_EQ(st.v[gfxstat_unwrap_zip_support() ? GFXSTAT_UNWRAP_STAT_zip_damaged
+						    : GFXSTAT_UNWRAP_STAT_zip_skipped], 1);
 	check_all_splits("", 0, "", 0);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* zip: archives written here by hand (stored or raw deflate), read by libzip in the library  */
+
+struct zmem {
+	const char *name;
+	const void *data;
+	size_t n;
+	int deflate;
+};
+
+static unsigned char *put16(unsigned char *p, unsigned v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+	return p + 2;
+}
+
+static unsigned char *put32(unsigned char *p, unsigned long v)
+{
+	return put16(put16(p, (unsigned)(v & 0xffff)), (unsigned)(v >> 16));
+}
+
+/* A zip of @nm members (APPNOTE 4.3: local headers, central directory, end record). */
+static size_t mkzip(const struct zmem *m, int nm, unsigned char *out, size_t cap)
+{
+	unsigned long off[8], crc[8], csz[8];
+	unsigned char *p = out, *cd;
+	int i;
+
+	for (i = 0; i < nm; i++) {
+		size_t nl = strlen(m[i].name);
+		unsigned char *data;
+
+		off[i] = (unsigned long)(p - out);
+		crc[i] = crc32(0, m[i].data, (unsigned)m[i].n);
+		data = p + 30 + nl;
+		if (m[i].deflate) {
+			z_stream z;
+
+			memset(&z, 0, sizeof(z));
+			deflateInit2(&z, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY);
+			z.next_in = (unsigned char *)(uintptr_t)m[i].data;
+			z.avail_in = (unsigned)m[i].n;
+			z.next_out = data;
+			z.avail_out = (unsigned)(cap - (size_t)(data - out) - 512);
+			deflate(&z, Z_FINISH);
+			csz[i] = z.total_out;
+			deflateEnd(&z);
+		} else {
+			memcpy(data, m[i].data, m[i].n);
+			csz[i] = (unsigned long)m[i].n;
+		}
+		p = put32(p, 0x04034b50);
+		p = put16(p, 20);
+		p = put16(p, 0);
+		p = put16(p, m[i].deflate ? 8 : 0);
+		p = put16(p, 0);
+		p = put16(p, 0x21); /* 1980-01-01 */
+		p = put32(p, crc[i]);
+		p = put32(p, csz[i]);
+		p = put32(p, (unsigned long)m[i].n);
+		p = put16(p, (unsigned)nl);
+		p = put16(p, 0);
+		memcpy(p, m[i].name, nl);
+		p += nl + csz[i];
+	}
+	cd = p;
+	for (i = 0; i < nm; i++) {
+		size_t nl = strlen(m[i].name);
+
+		p = put32(p, 0x02014b50);
+		p = put16(p, 20);
+		p = put16(p, 20);
+		p = put16(p, 0);
+		p = put16(p, m[i].deflate ? 8 : 0);
+		p = put16(p, 0);
+		p = put16(p, 0x21);
+		p = put32(p, crc[i]);
+		p = put32(p, csz[i]);
+		p = put32(p, (unsigned long)m[i].n);
+		p = put16(p, (unsigned)nl);
+		p = put32(p, 0); /* extra, comment */
+		p = put32(p, 0); /* disk, internal attributes */
+		p = put32(p, 0); /* external attributes */
+		p = put32(p, off[i]);
+		memcpy(p, m[i].name, nl);
+		p += nl;
+	}
+	p = put32(p, 0x06054b50);
+	p = put32(p, 0);
+	p = put16(p, (unsigned)nm);
+	p = put16(p, (unsigned)nm);
+	p = put32(p, (unsigned long)(p - 12 - cd)); /* the directory's size */
+	p = put32(p, (unsigned long)(cd - out));
+	p = put16(p, 0);
+	return (size_t)(p - out);
+}
+
+static unsigned char zbuf[1 << 14];
+
+TEST(zip)
+{
+	static const char readme[] = "see the trace\n";
+	struct zmem one[] = {
+		{ "traces/", "", 0, 0 },             /* a folder */
+		{ "__MACOSX/traces/._a.html", "\0\5\26\7", 4, 0 },
+		{ "traces/a.html", html, sizeof(html) - 1, 1 },
+		{ "README", readme, sizeof(readme) - 1, 0 },
+	};
+	struct zmem two[] = {
+		{ "a.trace", trace, sizeof(trace) - 1, 1 },
+		{ "b.trace", trace, sizeof(trace) - 1, 0 },
+		{ "notes.txt", readme, sizeof(readme) - 1, 0 },
+	};
+	struct zmem odd[] = { { "only.bin", readme, sizeof(readme) - 1, 1 } };
+	struct gfxstat_unwrap_stats st;
+	enum gfxstat_format lay[8];
+	int nl = 0;
+	size_t n;
+
+	if (!gfxstat_unwrap_zip_support()) {
+		/* the phone build: counted, nothing passed on */
+		n = mkzip(odd, 1, zbuf, sizeof(zbuf));
+		memset(&st, 0, sizeof(st));
+		CHECK_EQ(unwrap(zbuf, n, n, 0, &s1, &st, NULL, NULL), 0);
+		CHECK_EQ(s1.n, 0);
+		CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_zip_skipped], 1);
+		return;
+	}
+	/* the one trace member (deflated HTML) is read; folder, macOS metadata and the README
+	 * are not traces; the output is the HTML's trace text, whatever the cut */
+	n = mkzip(one, 4, zbuf, sizeof(zbuf));
+	check_all_splits(zbuf, n, trace, sizeof(trace) - 1);
+	memset(&st, 0, sizeof(st));
+	CHECK_EQ(unwrap(zbuf, n, n, 0, &s1, &st, lay, &nl), 0);
+	CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_zip_members], 1);
+	CHECK_EQ(nl, 3);
+	CHECK_EQ(lay[0], GFXSTAT_FMT_ZIP);
+	CHECK_EQ(lay[1], GFXSTAT_FMT_SYSTRACE_HTML);
+	CHECK_EQ(lay[2], GFXSTAT_FMT_FTRACE_TEXT);
+	/* a member that is no trace but the only file: read, the next layer says what it is */
+	n = mkzip(odd, 1, zbuf, sizeof(zbuf));
+	CHECK_EQ(unwrap(zbuf, n, n, 0, &s1, NULL, NULL, NULL), 0);
+	CHECK(s1.n == sizeof(readme) - 1 && memcmp(s1.buf, readme, s1.n) == 0);
+	/* two traces: none read, the names kept */
+	n = mkzip(two, 3, zbuf, sizeof(zbuf));
+	{
+		struct gfxstat_unwrap *u = gfxstat_unwrap_new(on_bytes, &s1, &st);
+
+		memset(&st, 0, sizeof(st));
+		s1.n = 0;
+		CHECK_EQ(gfxstat_unwrap_feed(u, zbuf, n), 0);
+		CHECK_EQ(gfxstat_unwrap_finish(u), 0);
+		CHECK_EQ(s1.n, 0);
+		CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_zip_several], 1);
+		CHECK_CSTR(gfxstat_unwrap_zip_names(u), "a.trace, b.trace, notes.txt");
+		gfxstat_unwrap_free(u);
+	}
+	/* cut before its central directory: damaged, nothing passed on */
+	memset(&st, 0, sizeof(st));
+	CHECK_EQ(unwrap(zbuf, n - 30, n - 30, 0, &s1, &st, NULL, NULL), 0);
+	CHECK_EQ(s1.n, 0);
+	CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_zip_damaged], 1);
+	/* a deflated member whose data is broken: what inflated before is kept, counted */
+	n = mkzip(two, 1, zbuf, sizeof(zbuf));
+	zbuf[30 + 7 + 20] ^= 0x55;
+	memset(&st, 0, sizeof(st));
+	CHECK_EQ(unwrap(zbuf, n, n, 0, &s1, &st, NULL, NULL), 0);
+	CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_corrupt], 1);
+	CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_zip_members], 1);
+}
+
+/* A stream over the limit is refused; a regular file is read from the file, not held. */
+TEST(zip_limit_and_file)
+{
+	struct zmem one[] = { { "t.trace", trace, sizeof(trace) - 1, 0 } };
+	struct gfxstat_unwrap_stats st;
+	struct gfxstat_unwrap *u;
+	char path[] = "/tmp/gfxstat-unit-zip-XXXXXX";
+	size_t n = mkzip(one, 1, zbuf, sizeof(zbuf));
+	FILE *f;
+	int fd;
+
+	if (!gfxstat_unwrap_zip_support())
+		return;
+	memset(&st, 0, sizeof(st));
+	u = gfxstat_unwrap_new(on_bytes, &s1, &st);
+	s1.n = 0;
+	gfxstat_unwrap_set_zip_limit(u, n - 1);
+	CHECK_EQ(gfxstat_unwrap_feed(u, zbuf, n), 0);
+	CHECK_EQ(gfxstat_unwrap_finish(u), 0);
+	CHECK_EQ(s1.n, 0);
+	CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_zip_too_big], 1);
+	/* the same limit, but the stream is a regular file: libzip reads the file itself */
+	fd = mkstemp(path);
+	CHECK(fd >= 0);
+	f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	CHECK(f && fwrite(zbuf, 1, n, f) == n);
+	if (f)
+		fclose(f);
+	memset(&st, 0, sizeof(st));
+	CHECK_EQ(gfxstat_unwrap_set_path(u, path), 0);
+	CHECK_EQ(gfxstat_unwrap_feed(u, zbuf, n), 0);
+	CHECK_EQ(gfxstat_unwrap_finish(u), 0);
+	CHECK(s1.n == sizeof(trace) - 1 && memcmp(s1.buf, trace, s1.n) == 0);
+	CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_zip_too_big], 0);
+	/* the path named that stream only: the next one is held, and over the limit again */
+	memset(&st, 0, sizeof(st));
+	CHECK_EQ(gfxstat_unwrap_feed(u, zbuf, n), 0);
+	CHECK_EQ(gfxstat_unwrap_finish(u), 0);
+	CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_zip_too_big], 1);
+	remove(path);
+	gfxstat_unwrap_free(u);
 }
 
 TEST(stop)
@@ -563,6 +780,8 @@ TEST_SUITE(test_container)
 	RUN(viewer_data);
 	RUN(utf16);
 	RUN(raw_and_skipped);
+	RUN(zip);
+	RUN(zip_limit_and_file);
 	RUN(stop);
 	RUN(detect);
 }
