@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared by the HTML report and the Trace Event export: frames kept per layer, compactly. */
+#ifndef GX_HTML_LOCAL_H
+#define GX_HTML_LOCAL_H
+
+#include "../gx_local.h"
+#include "gfxstat/gfxstat_report.h"
+
+/* One layer's presented frames, in present order. */
+struct gx_rlayer {
+	char *name, *app;
+	enum gfxstat_frame_source source;
+	int64_t *present;
+	int64_t *start;    /* the slice start of each frame (export only), or NULL */
+	size_t n, cap;
+};
+
+struct gx_rstore {
+	struct gx_strmap names; /* layer name -> index in @layers */
+	struct gx_rlayer *layers;
+	size_t nlayers, cap;
+	int want_start;
+	long last;              /* the layer of the previous frame: frames come in runs */
+};
+
+GFXSTAT_HIDDEN int gx_rstore_init(struct gx_rstore *s, int want_start);
+GFXSTAT_HIDDEN void gx_rstore_free(struct gx_rstore *s);
+/* Return: the layer's index, or a negative GFXSTAT_E_* code. */
+GFXSTAT_HIDDEN long gx_rstore_layer(struct gx_rstore *s, const struct gfxstat_frame *f);
+/* Keep @f (with @start when the store wants it). Return: 0 or GFXSTAT_E_NOMEM. */
+GFXSTAT_HIDDEN int gx_rstore_add(struct gx_rstore *s, const struct gfxstat_frame *f,
+				 int64_t start);
+/* The layer named @name, or -1. */
+GFXSTAT_HIDDEN long gx_rstore_find(const struct gx_rstore *s, const char *name);
+/* The index of the first frame of @l presented at @t, or -1. */
+GFXSTAT_HIDDEN long gx_rlayer_at(const struct gx_rlayer *l, int64_t t);
+
+/* A buffered writer over a gfxstat_write_fn: the first error sticks. */
+struct gx_wr {
+	gfxstat_write_fn fn;
+	void *user;
+	char buf[16384];
+	size_t len;
+	int err;
+};
+
+GFXSTAT_HIDDEN void gx_wr_put(struct gx_wr *w, const char *p, size_t n);
+GFXSTAT_HIDDEN void gx_wr_puts(struct gx_wr *w, const char *s);
+GFXSTAT_HIDDEN void gx_wr_printf(struct gx_wr *w, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 2, 3)))
+#endif
+	;
+/* @s as a JSON string literal, safe inside <script> (no "</"). */
+GFXSTAT_HIDDEN void gx_wr_json_str(struct gx_wr *w, const char *s, size_t n);
+/* @s escaped for HTML text and attributes. */
+GFXSTAT_HIDDEN void gx_wr_html(struct gx_wr *w, const char *s, size_t n);
+/* Flush. Return: 0 or the first error. */
+GFXSTAT_HIDDEN int gx_wr_flush(struct gx_wr *w);
+
+
+
+/* The report being collected (gfxstat_report.h). */
+struct gx_hcause {
+	long layer;
+	int64_t present;
+	char *cause;
+};
+
+struct gfxstat_html {
+	const struct gfxstat_report_asset *assets;
+	struct gx_rstore st;
+	char **meta;           /* key, value, key, value, ... */
+	size_t nmeta;
+	struct gx_hcause *causes;
+	size_t ncauses, capcauses;
+	int causes_sorted;
+	char **seed;           /* fps.csv rows, without '\n' */
+	size_t nseed, capseed;
+};
+
+/* The cause recorded for frame @present of layer @name, or NULL. */
+GFXSTAT_HIDDEN const char *gx_html_cause_of(struct gfxstat_html *h, const char *name,
+					    int64_t present);
+/* The summary, tables and seed table: plain HTML. */
+GFXSTAT_HIDDEN void gx_html_body(struct gfxstat_html *h, const struct gfxstat_metrics *m,
+				 const char *title, struct gx_wr *w);
+/* Split one CSV row into at most @max fields (quotes removed, in place). Return: the count. */
+GFXSTAT_HIDDEN size_t gx_csv_split(char *row, char **fields, size_t max);
+#endif

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+// gfxstat report charts, drawn with uPlot from the data block. The numbers in the summary are
+// written by gfxstat itself; this script only draws, links the time axes and shows details.
+(function () {
+	'use strict';
+	document.documentElement.classList.add('js');
+	var D = JSON.parse(document.getElementById('gfxstat-data').textContent);
+	var COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd', '#8c564b', '#e377c2', '#17becf',
+		'#bcbd22', '#7f7f7f'];
+	var W = function () { return Math.max(400, document.body.clientWidth - 40); };
+	var layers = D.layers.filter(function (l) { return l.kind === 'layer'; });
+	var charts = [];
+
+	// presents: microsecond deltas from the origin -> seconds from the origin
+	function presents(l) {
+		if (l._x) return l._x;
+		var parts = l.t ? l.t.split(',') : [], x = new Float64Array(parts.length), us = 0;
+		for (var i = 0; i < parts.length; i++) { us += +parts[i]; x[i] = us / 1e6; }
+		l._x = x;
+		return x;
+	}
+
+	// zoom on one time chart moves the others (uPlot's cursor sync does the crosshair)
+	var syncing = false;
+	function linkX(u) {
+		if (syncing) return;
+		syncing = true;
+		var s = u.scales.x;
+		charts.forEach(function (c) {
+			if (c !== u && c.timeAxis && s.min != null) c.setScale('x', { min: s.min, max: s.max });
+		});
+		syncing = false;
+	}
+
+	function bands(l) {
+		// scrolls (blue) and Taobao jank windows (orange) shaded behind the series
+		return function (u) {
+			var ctx = u.ctx, top = u.bbox.top, h = u.bbox.height;
+			function shade(list, color) {
+				(list || []).forEach(function (b) {
+					var a = u.valToPos(b[0], 'x', true), z = u.valToPos(b[1], 'x', true);
+					ctx.fillStyle = color;
+					ctx.fillRect(a, top, Math.max(1, z - a), h);
+				});
+			}
+			ctx.save();
+			shade(l && l.scrolls, 'rgba(31,119,180,0.10)');
+			shade(l && l.jw, 'rgba(255,127,14,0.18)');
+			ctx.restore();
+		};
+	}
+
+	function fpsChart() {
+		var el = document.getElementById('chart-fps'), sets = [], series = [{}];
+		var refresh = 0;
+		layers.forEach(function (l, i) {
+			if (!l.wfps.length) return;
+			var x = l.wfps.map(function (_, k) { return l.first_s + k * l.window_s; });
+			sets.push([x, l.wfps]);
+			series.push({ label: l.name, stroke: COLORS[i % COLORS.length], width: 1.5,
+				show: !l.sys, points: { show: false } });
+			refresh = Math.max(refresh, l.refresh_hz);
+		});
+		if (!sets.length && D.seed.length) {
+			// a seed folder: its fps.csv windows per surface
+			var by = {};
+			D.seed.forEach(function (r) {
+				if (!r || r[0] == null) return;
+				(by[r[3]] = by[r[3]] || [[], []]);
+				by[r[3]][0].push(r[0]); by[r[3]][1].push(r[1]);
+			});
+			Object.keys(by).forEach(function (k, i) {
+				sets.push(by[k]);
+				series.push({ label: k, stroke: COLORS[i % COLORS.length], width: 1.5 });
+			});
+		}
+		if (!sets.length) { el.textContent = 'No full FPS window.'; return; }
+		var data = sets.length > 1 ? uPlot.join(sets) : [sets[0][0], sets[0][1]];
+		if (refresh > 0) {
+			data.push(data[0].map(function () { return refresh; }));
+			series.push({ label: 'refresh Hz', stroke: '#999', dash: [6, 4], width: 1 });
+		}
+		layers.forEach(function (l, i) {
+			if (!l.wfps.length || !(l.cadence_fps > 0) || l.cadence_fps === refresh) return;
+			data.push(data[0].map(function () { return l.cadence_fps; }));
+			series.push({ label: 'cadence ' + l.name, stroke: COLORS[i % COLORS.length],
+				dash: [2, 3], width: 1, show: !l.sys });
+		});
+		var u = new uPlot({ width: W(), height: 240, series: series,
+			scales: { x: { time: false } }, axes: [{ label: 's' }, { label: 'FPS' }],
+			cursor: { sync: { key: 't' } }, hooks: { setScale: [linkX] } }, data, el);
+		u.timeAxis = true;
+		charts.push(u);
+	}
+
+	var ft = null, hist = null, pick = document.getElementById('layer-pick');
+
+	function frameCharts(l) {
+		var x = presents(l), n = x.length, y = new Float64Array(n), jy = new Array(n);
+		var isJ = new Uint8Array(n), cause = {};
+		for (var i = 1; i < n; i++) y[i] = (x[i] - x[i - 1]) * 1e3;
+		var yy = Array.prototype.slice.call(y);
+		yy[0] = null;
+		l.j.forEach(function (k, q) { isJ[k] = 1; cause[k] = l.jc[q]; });
+		for (i = 0; i < n; i++) jy[i] = isJ[i] ? yy[i] : null;
+		var budget = l.cadence_ms || l.period_ms;
+		var data = [Array.prototype.slice.call(x), yy, jy, yy.map(function () { return budget; })];
+		var el = document.getElementById('chart-ft');
+		if (ft) { ft.destroy(); charts.splice(charts.indexOf(ft), 1); }
+		el.textContent = '';
+		if (n < 2) { el.textContent = 'This layer has fewer than 2 timed frames.'; }
+		else {
+			ft = new uPlot({ width: W(), height: 280,
+				series: [{}, { label: 'frame ms', stroke: '#1f77b4', width: 1,
+					points: { show: n < 5000, size: 3 } },
+				{ label: 'janky', stroke: '#c62828', width: 0, paths: function () { return null; },
+					points: { show: true, size: 6, fill: '#c62828' } },
+				{ label: 'budget ms', stroke: '#2ca02c', dash: [6, 4], width: 1 }],
+				scales: { x: { time: false } }, axes: [{ label: 's' }, { label: 'ms' }],
+				cursor: { sync: { key: 't' } },
+				hooks: { setScale: [linkX], drawClear: [bands(l)], setCursor: [function (u) {
+					var k = u.cursor.idx;
+					if (k == null) return;
+					var t0 = BigInt(D.t0_ns), abs = t0 + BigInt(Math.round(x[k] * 1e9));
+					var s = abs.toString(), sec = s.slice(0, -9) || '0';
+					document.getElementById('frame-detail').textContent =
+						l.name + '  frame #' + k + '\npresent ' + sec + '.' + s.slice(-9) +
+						' s' + (k ? '   interval ' + y[k].toFixed(3) + ' ms' : '') +
+						'   ' + (isJ[k] ? 'JANKY: ' + (cause[k] || 'no cause recorded') : 'on time');
+				}] } }, data, el);
+			ft.timeAxis = true;
+			charts.push(ft);
+		}
+		histChart(l, y, n);
+	}
+
+	function histChart(l, y, n) {
+		var el = document.getElementById('chart-hist');
+		if (hist) { hist.destroy(); hist = null; }
+		el.textContent = '';
+		if (n < 2) return;
+		var sorted = Float64Array.from(y.subarray(1)).sort();
+		var hi = Math.max(sorted[Math.floor((sorted.length - 1) * 0.999)] * 1.2, (l.p99 || 0) * 1.2, 1);
+		var nb = 100, bw = hi / nb, cnt = new Array(nb).fill(0), xs = [];
+		for (var i = 0; i < nb; i++) xs.push(i * bw + bw / 2);
+		for (i = 0; i < sorted.length; i++) cnt[Math.min(nb - 1, Math.floor(sorted[i] / bw))]++;
+		var marks = [['p50', l.p50, '#2ca02c'], ['p90', l.p90, '#ff7f0e'], ['p99', l.p99, '#c62828']];
+		hist = new uPlot({ width: W(), height: 220,
+			series: [{ label: 'ms' }, { label: 'frames', fill: 'rgba(31,119,180,0.4)',
+				stroke: '#1f77b4', paths: uPlot.paths.bars({ size: [1, Infinity] }),
+				points: { show: false } }],
+			scales: { x: { time: false } }, axes: [{ label: 'frame ms' }, { label: 'frames' }],
+			hooks: { draw: [function (u) {
+				var ctx = u.ctx;
+				ctx.save();
+				marks.forEach(function (m) {
+					if (m[1] == null) return;
+					var px = u.valToPos(m[1], 'x', true);
+					ctx.strokeStyle = m[2]; ctx.lineWidth = 2;
+					ctx.beginPath(); ctx.moveTo(px, u.bbox.top);
+					ctx.lineTo(px, u.bbox.top + u.bbox.height); ctx.stroke();
+					ctx.fillStyle = m[2]; ctx.font = '12px sans-serif';
+					ctx.fillText(m[0] + ' ' + m[1].toFixed(1), px + 3, u.bbox.top + 12);
+				});
+				ctx.restore();
+			}] } }, [xs, cnt], el);
+	}
+
+	function sortable(t) {
+		var ths = t.querySelectorAll('th.sort');
+		ths.forEach(function (th, col) {
+			th.addEventListener('click', function () {
+				var body = t.tBodies[0], rows = Array.prototype.slice.call(body.rows);
+				var dir = th.dataset.dir === '1' ? -1 : 1;
+				th.dataset.dir = dir === 1 ? '1' : '-1';
+				rows.sort(function (a, b) {
+					var p = a.cells[col].textContent, q = b.cells[col].textContent;
+					var np = parseFloat(p), nq = parseFloat(q);
+					if (!isNaN(np) && !isNaN(nq)) return (np - nq) * dir;
+					return p.localeCompare(q) * dir;
+				});
+				rows.forEach(function (r) { body.appendChild(r); });
+			});
+		});
+	}
+
+	fpsChart();
+	var first = -1;
+	layers.forEach(function (l, i) {
+		var o = document.createElement('option');
+		o.value = i;
+		o.textContent = l.name + ' (' + l.frames + ' frames)';
+		pick.appendChild(o);
+		if (first < 0 || (!l.sys && (layers[first].sys || l.frames > layers[first].frames)))
+			first = i;
+	});
+	if (first >= 0) {
+		pick.value = first;
+		frameCharts(layers[first]);
+	} else {
+		document.getElementById('chart-ft').textContent = 'No frames (a seed folder has windows only).';
+	}
+	pick.addEventListener('change', function () { frameCharts(layers[+pick.value]); });
+	document.querySelectorAll('table.sortable').forEach(sortable);
+	window.gfxstatReady = true;
+})();

@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: MIT */
+/* gfxstat report: one self-contained HTML file with the numbers and charts of the frames. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "cli_source.h"
+#include "cmd_report.h"
+#include "gfxstat/gfxstat.h"
+
+enum { OPT_TITLE = 256 };
+
+static const struct cli_opt report_opts[] = {
+	{ 'o', "output", "FILE", "where to write the report (report.html; for one session folder, "
+	  "SESSION/report.html)" },
+	{ OPT_TITLE, "title", "TEXT", "the page title (the inputs' names)" },
+	{ 'q', "quiet", NULL, "no warnings about skipped input lines" },
+	{ 0, NULL, NULL, NULL },
+};
+
+static const char report_details[] =
+	"INPUT is anything gfxstat reads, a 'gfxstat record' session folder (its raw capture is\n"
+	"read), or a folder holding the seed's fps.csv (from gfx.sh or 'gfxstat gfx'), whose rows\n"
+	"make the seed's table and FPS chart. Several INPUTs are read as one recording.\n"
+	"The file holds all data, style and script (uPlot, embedded at build time): it opens\n"
+	"from disk in any browser with no network. The summary and tables read without\n"
+	"JavaScript; the numbers are those of 'gfxstat analyze --json' (see docs/report.md).\n"
+	"\n"
+	"Exit status: 0 ok, 2 usage, 3 unreadable input or no frames, 5 cannot write.\n";
+
+static const struct cli_cmd report_cmd = {
+	"gfxstat report",
+	"gfxstat report [-o FILE.html] [--title TEXT] [-q] INPUT...",
+	"One self-contained HTML report: summary, charts, janky frames and the seed's table.",
+	report_details,
+	report_opts,
+};
+
+struct report_run {
+	const char *out, *title;
+	struct cli_source *src;
+	struct gfxstat_metrics_opts mo;
+	struct gfxstat_metrics *m;
+	struct gfxstat_html *h;
+	struct gfxstat_gfx_model *gfx;
+	int lib_rc;
+	unsigned long long frames;
+};
+
+static int report_opt(void *user, int id, const char *arg)
+{
+	struct report_run *r = user;
+
+	switch (id) {
+	case 'o':
+		r->out = arg;
+		return 0;
+	case OPT_TITLE:
+		r->title = arg;
+		return 0;
+	case 'q':
+		cli_quiet = 1;
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * Which frames may turn out janky is known only once every frame is in; their causes must be
+ * written while the input's sections are at hand: as `analyze --janky` does, every frame but
+ * those the source called on time, and those within 1.5 refresh periods with no deadline.
+ */
+static int may_be_janky(const struct gfxstat_frame *f)
+{
+	int64_t p = f->vsync_period_ns, iv = f->interval_ns;
+	int has_deadline = f->expected_end_ns != GFXSTAT_NS_NONE ||
+			   f->fi[GFXSTAT_FI_FRAME_DEADLINE] != GFXSTAT_NS_NONE;
+
+	if (f->janky == 0)
+		return 0;
+	return !(f->janky < 0 && !has_deadline && iv != GFXSTAT_NS_NONE && p > 0 &&
+		 p != GFXSTAT_NS_NONE && 2 * iv <= 3 * p);
+}
+
+static int on_frame(void *user, const struct gfxstat_frame *f)
+{
+	struct report_run *r = user;
+
+	r->frames++;
+	if (f->present_ns != GFXSTAT_NS_NONE && may_be_janky(f)) {
+		char cause[512];
+
+		gfxstat_causes_explain(r->src ? r->src->causes : NULL, f,
+				       f->interval_ns != GFXSTAT_NS_NONE
+					       ? f->present_ns - f->interval_ns : GFXSTAT_NS_NONE,
+				       cause, sizeof(cause));
+		if ((r->lib_rc = gfxstat_html_cause(r->h, f, cause)))
+			return r->lib_rc;
+	}
+	if ((r->lib_rc = gfxstat_html_frame(r->h, f)) || (r->lib_rc = gfxstat_metrics_frame(r->m, f)))
+		return r->lib_rc;
+	r->lib_rc = gfxstat_gfx_model_frame(r->gfx, f);
+	return r->lib_rc;
+}
+
+static int is_dir(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int is_file(const char *dir, const char *name, char *path, size_t cap)
+{
+	struct stat st;
+
+	snprintf(path, cap, "%s/%s", dir, name);
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+const char *cli_report_input(const char *path)
+{
+	static const char *const raw[] = { "trace.txt.gz", "latency.txt.gz", "gfxinfo.txt.gz",
+					   "trace.pftrace", "gfxstat.pftrace" };
+	static char buf[4096];
+	size_t i;
+
+	if (!is_dir(path))
+		return path;
+	for (i = 0; i < sizeof(raw) / sizeof(raw[0]); i++)
+		if (is_file(path, raw[i], buf, sizeof(buf)))
+			return buf;
+	return NULL;
+}
+
+/* "model" and "android" of a session's device.json, for the header (no JSON parser here:
+ * record writes flat string fields) */
+static void device_meta(struct report_run *r, const char *dir)
+{
+	static const char *const keys[] = { "model", "android", "serial", "source", "why" };
+	char path[4096], text[8192], line[600];
+	size_t n, i, o = 0;
+	FILE *f;
+
+	if (!is_file(dir, "device.json", path, sizeof(path)) || !(f = fopen(path, "r")))
+		return;
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = 0;
+	line[0] = 0;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		char pat[32], *p, *e;
+
+		snprintf(pat, sizeof(pat), "\"%s\":\"", keys[i]);
+		if (!(p = strstr(text, pat)))
+			continue;
+		p += strlen(pat);
+		e = strchr(p, '"');
+		if (e && o < sizeof(line))
+			o += (size_t)snprintf(line + o, sizeof(line) - o, "%s%s %.*s", o ? ", " : "",
+					      keys[i], (int)(e - p), p);
+	}
+	if (line[0])
+		gfxstat_html_meta(r->h, "device", line);
+}
+
+/* A seed output folder: fps.csv rows, header left out. Return: CLI_OK or CLI_INPUT. */
+static int read_seed(struct report_run *r, const char *dir)
+{
+	char path[4096], *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	unsigned long rows = 0;
+	FILE *f;
+
+	if (!is_file(dir, "fps.csv", path, sizeof(path)) || !(f = fopen(path, "r"))) {
+		cli_error("%s: no capture (trace.txt.gz, latency.txt.gz, gfxinfo.txt.gz) and no "
+			  "fps.csv in this folder", dir);
+		return CLI_INPUT;
+	}
+	while ((n = getline(&line, &cap, f)) > 0) {
+		if (!strncmp(line, "start time,", 11))
+			continue;
+		if (gfxstat_html_seed_row(r->h, line, (size_t)n)) {
+			r->lib_rc = GFXSTAT_E_NOMEM;
+			break;
+		}
+		rows++;
+	}
+	free(line);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/fps.csv: %lu windows (the seed's output)", dir, rows);
+	gfxstat_html_meta(r->h, "input", path);
+	return CLI_OK;
+}
+
+static void input_meta(struct report_run *r, const char *arg, const struct cli_source *s)
+{
+	char b[1200];
+
+	snprintf(b, sizeof(b), "%s: %s%s%s%s%s, %llu bytes%s", arg, s->format,
+		 s->layers_desc[0] ? " in " : "", s->layers_desc,
+		 s->android[0] ? ", " : "", s->android, s->bytes,
+		 s->warnings ? ", some lines skipped (see gfxstat inspect)" : "");
+	gfxstat_html_meta(r->h, "input", b);
+	if (s->have_sf && s->sf.nmodes > 1) {
+		unsigned i;
+		size_t o = 0;
+
+		for (i = 0; i < s->sf.nmodes && o < sizeof(b); i++)
+			o += (size_t)snprintf(b + o, sizeof(b) - o, "%s%.1f Hz from %.3f s",
+					      i ? ", " : "", 1e9 / (double)s->sf.modes[i].period_ns,
+					      (double)s->sf.modes[i].from_ns / 1e9);
+		gfxstat_html_meta(r->h, "refresh modes", b);
+	}
+}
+
+static int write_file(void *user, const void *buf, size_t n)
+{
+	return fwrite(buf, 1, n, user) == n ? 0 : errno ? errno : EIO;
+}
+
+static int write_report(struct report_run *r, char **inputs, int n)
+{
+	char title[512];
+	size_t o = 0;
+	FILE *f;
+	int i, rc;
+
+	if (!r->title) {
+		o = (size_t)snprintf(title, sizeof(title), "gfxstat report:");
+		for (i = 0; i < n && o < sizeof(title); i++)
+			o += (size_t)snprintf(title + o, sizeof(title) - o, " %s", inputs[i]);
+		r->title = title;
+	}
+	f = fopen(r->out, "w");
+	if (!f) {
+		cli_error("cannot write %s: %s", r->out, strerror(errno));
+		return CLI_OUTPUT;
+	}
+	rc = gfxstat_html_write(r->h, r->frames ? r->m : NULL, r->mo.window_ns, r->title,
+				write_file, f);
+	if (fclose(f) && !rc)
+		rc = errno;
+	if (rc) {
+		cli_error("cannot write %s: %s", r->out, gfxstat_strerror(rc));
+		return rc == GFXSTAT_E_NOMEM || rc == GFXSTAT_E_INVAL ? CLI_INPUT : CLI_OUTPUT;
+	}
+	return CLI_OK;
+}
+
+static int run(struct report_run *r, char **inputs, int n)
+{
+	struct gfxstat_gfx_opts go;
+	struct gfxstat_gfx_sink sink = { gfxstat_html_seed_window, NULL, NULL };
+	int i, rc = CLI_OK, nseed = 0;
+	char ver[64];
+
+	gfxstat_gfx_opts_init(&go);
+	sink.user = r->h = gfxstat_html_new(cli_report_assets);
+	r->m = gfxstat_metrics_new(&r->mo);
+	r->gfx = gfxstat_gfx_model_new(&go, &sink);
+	if (!r->h || !r->m || !r->gfx) {
+		cli_error("out of memory");
+		rc = CLI_INPUT;
+		goto out;
+	}
+	snprintf(ver, sizeof(ver), "gfxstat %s", GFXSTAT_VERSION);
+	gfxstat_html_meta(r->h, "made by", ver);
+	cli_catch_signals();
+	for (i = 0; i < n && !cli_stop_signal && !r->lib_rc; i++) {
+		const char *path = cli_report_input(inputs[i]);
+		struct cli_source src;
+		int src_rc;
+
+		if (is_dir(inputs[i]))
+			device_meta(r, inputs[i]);
+		if (!path) {
+			if ((src_rc = read_seed(r, inputs[i])))
+				rc = src_rc;
+			nseed++;
+			continue;
+		}
+		r->src = &src;
+		src_rc = cli_source_read(path, on_frame, r, &src);
+		r->src = NULL;
+		if (src_rc) {
+			rc = src_rc;
+			continue;
+		}
+		input_meta(r, path, &src);
+		cli_source_report(&src, 0);
+		cli_source_free(&src);
+	}
+	if (r->lib_rc || gfxstat_metrics_finish(r->m) || gfxstat_gfx_model_finish(r->gfx)) {
+		cli_error("%s", gfxstat_strerror(r->lib_rc ? r->lib_rc : GFXSTAT_E_NOMEM));
+		rc = CLI_INPUT;
+		goto out;
+	}
+	if (rc == CLI_OK && !r->frames && !nseed) {
+		cli_error("no frames in the input: nothing to report");
+		rc = CLI_INPUT;
+	}
+	if (rc == CLI_OK || r->frames)
+		rc = write_report(r, inputs, n) ? CLI_OUTPUT : rc;
+out:
+	gfxstat_gfx_model_free(r->gfx);
+	gfxstat_metrics_free(r->m);
+	gfxstat_html_free(r->h);
+	return rc;
+}
+
+int cli_report_write(const char *session_dir, const char *out)
+{
+	struct report_run r;
+	char path[4096], *inputs[1];
+
+	memset(&r, 0, sizeof(r));
+	gfxstat_metrics_opts_init(&r.mo);
+	if (!out) {
+		snprintf(path, sizeof(path), "%s/report.html", session_dir);
+		out = path;
+	}
+	r.out = out;
+	inputs[0] = (char *)session_dir;
+	return run(&r, inputs, 1);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_run r;
+	char path[4096];
+	int first;
+
+	memset(&r, 0, sizeof(r));
+	gfxstat_metrics_opts_init(&r.mo);
+	r.out = "report.html";
+	first = cli_parse(&report_cmd, argc, argv, report_opt, &r);
+	if (first == -2)
+		return CLI_OK;
+	if (first < 0)
+		return CLI_USAGE;
+	if (first == argc) {
+		cli_error("no input; give a trace, a dump, a session folder or a seed fps/ folder");
+		return CLI_USAGE;
+	}
+	if (first + 1 == argc && is_dir(argv[first]) && !strcmp(r.out, "report.html") &&
+	    cli_report_input(argv[first])) {
+		snprintf(path, sizeof(path), "%s/report.html", argv[first]);
+		r.out = path;
+	}
+	return run(&r, argv + first, argc - first);
+}
