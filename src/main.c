@@ -4,10 +4,18 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd_compare.h"
 #include "cmd_gfxinfo.h"
+#include "cmd_history.h"
 #include "cmd_perfetto.h"
+#include "cmd_report.h"
 #include "cmd_unwrap.h"
 #include "gfxstat/gfxstat.h"
+
+/* the commit the build was made from: mk/install.mk passes it; "unknown" outside git */
+#ifndef GFXSTAT_COMMIT
+#define GFXSTAT_COMMIT "unknown"
+#endif
 
 struct command {
 	const char *name;
@@ -17,17 +25,22 @@ struct command {
 
 static const struct command commands[] = {
 	{ "analyze", cmd_analyze, "frame rate and jank per layer and app, by every tool's definition" },
+	{ "compare", cmd_compare, "BASE against NEW: difference, 95 % interval, verdict; gates" },
 	{ "devices", cmd_devices, "attached phones: model, Android version, refresh, tracing" },
+	{ "export", cmd_export, "frames as Trace Event JSON for Perfetto UI and chrome://tracing" },
 	{ "frames", cmd_frames, "every frame of every layer, from any supported input" },
 	{ "gfx", cmd_gfx, "per-surface FPS windows from atrace gfx text (android_FPS_frome_GFX)" },
 	{ "gfxinfo", cmd_gfxinfo, "dumpsys gfxinfo summaries recomputed from the framestats rows" },
+	{ "history", cmd_history, "the saved runs: when, label, device, each app's FPS and jank" },
 	{ "inspect", cmd_inspect, "what an input is: format, Android version, refresh rate, layers" },
 	{ "latency", cmd_latency, "frames from dumpsys SurfaceFlinger --latency polls, stitched" },
 	{ "perfetto-dump", cmd_perfetto_dump,
 	  "what the Perfetto decoder finds in a protobuf trace (developer)" },
 	{ "pull", cmd_pull, "fetch a session recorded on the phone" },
 	{ "record", cmd_record, "measure a phone over adb, live, from the best source it allows" },
+	{ "report", cmd_report, "one self-contained HTML report with charts, from any input" },
 	{ "stop", cmd_stop, "end a recording started with record --on-device" },
+	{ "trend", cmd_trend, "one metric of one app over labels, versions or days" },
 	{ "unwrap", cmd_unwrap, "decode systrace HTML, atrace -z, gzip or UTF-16 to trace text" },
 };
 
@@ -39,7 +52,12 @@ static void usage(FILE *f)
 	      "Frame rate and jank of Android apps, from traces and dumps.\n\ncommands:\n", f);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].summary);
-	fputs("\n'gfxstat <command> --help' describes a command.\n"
+	fputs("\noptions:\n"
+	      "  -h, --help       this text; 'gfxstat <command> --help' describes a command\n"
+	      "  -V, --version    the version and the git commit it was built from\n"
+	      "\nAn INPUT may be systrace HTML or a systrace .zip, atrace -z, gzip, UTF-16,\n"
+	      "ftrace text, Perfetto, dumpsys gfxinfo or SurfaceFlinger --latency; '-' is\n"
+	      "standard input.\n"
 	      "Exit status: 0 ok, 1 gate failed, 2 usage, 3 input, 4 device, 5 output.\n", f);
 }
 
@@ -63,7 +81,7 @@ int main(int argc, char **argv)
 		return CLI_OK;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-		printf("gfxstat %s\n", GFXSTAT_VERSION);
+		printf("gfxstat %s (commit %s)\n", GFXSTAT_VERSION, GFXSTAT_COMMIT);
 		return CLI_OK;
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
