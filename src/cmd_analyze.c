@@ -15,7 +15,8 @@
 
 enum {
 	OPT_JSON = 256, OPT_CSV, OPT_FORMAT, OPT_ALL, OPT_METRICS, OPT_WINDOW, OPT_LAYER, OPT_APP,
-	OPT_WAIT, OPT_TARGET, OPT_KPI, OPT_JANKY, OPT_SCROLL_ONLY
+	OPT_WAIT, OPT_TARGET, OPT_KPI, OPT_JANKY, OPT_SCROLL_ONLY, OPT_FAIL_IF, OPT_JUNIT,
+	OPT_SAVE, OPT_DB, OPT_LABEL
 };
 
 static const struct cli_opt analyze_opts[] = {
@@ -34,6 +35,13 @@ static const struct cli_opt analyze_opts[] = {
 	{ OPT_WAIT, "wait", "MS", "intervals this long are idle waits, left out of FPS (500)" },
 	{ OPT_TARGET, "target", "FPS", "target FPS of the seed's score (60)" },
 	{ OPT_KPI, "kpi", "MS", "frame-time KPI of the seed's score (100)" },
+	{ OPT_FAIL_IF, "fail-if", "EXPR", "exit 1 when an app's metric meets EXPR, e.g. 'fps<55', "
+	  "'janky_pct>5', 'p99_ms>50' (repeatable; docs/compare.md)" },
+	{ OPT_JUNIT, "junit", "FILE", "write the gates as JUnit XML (one test case per gate and app)" },
+	{ OPT_SAVE, "save", NULL, "store the run's metrics in the history (gfxstat history)" },
+	{ OPT_DB, "db", "PATH|URL", "the history: a SQLite file or postgres:// URL (default "
+	  "$XDG_DATA_HOME/gfxstat/history.db)" },
+	{ OPT_LABEL, "label", "TEXT", "with --save: a build id, git sha or branch" },
 	{ 'q', "quiet", NULL, "no warnings about skipped input lines" },
 	{ 0, NULL, NULL, NULL },
 };
@@ -112,6 +120,7 @@ struct analyze_run {
 	struct gfxstat_metrics *m;
 	int lib_rc;
 	struct cli_json_header hdr; /* --format json */
+	struct cli_analyze_gates gates; /* --fail-if, --junit, --save */
 };
 
 static int analyze_opt(void *user, int id, const char *arg)
@@ -172,6 +181,19 @@ static int analyze_opt(void *user, int id, const char *arg)
 		return 0;
 	case OPT_APP:
 		r->app = arg;
+		return 0;
+	case OPT_FAIL_IF:
+		return cli_analyze_gate_add(&r->gates, arg);
+	case OPT_JUNIT:
+		return cli_check_path("--junit", arg) ? -1 : (r->gates.junit = arg, 0);
+	case OPT_SAVE:
+		r->gates.save = 1;
+		return 0;
+	case OPT_DB:
+		r->gates.db = arg;
+		return 0;
+	case OPT_LABEL:
+		r->gates.label = arg;
 		return 0;
 	case 'q':
 		cli_quiet = 1;
@@ -425,6 +447,7 @@ static void free_run(struct analyze_run *r)
 	for (i = 0; i < r->nuntimed; i++)
 		free(r->untimed[i].layer);
 	free(r->untimed);
+	cli_analyze_gates_free(&r->gates);
 	gfxstat_metrics_free(r->m);
 	cli_json_header_free(&r->hdr);
 }
@@ -443,14 +466,18 @@ int cmd_analyze(int argc, char **argv)
 	first = cli_parse(&analyze_cmd, argc, argv, analyze_opt, &r);
 	if (first == -2)
 		return CLI_OK;
-	if (first < 0)
+	if (first < 0) {
+		cli_analyze_gates_free(&r.gates);
 		return CLI_USAGE;
+	}
 	if (r.json && r.csv) {
 		cli_error("--json and --csv cannot be used together");
+		cli_analyze_gates_free(&r.gates);
 		return CLI_USAGE;
 	}
 	if (first == argc) {
 		cli_error("no input; give a trace or dump file, or '-' for standard input");
+		cli_analyze_gates_free(&r.gates);
 		return CLI_USAGE;
 	}
 	r.m = gfxstat_metrics_new(&r.mo);
@@ -520,6 +547,14 @@ int cmd_analyze(int argc, char **argv)
 	/* damage is said after the results, as in every command */
 	if (rc == CLI_OK && damaged)
 		rc = cli_damaged(nread == 1 ? last.path : "the inputs", damaged);
+	if (rc == CLI_OK && !r.janky) {
+		int grc = cli_analyze_save(&r.gates, r.m, nread == 1 ? last.path : argv[first],
+					   nread == 1 ? last.format : "several inputs");
+
+		if (grc == CLI_OK)
+			grc = cli_analyze_gates_run(&r.gates, r.m);
+		rc = grc;
+	}
 	free_run(&r);
 	return rc;
 }

@@ -32,4 +32,24 @@ typedef const char *(*cli_cause_fn)(void *user, const struct gfxstat_layer_metri
 void cli_analyze_text(const struct gfxstat_metrics *m, unsigned families, cli_cause_fn cause,
 		      void *user);
 
+/* analyze --fail-if / --junit / --save (cmd_analyze_gate.c) */
+struct cli_gate;
+struct cli_analyze_gates {
+	struct cli_gate *gates;
+	size_t n;
+	const char *junit;   /* --junit FILE */
+	int save;            /* --save */
+	const char *db;      /* --db PATH or URL */
+	const char *label;   /* --label TEXT */
+};
+
+/* Parse one --fail-if; return 0, or -1 after a usage error naming the metrics. */
+int cli_analyze_gate_add(struct cli_analyze_gates *g, const char *expr);
+void cli_analyze_gates_free(struct cli_analyze_gates *g);
+/* Judge every app (or layer, when no app is named): CLI_OK, CLI_JANK or CLI_OUTPUT. */
+int cli_analyze_gates_run(const struct cli_analyze_gates *g, const struct gfxstat_metrics *m);
+/* --save: store the run in the history; CLI_OK or the store's exit code. */
+int cli_analyze_save(const struct cli_analyze_gates *g, const struct gfxstat_metrics *m,
+		     const char *input, const char *format);
+
 #endif
