@@ -191,8 +191,12 @@ int cli_live_width(int fd)
 
 	if (isatty(fd) && !ioctl(fd, TIOCGWINSZ, &ws) && ws.ws_col > 0)
 		return ws.ws_col;
-	if (env && atoi(env) > 0)
-		return atoi(env);
+	if (env) {
+		long c = strtol(env, NULL, 10);
+
+		if (c > 0 && c < 10000)
+			return (int)c;
+	}
 	return 80;
 }
 

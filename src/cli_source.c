@@ -24,6 +24,15 @@ static int on_frame(void *user, const struct gfxstat_frame *f)
 	return current_fn ? current_fn(current_user, f) : 0;
 }
 
+static gfxstat_marker_fn current_marker; /* cli_source_read_all() */
+
+static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
+		     const struct gfxstat_marker *m)
+{
+	(void)user;
+	return current_marker ? current_marker(current_user, ev, m) : 0;
+}
+
 static void forget_inputs(void);
 
 void cli_source_end_recording(void)
@@ -38,7 +47,7 @@ static struct gfxstat_source *the_recording(void)
 	static int registered;
 
 	if (!recording) {
-		struct gfxstat_source_sink sink = { on_frame, NULL, NULL };
+		struct gfxstat_source_sink sink = { on_frame, on_marker, NULL };
 
 		recording = gfxstat_source_new(&sink);
 		if (recording && !registered)
@@ -296,6 +305,17 @@ int cli_source_read(const char *path, gfxstat_frame_fn fn, void *user, struct cl
 	return rc;
 }
 
+int cli_source_read_all(const char *path, gfxstat_frame_fn fn, gfxstat_marker_fn marker_fn,
+			void *user, struct cli_source *src)
+{
+	int rc;
+
+	current_marker = marker_fn;
+	rc = cli_source_read(path, fn, user, src);
+	current_marker = NULL;
+	return rc;
+}
+
 void cli_source_free(struct cli_source *src)
 {
 	src->causes = NULL; /* the recording's, valid until the next input */
@@ -358,6 +378,15 @@ void cli_source_report(const struct cli_source *src, int verbose)
 		cli_warn("%s: %llu %s", src->path, (unsigned long long)src->model.v[k],
 			 gfxstat_model_stat_doc((enum gfxstat_model_stat)k));
 	}
+	if (src->have_sf && sf->over_limit)
+		cli_warn("%s: %llu SurfaceFlinger counter events of names past the table's limit, "
+			 "not read (more distinct layers than gfxstat keeps)", src->path,
+			 (unsigned long long)sf->over_limit);
+	if (src->have_sf && sf->nonincreasing)
+		cli_warn("%s: %llu frames whose present was not after their layer's previous one, "
+			 "dropped%s", src->path, (unsigned long long)sf->nonincreasing,
+			 sf->time_jumps ? " (the trace's clock went back: are two captures glued "
+					  "together? give them as separate inputs in time order)" : "");
 	if (!verbose)
 		return;
 	printf("%s\n", src->path);
@@ -419,10 +448,14 @@ layers:
 		if (!l->frames)
 			continue;
 		printf("    %6llu frames", (unsigned long long)l->frames);
-		if (l->frames > 1 && span > 0)
-			printf("  %6.1f fps over %.2f s", (double)(l->frames - 1) / span, span);
+		/* FPS while drawing (idle waits left out, as analyze's), over the span shown */
+		if (l->active_intervals && l->active_ns > 0)
+			printf("  %6.1f fps over %8.2f s", (double)l->active_intervals * 1e9 /
+							     (double)l->active_ns, span);
+		else if (l->first_present == GFXSTAT_NS_NONE)
+			printf("  %-29s", "(no present times)");
 		else
-			printf("  %26s", "");
+			printf("  %29s", "");
 		printf("  %s", l->name);
 		if (l->app[0] && !strstr(l->name, l->app))
 			printf("  [%s]", l->app);

@@ -31,6 +31,9 @@ struct cli_source {
  * Return: CLI_OK, or an exit code after printing the error; on CLI_OK @src must be freed.
  */
 int cli_source_read(const char *path, gfxstat_frame_fn fn, void *user, struct cli_source *src);
+/* The same, with every atrace marker of the input passed to @marker_fn too (export). */
+int cli_source_read_all(const char *path, gfxstat_frame_fn fn, gfxstat_marker_fn marker_fn,
+			void *user, struct cli_source *src);
 
 /* Print the skipped-line warnings (always) and, with @verbose, the whole inspection. */
 void cli_source_report(const struct cli_source *src, int verbose);

@@ -168,7 +168,7 @@ static int migrate(struct cli_store *s)
 	if (!rc)
 		rc = cli_store_query(s, "SELECT max(version) FROM schema_version", NULL, 0,
 				     get_first, ver);
-	v = atoi(ver);
+	v = (int)strtol(ver, NULL, 10);
 	if (!rc && v > CLI_STORE_SCHEMA) {
 		cli_error("history store %s has schema %d, newer than this gfxstat's %d", s->name,
 			  v, CLI_STORE_SCHEMA);

@@ -473,7 +473,9 @@ struct gfxstat_frame {
 	int64_t desired_present_ns;  /* --latency desiredPresent; FrameTimeline expected present */
 	int64_t expected_start_ns;   /* FrameTimeline expected slice, start and end (deadline) */
 	int64_t expected_end_ns;
-	int64_t actual_start_ns;     /* FrameTimeline actual slice */
+	int64_t actual_start_ns;     /* FrameTimeline actual slice; ftrace: when the app began
+				      * the frame, its Choreographer#doFrame start, where the
+				      * trace has the app's sections (gfxstat_causes_frame()) */
 	int64_t actual_end_ns;
 	int64_t duration_ns;         /* the frame's own work, where the source measures it: gfxinfo
 				      * (legacy Draw+Prepare+Process+Execute, framestats
@@ -550,6 +552,8 @@ struct gfxstat_sf_summary {
 	uint64_t latched_unpresented; /* latches with no present marker before the end */
 	uint64_t display_frames;    /* "(display)" frames emitted, one per stamped refresh */
 	uint64_t nonincreasing;     /* presents that did not move a layer forward: dropped */
+	uint64_t time_jumps;        /* the clock went back by more than 100 ms: grid restarted */
+	uint64_t over_limit;        /* counter events of names past the name table's limit: lost */
 	uint32_t markers_seen;      /* GFXSTAT_SF_SEEN_* bits */
 	int64_t first_ts, last_ts;
 	unsigned nmodes;            /* refresh-rate changes, first one included; a change needs
@@ -752,6 +756,25 @@ int gfxstat_causes_marker(void *c, const struct gfxstat_ftrace_line *ev,
  * Return: 1, 0, or -1 when the trace shows no app work for it.
  */
 int gfxstat_causes_input(const struct gfxstat_causes *c, const struct gfxstat_frame *f);
+
+/**
+ * gfxstat_causes_frame() - the app work that produced frame @f of a SurfaceFlinger layer
+ * @f: a frame with pid and latch_ns (else present_ns); frames of a layer in present order
+ * @start: set to when the app began the frame: the start of the Choreographer#doFrame that
+ *         the DrawFrame which queued it started in (the DrawFrame's own start when there is
+ *         none; before Android 5, the doFrame's)
+ * @input: set to whether that doFrame handled input (1, 0, or -1 unknown)
+ *
+ * A process's frames of work are its DrawFrames (doFrames before Android 5). Buffers leave a
+ * layer's BufferQueue in the order they were queued, so each frame of a layer takes the oldest
+ * frame of work that ended by its latch and after the one the layer's previous frame took, at
+ * most 3 back (the queue's depth); a layer's first frame takes the latest. Each call advances
+ * the layer: call it once per frame. The input source (gfxstat_source.h) sets ftrace frames'
+ * actual_start_ns from it, and the metrics judge such frames from that start.
+ * Return: 1 when a frame of work was found, else 0 (@start and @input untouched).
+ */
+int gfxstat_causes_frame(struct gfxstat_causes *c, const struct gfxstat_frame *f, int64_t *start,
+			 int *input);
 
 /**
  * gfxstat_causes_explain() - the primary cause of frame @f, as one line of text

@@ -31,6 +31,8 @@ struct gfxstat_str gfxstat_layer_canonical(const char *name, size_t n);
 				"dropped")                                                 \
 	F(within_one_vsync, WARN, "frames presented within 3/4 of a vsync of their layer's "  \
 				  "previous one (one buffer per refresh), dropped")                \
+	F(untimed, INFO, "records with neither a present nor a duration (not frames)")      \
+	F(repeated, INFO, "gfxinfo rows already read from an earlier poll")                \
 	F(markers_compared, INFO, "SurfaceFlinger marker frames of layers FrameTimeline covers")  \
 	F(markers_agree, INFO, "of them, with a FrameTimeline present within one vsync")   \
 	F(markers_replaced, INFO, "marker frames replaced by FrameTimeline's (same frames)")    \
@@ -58,7 +60,13 @@ struct gfxstat_model_layer {
 	enum gfxstat_frame_source source; /* of its last frame */
 	uint64_t frames;     /* in the current input */
 	int64_t first_present, last_present; /* in the current input */
+	int64_t active_ns;   /* in the current input: the sum of intervals under an idle wait
+			      * (GFXSTAT_MODEL_WAIT_NS), and their number: FPS while drawing */
+	uint64_t active_intervals;
 };
+
+/* An interval this long is an idle wait, not a frame time (the seed's rule; analyze --wait). */
+#define GFXSTAT_MODEL_WAIT_NS (500 * GFXSTAT_NSEC_PER_MSEC)
 
 struct gfxstat_model;
 

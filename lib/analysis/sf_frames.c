@@ -536,8 +536,12 @@ static int latch(struct gfxstat_sf_frames *sf, const char *name, size_t n, int64
 	long li = gx_strmap_add(&sf->layers, name, n, &created);
 	uint32_t i;
 
-	if (li < 0)
-		return li == GFXSTAT_E_NOMEM ? (int)li : 0;
+	if (li < 0) {
+		if (li == GFXSTAT_E_NOMEM)
+			return (int)li;
+		sf->sum.over_limit++; /* more layers than MAX_NAMES: said, never silent */
+		return 0;
+	}
 	if (created) {
 		struct layer *l;
 
@@ -673,8 +677,12 @@ static int early_counter(struct gfxstat_sf_frames *sf, const struct gfxstat_mark
 	long ci = gx_strmap_add(&sf->names, m->name.p, m->name.n, NULL);
 	struct counter *c;
 
-	if (ci < 0)
-		return ci == GFXSTAT_E_NOMEM ? (int)ci : 0;
+	if (ci < 0) {
+		if (ci == GFXSTAT_E_NOMEM)
+			return (int)ci;
+		sf->sum.over_limit++;
+		return 0;
+	}
 	if (ensure((void **)&sf->counters, &sf->cap_counters, (size_t)ci, sizeof(*sf->counters)))
 		return GFXSTAT_E_NOMEM;
 	c = &sf->counters[ci];
@@ -692,8 +700,12 @@ static int sf_counter(struct gfxstat_sf_frames *sf, const struct gfxstat_ftrace_
 	struct counter *c;
 	int lowered, known;
 
-	if (ci < 0)
-		return ci == GFXSTAT_E_NOMEM ? (int)ci : 0;
+	if (ci < 0) {
+		if (ci == GFXSTAT_E_NOMEM)
+			return (int)ci;
+		sf->sum.over_limit++;
+		return 0;
+	}
 	if (ensure((void **)&sf->counters, &sf->cap_counters, (size_t)ci, sizeof(*sf->counters)))
 		return GFXSTAT_E_NOMEM;
 	c = &sf->counters[ci];
@@ -793,6 +805,25 @@ static void note_comm(struct gfxstat_sf_frames *sf, const struct gfxstat_ftrace_
 	sf->comm_pid[i] = m->pid;
 }
 
+/*
+ * The trace's clock went back (two captures glued together, a reordered file): what waits is
+ * stamped on the old grid, and the grid starts afresh, so no present is stamped far from its
+ * marker. The layers' presents only move forward (emit_refresh), so frames from before the
+ * jump that would land before the ones already given are counted, not given.
+ */
+static int time_jump(struct gfxstat_sf_frames *sf)
+{
+	int rc = 0, i;
+
+	while (sf->await_n && !rc)
+		rc = force_oldest(sf);
+	for (i = 0; i < FAM_COUNT; i++)
+		sf->fam[i].has_last = 0;
+	sf->last_stamp = GFXSTAT_NS_NONE;
+	sf->sum.time_jumps++;
+	return rc;
+}
+
 int gfxstat_sf_frames_marker(void *p, const struct gfxstat_ftrace_line *ev,
 			     const struct gfxstat_marker *m)
 {
@@ -801,7 +832,11 @@ int gfxstat_sf_frames_marker(void *p, const struct gfxstat_ftrace_line *ev,
 
 	if (sf->sum.first_ts == GFXSTAT_NS_NONE)
 		sf->sum.first_ts = ev->ts_ns;
-	sf->sum.last_ts = ev->ts_ns;
+	else if (ev->ts_ns < sf->sum.last_ts - IDLE_NS && (rc = time_jump(sf)) != 0)
+		return rc;
+	if (sf->sum.last_ts == GFXSTAT_NS_NONE || ev->ts_ns > sf->sum.last_ts ||
+	    ev->ts_ns < sf->sum.last_ts - IDLE_NS)
+		sf->sum.last_ts = ev->ts_ns;
 	if (m->kind == GFXSTAT_MARKER_COUNTER) {
 		fi = vsync_family(sf, m->name);
 		if (fi >= 0 && sf->sf_pid < 0 && m->pid >= 0) {

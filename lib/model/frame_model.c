@@ -244,12 +244,18 @@ static int overlaps(struct gfxstat_model *m, int64_t present, int64_t period)
 {
 	unsigned i;
 
+	/* dumpsys gfxinfo polls repeat the rows still in hwui's ring: a repeated frame is the
+	 * same frame (dropped as not increasing), not an overlap */
+	if (strcmp(m->format, "gfxinfo") == 0)
+		return 0;
 	for (i = 0; i < m->nspans; i++) {
 		const struct format_span *s = &m->spans[i];
 
 		if (strcmp(s->format, m->format) != 0)
 			continue;
-		if (present >= s->start && present < s->end - SEAM_VSYNCS * period) {
+		/* an input lying wholly before an earlier one overlaps the recording as much as
+		 * one inside it: the inputs of one run come in time order */
+		if (present < s->end - SEAM_VSYNCS * period) {
 			m->overlap_end = s->end;
 			m->overlap_at = present;
 			m->overlapped = 1;
@@ -279,7 +285,9 @@ static int emit(struct gfxstat_model *m, const struct gfxstat_frame *in, long li
 		if (overlaps(m, f.present_ns, period))
 			return GFXSTAT_E_OVERLAP;
 		if (l->last_present != GFXSTAT_NS_NONE && f.present_ns <= l->last_present) {
-			gfxstat_model_count(m, GFXSTAT_MODEL_not_increasing);
+			gfxstat_model_count(m, f.present_ns == l->last_present &&
+						       strcmp(m->format, "gfxinfo") == 0
+					       ? GFXSTAT_MODEL_repeated : GFXSTAT_MODEL_not_increasing);
 			return 0;
 		}
 		/* a display shows one buffer of a layer per refresh: a present closer than 3/4 of
@@ -299,6 +307,11 @@ static int emit(struct gfxstat_model *m, const struct gfxstat_frame *in, long li
 		}
 		f.interval_ns = l->last_present != GFXSTAT_NS_NONE ? f.present_ns - l->last_present
 								  : GFXSTAT_NS_NONE;
+		if (l->pub.frames && f.interval_ns != GFXSTAT_NS_NONE &&
+		    f.interval_ns < GFXSTAT_MODEL_WAIT_NS) {
+			l->pub.active_ns += f.interval_ns;
+			l->pub.active_intervals++;
+		}
 		l->last_present = f.present_ns;
 		l->last_period = f.vsync_period_ns != GFXSTAT_NS_NONE ? f.vsync_period_ns : 0;
 		if (l->pub.first_present == GFXSTAT_NS_NONE)
@@ -367,6 +380,12 @@ int gfxstat_model_frame(void *user, const struct gfxstat_frame *f)
 
 	if (m->overlapped)
 		return GFXSTAT_E_OVERLAP;
+	/* a record with neither a present nor a duration (a gfxinfo row hwui does not count)
+	 * times nothing: no command counts it */
+	if (f->present_ns == GFXSTAT_NS_NONE && f->duration_ns == GFXSTAT_NS_NONE) {
+		gfxstat_model_count(m, GFXSTAT_MODEL_untimed);
+		return 0;
+	}
 	li = layer_index(m, name);
 	if (li < 0)
 		return (int)li;
@@ -387,6 +406,8 @@ void gfxstat_model_input_begin(struct gfxstat_model *m, int hold_frames, const c
 	memset(&m->stats, 0, sizeof(m->stats));
 	for (i = 0; i < m->layer_names.n; i++) {
 		m->layers[i].pub.frames = 0;
+		m->layers[i].pub.active_ns = 0;
+		m->layers[i].pub.active_intervals = 0;
 		m->layers[i].pub.first_present = m->layers[i].pub.last_present = GFXSTAT_NS_NONE;
 	}
 }
@@ -608,7 +629,7 @@ size_t gfxstat_model_layer_count(const struct gfxstat_model *m)
 
 const struct gfxstat_model_layer *gfxstat_model_layer(const struct gfxstat_model *m, size_t i)
 {
-	static const struct gfxstat_model_layer none = { "?", "", 0, 0, 0, 0 };
+	static const struct gfxstat_model_layer none = { "?", "", 0, 0, 0, 0, 0, 0 };
 	return i < m->layer_names.n ? &m->layers[i].pub : &none;
 }
 
