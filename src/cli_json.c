@@ -72,7 +72,7 @@ static void session_device(struct cli_json_device *d, const char *path)
 	json_field(doc, "android", d->android, sizeof(d->android));
 	p = strstr(doc, "\"sdk\":");
 	if (p)
-		d->sdk = atoi(p + 6);
+		d->sdk = (int)strtol(p + 6, NULL, 10);
 }
 
 int cli_json_header_input(struct cli_json_header *h, const char *path, const char *format,

@@ -3,17 +3,15 @@
  * gfxstat gfxinfo: read `dumpsys gfxinfo <pkg> [framestats]`, recompute every window's
  * summary from its PROFILEDATA rows with the JankTracker of the dump's Android release, and
  * print it in dumpsys's own format next to the dump's summary, flagging what differs.
+ * The CSV and JSON writers are in cmd_gfxinfo_out.c.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
-#include "cli_json.h"
 #include "cmd_gfxinfo.h"
-#include "gfxstat/gfxstat.h"
-#include "gfxstat/gfxstat_gfxinfo.h"
+#include "cmd_gfxinfo_out.h"
 
 enum { OPT_ANDROID = 256, OPT_PERIOD, OPT_FORGIVE, OPT_ALL, OPT_ROWS, OPT_FRAMES, OPT_FORMAT };
 
@@ -60,33 +58,10 @@ static const struct cli_cmd gfxinfo_cmd = {
 	gfxinfo_opts,
 };
 
-/* a summary seen earlier, to give the frame rate between two dumps of one window */
-struct seen {
-	char *key; /* pid-independent: app, kind, window name */
-	struct gfxstat_gfxinfo_block b; /* its strings are not valid after the callback */
-};
-
-struct run {
-	struct seen *seen;
-	size_t nseen, capseen;
-	struct gfxstat_gfxinfo_opts o;
-	struct gfxstat_gfxinfo *g;
-	int frames, csv, all;
-	int json;                 /* --format json: blocks go to @jo until the header is known */
-	FILE *jo;
-	char *jbody;
-	size_t njbody, jblocks;
-	struct cli_json_header hdr;
-	int lib_rc;
-	int32_t last_pid;
-	int header_done;
-	uint64_t row_no;
-	unsigned long long blocks_shown, content, mismatches;
-};
 
 static int gfxinfo_opt(void *user, int id, const char *arg)
 {
-	struct run *r = user;
+	struct gfxinfo_run *r = user;
 	long v;
 	long long ns;
 
@@ -189,23 +164,6 @@ static void print_profile(const struct gfxstat_profile *p)
 /* ---------------------------------------------------------------------------------------- */
 /* Comparison                                                                                 */
 
-enum cover {
-	COVER_NONE,    /* nothing to compare */
-	COVER_ALL,     /* the rows hold every counted frame: all must agree */
-	COVER_PART,    /* the dump counts more frames than the ring holds */
-	COVER_MORE,    /* the rows hold more frames than the dump counts */
-};
-
-static enum cover coverage(const struct gfxstat_gfxinfo_block *b)
-{
-	if (!b->has_rows || !b->has_summary || b->dump.total_frames < 0 ||
-	    b->calc.total_frames < 0)
-		return COVER_NONE;
-	if (b->dump.total_frames == b->calc.total_frames)
-		return COVER_ALL;
-	return b->dump.total_frames > b->calc.total_frames ? COVER_PART : COVER_MORE;
-}
-
 /* Return: 1 if every bucket of the rows' histogram is <= the dump's. */
 static int hist_within(const uint32_t *rows, const uint32_t *dump, int n, int *first_bad)
 {
@@ -228,7 +186,7 @@ static int hist_diff(const uint32_t *a, const uint32_t *b, int n)
 	return k;
 }
 
-static void cmp_line(struct run *r, enum cover c, const char *field, long long calc,
+static void cmp_line(struct gfxinfo_run *r, enum gfxinfo_cover c, const char *field, long long calc,
 		     long long dump)
 {
 	const char *note = "";
@@ -255,12 +213,12 @@ static void cmp_line(struct run *r, enum cover c, const char *field, long long c
 	printf("%s\n", note);
 }
 
-static void compare(struct run *r, const struct gfxstat_gfxinfo_block *b)
+static void compare(struct gfxinfo_run *r, const struct gfxstat_gfxinfo_block *b)
 {
 	static const char *const pnames[4] = { "50th percentile (ms)", "90th percentile (ms)",
 					       "95th percentile (ms)", "99th percentile (ms)" };
 	const struct gfxstat_profile *c = &b->calc, *d = &b->dump;
-	enum cover cv = coverage(b);
+	enum gfxinfo_cover cv = cmd_gfxinfo_coverage(b);
 	int i, bad = -1, k;
 	char name[64];
 
@@ -326,7 +284,7 @@ static void compare(struct run *r, const struct gfxstat_gfxinfo_block *b)
 }
 
 /* The dump's own percentiles must follow from its own histogram (findPercentile). */
-static void check_percentiles(struct run *r, const struct gfxstat_profile *d)
+static void check_percentiles(struct gfxinfo_run *r, const struct gfxstat_profile *d)
 {
 	static const int pcts[4] = { 50, 90, 95, 99 };
 	int i, bad = 0, n = 0;
@@ -365,7 +323,7 @@ static char *block_key(const struct gfxstat_gfxinfo_block *b)
 }
 
 /* Remember @b's summary; Return: the previous summary of the same window, or NULL. */
-static const struct gfxstat_gfxinfo_block *remember(struct run *r,
+static const struct gfxstat_gfxinfo_block *remember(struct gfxinfo_run *r,
 						    const struct gfxstat_gfxinfo_block *b,
 						    struct gfxstat_gfxinfo_block *prev)
 {
@@ -383,7 +341,7 @@ static const struct gfxstat_gfxinfo_block *remember(struct run *r,
 		}
 	if (r->nseen == r->capseen) {
 		size_t nc = r->capseen ? r->capseen * 2 : 16;
-		struct seen *ns = realloc(r->seen, nc * sizeof(*ns));
+		struct gfxinfo_seen *ns = realloc(r->seen, nc * sizeof(*ns));
 
 		if (!ns) {
 			free(k);
@@ -398,7 +356,7 @@ static const struct gfxstat_gfxinfo_block *remember(struct run *r,
 }
 
 /* Two summaries of one window: the frame rate between the dumps (library rule). */
-static void print_between(struct run *r, const struct gfxstat_gfxinfo_block *b)
+static void print_between(struct gfxinfo_run *r, const struct gfxstat_gfxinfo_block *b)
 {
 	struct gfxstat_gfxinfo_block prev;
 	const struct gfxstat_gfxinfo_block *a;
@@ -425,7 +383,7 @@ static void print_between(struct run *r, const struct gfxstat_gfxinfo_block *b)
 	       (double)(b->uptime_ns - a->uptime_ns) / 1e9, fps);
 }
 
-static void print_block(struct run *r, const struct gfxstat_gfxinfo_block *b)
+static void print_block(struct gfxinfo_run *r, const struct gfxstat_gfxinfo_block *b)
 {
 	if (b->pid != r->last_pid || !r->header_done) {
 		printf("** Graphics info for pid %d [%.*s] **\n\n", (int)b->pid, (int)b->app.n,
@@ -482,134 +440,10 @@ static void print_block(struct run *r, const struct gfxstat_gfxinfo_block *b)
 	printf("\n");
 }
 
-static void csv_profile(const struct gfxstat_profile *p)
-{
-	int i;
-
-	printf(",%lld,%lld,%lld", (long long)p->total_frames, (long long)p->janky_frames,
-	       (long long)p->janky_legacy);
-	for (i = 0; i < 4; i++)
-		printf(",%d", p->percentile[i]);
-	for (i = 0; i < GFXSTAT_JANK_COUNT; i++)
-		printf(",%lld", (long long)p->jank_counts[i]);
-}
-
-static void csv_quoted(struct gfxstat_str s)
-{
-	size_t i;
-
-	putchar('"');
-	for (i = 0; i < s.n; i++) {
-		if (s.p[i] == '"')
-			putchar('"');
-		putchar(s.p[i]);
-	}
-	putchar('"');
-}
-
-static void csv_header(void)
-{
-	static const char *const part[] = { "total", "janky", "janky_legacy", "p50", "p90", "p95",
-					    "p99", "missed_vsync", "high_input_latency",
-					    "slow_ui", "slow_bitmap", "slow_draw",
-					    "deadline_missed", "deadline_missed_legacy" };
-	size_t i;
-
-	/* layer: the Android window, as `frames` names it; kind says process or window */
-	printf("pid,app,kind,layer,rules,columns,rows,rows_flagged,rows_incomplete,coverage");
-	for (i = 0; i < sizeof(part) / sizeof(part[0]); i++)
-		printf(",rows_%s", part[i]);
-	for (i = 0; i < sizeof(part) / sizeof(part[0]); i++)
-		printf(",dump_%s", part[i]);
-	printf("\n");
-}
-
-static void csv_block(const struct gfxstat_gfxinfo_block *b)
-{
-	static const char *const cover_names[] = { "none", "all", "partial", "more" };
-
-	printf("%d,", (int)b->pid);
-	csv_quoted(b->app);
-	printf(",%s,", b->kind == GFXSTAT_BLOCK_PROCESS ? "process" : "window");
-	csv_quoted(b->name);
-	printf(",%s,%d,%llu,%llu,%llu,%s", gfxstat_gfxinfo_rules_name(b->rules), b->columns,
-	       (unsigned long long)b->rows, (unsigned long long)b->rows_flagged,
-	       (unsigned long long)b->rows_incomplete, cover_names[coverage(b)]);
-	csv_profile(&b->calc);
-	csv_profile(&b->dump);
-	printf("\n");
-}
-
-static void json_profile(FILE *o, const struct gfxstat_profile *p)
-{
-	static const char *const pct[4] = { "p50", "p90", "p95", "p99" };
-	int i;
-
-	fprintf(o, "{\"total\":%lld,\"janky\":%lld,\"janky_legacy\":%lld,\"percentile_ms\":{",
-		(long long)p->total_frames, (long long)p->janky_frames, (long long)p->janky_legacy);
-	for (i = 0; i < 4; i++)
-		fprintf(o, "%s\"%s\":%d", i ? "," : "", pct[i], p->percentile[i]);
-	fputs("},\"jank_counts\":{", o);
-	for (i = 0; i < GFXSTAT_JANK_COUNT; i++) {
-		cli_json_str(o, gfxstat_jank_type_name((enum gfxstat_jank_type)i));
-		fprintf(o, ":%lld%s", (long long)p->jank_counts[i], i + 1 < GFXSTAT_JANK_COUNT ? "," : "");
-	}
-	fputs("}}", o);
-}
-
-static void json_strn(FILE *o, struct gfxstat_str s)
-{
-	char *z = malloc(s.n + 1);
-
-	if (!z || !s.n) {
-		fputs("null", o);
-		free(z);
-		return;
-	}
-	memcpy(z, s.p, s.n);
-	z[s.n] = 0;
-	cli_json_str(o, z);
-	free(z);
-}
-
-/* One block of `gfxinfo --format json` (docs/output.md): the --format csv line's facts. */
-static void json_block(struct run *r, const struct gfxstat_gfxinfo_block *b)
-{
-	static const char *const cover_names[] = { "none", "all", "partial", "more" };
-	FILE *o = r->jo;
-
-	fprintf(o, "%s{\"pid\":", r->jblocks++ ? ",\n" : "\n");
-	if (b->pid >= 0)
-		fprintf(o, "%d", (int)b->pid);
-	else
-		fputs("null", o);
-	fputs(",\"app\":", o);
-	json_strn(o, b->app);
-	fprintf(o, ",\"kind\":\"%s\",\"layer\":",
-		b->kind == GFXSTAT_BLOCK_PROCESS ? "process" : "window");
-	json_strn(o, b->name);
-	fprintf(o, ",\"rules\":\"%s\",\"columns\":%d,\"rows\":%llu,\"rows_flagged\":%llu,"
-		"\"rows_incomplete\":%llu,\"coverage\":\"%s\",\"period_ns\":",
-		gfxstat_gfxinfo_rules_name(b->rules), b->columns, (unsigned long long)b->rows,
-		(unsigned long long)b->rows_flagged, (unsigned long long)b->rows_incomplete,
-		cover_names[coverage(b)]);
-	cli_json_ns(o, b->frame_interval_ns > 0 ? b->frame_interval_ns : GFXSTAT_NS_NONE);
-	fputs(",\"recomputed\":", o);
-	if (b->has_rows)
-		json_profile(o, &b->calc);
-	else
-		fputs("null", o);
-	fputs(",\"dump\":", o);
-	if (b->has_summary)
-		json_profile(o, &b->dump);
-	else
-		fputs("null", o);
-	fputc('}', o);
-}
 
 static int on_block(void *user, const struct gfxstat_gfxinfo_block *b)
 {
-	struct run *r = user;
+	struct gfxinfo_run *r = user;
 
 	if (b->has_summary || b->has_rows || b->table_rows)
 		r->content++;
@@ -619,66 +453,28 @@ static int on_block(void *user, const struct gfxstat_gfxinfo_block *b)
 	if (r->frames)
 		return 0;
 	if (r->json)
-		json_block(r, b);
+		cmd_gfxinfo_json_block(r, b);
 	else if (r->csv)
-		csv_block(b);
+		cmd_gfxinfo_csv_block(b);
 	else
 		print_block(r, b);
 	return 0;
 }
 
+
 static int on_frame(void *user, const struct gfxstat_frame *f)
 {
-	struct run *r = user;
-	int i, first = 1;
+	struct gfxinfo_run *r = user;
 
 	cli_json_header_frame(&r->hdr, f);
-	if (!r->frames)
-		return 0;
-	printf("%d,", (int)f->pid);
-	csv_quoted(f->app);
-	putchar(',');
-	csv_quoted(f->layer);
-	printf(",%llu,%lld,", (unsigned long long)r->row_no++, (long long)f->fi[GFXSTAT_FI_FLAGS]);
-	if (f->janky >= 0) /* unknown is empty */
-		printf("%d", (int)f->janky);
-	/* names, as `frames` writes them, then the raw bits */
-	printf(",\"");
-	for (i = 0; i < GFXSTAT_JANK_COUNT; i++) {
-		unsigned k = gfxstat_jank_reason_count(f->jank_reasons, (enum gfxstat_jank_type)i);
-
-		if (k) {
-			printf("%s%s", first ? "" : ", ",
-			       gfxstat_jank_type_name((enum gfxstat_jank_type)i));
-			if (k > 1)
-				printf(" x%u", k); /* both 12+ trackers reported it */
-			first = 0;
-		}
-	}
-	printf("\",%u,", (unsigned)f->jank_reasons);
-	if (f->present_ns != GFXSTAT_NS_NONE)
-		printf("%lld", (long long)f->present_ns);
-	printf(",");
-	if (f->interval_ns != GFXSTAT_NS_NONE)
-		printf("%lld", (long long)f->interval_ns);
-	printf(",");
-	if (f->vsync_period_ns != GFXSTAT_NS_NONE)
-		printf("%lld", (long long)f->vsync_period_ns);
-	printf(",");
-	if (f->duration_ns != GFXSTAT_NS_NONE)
-		printf("%lld", (long long)f->duration_ns);
-	for (i = 0; i < GFXSTAT_FI_COUNT; i++) {
-		printf(",");
-		if (f->fi[i] != GFXSTAT_NS_NONE)
-			printf("%lld", (long long)f->fi[i]);
-	}
-	printf("\n");
+	if (r->frames)
+		cmd_gfxinfo_row(r, f);
 	return 0;
 }
 
 static int feed(void *user, const void *buf, size_t n)
 {
-	struct run *r = user;
+	struct gfxinfo_run *r = user;
 
 	r->lib_rc = gfxstat_gfxinfo_feed(r->g, buf, n);
 	return r->lib_rc;
@@ -686,41 +482,16 @@ static int feed(void *user, const void *buf, size_t n)
 
 static int end_of_file(void *user)
 {
-	struct run *r = user;
+	struct gfxinfo_run *r = user;
 
 	r->lib_rc = gfxstat_gfxinfo_finish(r->g);
 	return r->lib_rc;
 }
 
-/* `gfxinfo --format json`: the header (each input's size, the rows' span and period), then
- * the blocks held in memory until now */
-static void json_document(struct run *r, char **paths, int n, unsigned long long bytes)
-{
-	struct stat st;
-	int i;
-
-	for (i = 0; i < n || (!n && !i); i++) {
-		const char *p = n ? paths[i] : "-";
-		unsigned long long size = bytes;
-
-		if (strcmp(p, "-") && !stat(p, &st))
-			size = (unsigned long long)st.st_size;
-		cli_json_header_input(&r->hdr, p, "gfxinfo", NULL, size);
-		if (!n)
-			break;
-	}
-	fclose(r->jo);
-	cli_json_begin(stdout, &r->hdr);
-	fputs("\n\"blocks\":[", stdout);
-	fwrite(r->jbody, 1, r->njbody, stdout);
-	fputs("]}\n", stdout);
-	free(r->jbody);
-	cli_json_header_free(&r->hdr);
-}
 
 int cmd_gfxinfo(int argc, char **argv)
 {
-	struct run r;
+	struct gfxinfo_run r;
 	struct gfxstat_gfxinfo_sink sink;
 	struct gfxstat_stats st;
 	const struct gfxstat_gfxinfo_counts *cn;
@@ -751,14 +522,9 @@ int cmd_gfxinfo(int argc, char **argv)
 	}
 	r.last_pid = -2;
 	if (r.frames) {
-		printf("pid,app,layer,row,flags,janky,jank_reasons,jank_reasons_raw,present_ns,"
-		       "interval_ns,"
-		       "vsync_period_ns,duration_ns");
-		for (i = 0; i < GFXSTAT_FI_COUNT; i++)
-			printf(",%s", gfxstat_frameinfo_name((enum gfxstat_frameinfo)i));
-		printf("\n");
+		cmd_gfxinfo_rows_header();
 	} else if (r.csv) {
-		csv_header();
+		cmd_gfxinfo_csv_header();
 	} else if (r.json && !(r.jo = open_memstream(&r.jbody, &r.njbody))) {
 		cli_error("out of memory");
 		gfxstat_gfxinfo_free(r.g);
@@ -796,7 +562,7 @@ int cmd_gfxinfo(int argc, char **argv)
 		rc = CLI_INPUT;
 	}
 	if (r.json)
-		json_document(&r, argv + first, argc - first, bytes);
+		cmd_gfxinfo_json_document(&r, argv + first, argc - first, bytes);
 	if (fflush(stdout) && rc == CLI_OK) {
 		cli_error("cannot write the results: %s", strerror(errno));
 		rc = CLI_OUTPUT;

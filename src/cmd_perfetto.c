@@ -32,9 +32,11 @@ static const char pd_details[] =
 	"Frames are listed in present order, then the incomplete ones; markers in time order.\n"
 	"\n"
 	"--frames lines: kind, token, display token, pid, expected start, expected end,\n"
-	"actual start, actual end (ns, trace clock; '-' when absent), jank_type, present_type,\n"
-	"prediction_type, janky (0/1), app ('-' when unknown), vsync period and duration (ns,\n"
-	"'-' when absent), layer.\n"
+	"actual start, actual end (ns, trace clock; '-' when absent), jank_type and\n"
+	"jank_type_raw, present_type and present_type_raw, prediction_type and\n"
+	"prediction_type_raw (trace_processor's names, then the trace's value; '-' when\n"
+	"absent), janky (0/1), app ('-' when unknown), vsync period and duration (ns, '-' when\n"
+	"absent), layer.\n"
 	"--processes: every process the trace names (ProcessTree), with its app: pid, name, app.\n"
 	"--markers lines: timestamp, pid, cpu, marker kind, name, value.\n"
 	"\n"
@@ -156,6 +158,15 @@ static void print_ns(int64_t ns)
 		printf("\t%lld", (long long)ns);
 }
 
+/* A code as docs/output.md writes it: the name, then the raw value; "-\t-" when absent. */
+static void print_code(const char *name, int32_t raw)
+{
+	if (raw < 0)
+		fputs("\t-\t-", stdout);
+	else
+		printf("\t%s\t%d", name, (int)raw);
+}
+
 static void print_frame(const struct gfxstat_frame *f)
 {
 	char jank[512];
@@ -167,9 +178,11 @@ static void print_frame(const struct gfxstat_frame *f)
 	print_ns(f->expected_end_ns);
 	print_ns(f->actual_start_ns);
 	print_ns(f->actual_end_ns);
-	printf("\t%s\t%s\t%s\t%d\t%.*s", jank, gfxstat_perfetto_present_type_name(f->present_type),
-	       gfxstat_perfetto_prediction_type_name(f->prediction_type), (int)f->janky,
-	       f->app.n ? (int)f->app.n : 1, f->app.n ? f->app.p : "-");
+	print_code(jank, f->jank_type);
+	print_code(gfxstat_perfetto_present_type_name(f->present_type), f->present_type);
+	print_code(gfxstat_perfetto_prediction_type_name(f->prediction_type), f->prediction_type);
+	printf("\t%d\t%.*s", (int)f->janky, f->app.n ? (int)f->app.n : 1,
+	       f->app.n ? f->app.p : "-");
 	print_ns(f->vsync_period_ns);
 	print_ns(f->duration_ns);
 	printf("\t%.*s\n", (int)f->layer.n, f->layer.p);

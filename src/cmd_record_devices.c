@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_json.h"
 #include "cmd_record.h"
 
 enum { OPT_ADB = 256, OPT_FORMAT };
@@ -92,9 +93,11 @@ static const struct cli_cmd devices_cmd = {
 	"gfxstat devices [--format table|json] [-o FILE] [--adb PATH]",
 	"List attached devices: model, Android version, refresh rates, tracing, Perfetto, root,\n"
 	"focused window.",
-	"--format json prints {\"devices\":[...]}, one object per device: serial, state, model,\n"
-	"android, sdk, refresh_hz, refresh_modes_hz, tracefs, tracing_on, perfetto, root, focus\n"
-	"(null when unknown, or when the device is not usable: see state and hint).\n"
+	"--format json prints {\"header\":{...},\"devices\":[...]} (docs/output.md): the common\n"
+	"header (its device is the one usable device, null with several), then one object per\n"
+	"device: serial, state, hint, model, android, sdk, refresh_hz, refresh_modes_hz, tracefs,\n"
+	"tracing_on, perfetto, root, focus (null when unknown, or when the device is not usable:\n"
+	"see state and hint).\n"
 	"Exit status: 0 ok, 2 usage, 4 adb failed or no device, 5 cannot write FILE.\n",
 	devices_opts,
 };
@@ -179,9 +182,43 @@ static void device_table(FILE *f, const struct gfxstat_device_entry *e,
 		d->root ? "yes" : "no", d->focus[0] ? d->focus : "unknown");
 }
 
+/* @src into @dst of @cap bytes, cut to fit */
+static void copy_str(char *dst, size_t cap, const char *src)
+{
+	size_t n = strnlen(src, cap - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = 0;
+}
+
+/* The header of `devices --format json`: the device, when exactly one answered the probe. */
+static void devices_header(FILE *f, const struct gfxstat_device_info *infos, const int *ok,
+			   int n)
+{
+	struct cli_json_header h;
+	int i, usable = -1;
+
+	cli_json_header_init(&h, "devices");
+	for (i = 0; i < n; i++)
+		if (ok[i])
+			usable = usable == -1 ? i : -2;
+	if (usable >= 0) {
+		const struct gfxstat_device_info *d = &infos[usable];
+
+		copy_str(h.dev.serial, sizeof(h.dev.serial), d->serial);
+		copy_str(h.dev.model, sizeof(h.dev.model), d->model);
+		copy_str(h.dev.android, sizeof(h.dev.android), d->release);
+		h.dev.sdk = d->sdk;
+	}
+	cli_json_begin(f, &h);
+	cli_json_header_free(&h);
+}
+
 int cmd_devices(int argc, char **argv)
 {
 	static struct gfxstat_device_entry devs[GFXSTAT_DEVICES_MAX];
+	static struct gfxstat_device_info infos[GFXSTAT_DEVICES_MAX];
+	int ok[GFXSTAT_DEVICES_MAX];
 	struct dev_opts o = { NULL, NULL, 0 };
 	struct gfxstat_adb_transport t;
 	struct adb a;
@@ -209,28 +246,33 @@ int cmd_devices(int argc, char **argv)
 		cli_error("no device attached");
 		return CLI_DEVICE;
 	}
+	/* every probe first: the JSON header names the device */
+	for (i = 0; i < n; i++) {
+		struct gfxstat_device_info *d = &infos[i];
+
+		memset(d, 0, sizeof(*d));
+		ok[i] = devs[i].state == GFXSTAT_ADB_DEVICE;
+		if (ok[i]) {
+			adb_init(&a, cmd_record_adb_path, devs[i].serial);
+			copy_str(d->serial, sizeof(d->serial), devs[i].serial);
+			ok[i] = gfxstat_device_probe(&t, NULL, d) == 0;
+		}
+	}
 	/* the output is created only once adb has answered: nothing replaced for nothing */
 	if (o.out && strcmp(o.out, "-") && !(f = fopen(o.out, "w"))) {
 		cli_error("cannot write '%s': %s", o.out, strerror(errno));
 		return CLI_OUTPUT;
 	}
-	if (o.json)
-		fprintf(f, "{\"devices\":[");
+	if (o.json) {
+		devices_header(f, infos, ok, n);
+		fputs("\n\"devices\":[", f);
+	}
 	for (i = 0; i < n; i++) {
-		struct gfxstat_device_info d;
-		int ok = devs[i].state == GFXSTAT_ADB_DEVICE;
-
-		memset(&d, 0, sizeof(d));
-		if (ok) {
-			adb_init(&a, cmd_record_adb_path, devs[i].serial);
-			snprintf(d.serial, sizeof(d.serial), "%s", devs[i].serial);
-			ok = gfxstat_device_probe(&t, NULL, &d) == 0;
-		}
 		if (o.json) {
 			fprintf(f, "%s\n", i ? "," : "");
-			device_json(f, &devs[i], ok ? &d : NULL);
+			device_json(f, &devs[i], ok[i] ? &infos[i] : NULL);
 		} else {
-			device_table(f, &devs[i], ok ? &d : NULL);
+			device_table(f, &devs[i], ok[i] ? &infos[i] : NULL);
 		}
 	}
 	if (o.json)

@@ -40,12 +40,37 @@ else
 	empty=$(tail -n +2 "$c35/out.csv" | grep -c ',$')
 	if [ $rc -eq 0 ] && [ $rows -eq 288 ] && [ "$dups" -eq 0 ] && [ "$empty" -eq 2 ] &&
 		grep -q 'gap before dump 4' "$c35/err" &&
-		grep -q '^present_ns,desired_ns,ready_ns,interval_ns$' "$c35/out.csv"; then
+		grep -q '^present_ns,desired_present_ns,actual_end_ns,interval_ns$' "$c35/out.csv"; then
 		pass
 	else
 		fail "latency on a directory of polls: exit $rc, $rows rows, $dups repeated, $empty empty"
 		cat "$c35/err"
 	fi
+	# --format json (after the input): the common header, then the same frames. By hand: 5
+	# inputs, 288 frames at 16666667 ns (60 Hz), the first presented at 1e9 + 1 * P =
+	# 1016666667, the last at 1e9 + 460 * P = 8666666820; one gap, before dump 4, between
+	# frames 127 and 300 (3116666709 and 6000000100); the first interval and the one after
+	# the gap null
+	"$GFXSTAT" latency --layer 'SurfaceView - com.x/com.x.A#0' "$c35/polls" --format json \
+		> "$c35/out.json" 2> /dev/null
+	rc=$?
+	one=$(tr -d '\n' < "$c35/out.json")
+	if [ $rc -eq 0 ] &&
+		echo "$one" | grep -q '^{"header":{[^{]*"command":"latency","inputs":\[{"path":"[^"]*/polls/poll-1.txt","format":"sf-latency","containers":\[\],"bytes":[0-9]*}' &&
+		[ "$(echo "$one" | grep -o '"format":"sf-latency"' | wc -l)" -eq 5 ] &&
+		echo "$one" | grep -q '"refresh":\[{"hz":60.000,"period_ns":16666667,"frames":288}\],"span":{"first_ns":1016666667,"last_ns":8666666820,' &&
+		echo "$one" | grep -q '"layer":"SurfaceView - com.x/com.x.A#0","counts":{"dumps":5,[^}]*"frames":288,"overlap_rows":[0-9]*,"gaps":1,"restarts":0},"gaps":\[{"dump":4,"kind":"gap","last_present_ns":3116666709,"next_present_ns":6000000100}\]' &&
+		[ "$(echo "$one" | grep -o '{"present_ns":[0-9]*,' | wc -l)" -eq 288 ] &&
+		[ "$(echo "$one" | grep -o '"interval_ns":null' | wc -l)" -eq 2 ] &&
+		echo "$one" | grep -q '{"present_ns":1033333334,"desired_present_ns":983333333,"actual_end_ns":1016666667,"interval_ns":16666667}'
+	then
+		pass
+	else
+		fail "latency --format json on a directory of polls: exit $rc"
+		head -c 1200 "$c35/out.json"
+	fi
+	"$GFXSTAT" latency --layers --format json "$c35/polls" > /dev/null 2>&1
+	[ $? -eq 2 ] && pass || fail "latency --layers --format json should exit 2"
 	# the same polls concatenated, gzip-compressed, on standard input
 	if command -v gzip > /dev/null; then
 		cat "$c35"/polls/poll-*.txt | gzip -c |
@@ -59,7 +84,7 @@ else
 		skip "sflatency: $SAMPLES is absent"
 	else
 		d=$SAMPLES/sf_latency
-		printf '%s\n' 'present_ns,desired_ns,ready_ns,interval_ns' \
+		printf '%s\n' 'present_ns,desired_present_ns,actual_end_ns,interval_ns' \
 			'7657482691352,7657467895508,7657493499756,' \
 			'7657499645964,7657484466553,7657511077881,16954612' \
 			'7657516600576,7657500793457,7657527404785,16954612' > "$c35/want.csv"

@@ -306,6 +306,24 @@ else
 		grep -q '^Since the previous dump: 600 frames in 10.000 s: 60.00 FPS'; then pass; else
 		fail "gfxinfo: FPS between two summaries"
 	fi
+	# --format json after the inputs: the common header (two gfxinfo inputs, no frames: no
+	# refresh, no span), then each summary; what the dump does not say is null, never -1
+	"$GFXSTAT" gfxinfo "$gx_dir/pair1.txt" "$gx_dir/pair2.txt" --format json \
+		> "$gx_dir/pair.json" 2> /dev/null
+	rc=$?
+	one=$(tr -d '\n' < "$gx_dir/pair.json")
+	b1=$(wc -c < "$gx_dir/pair1.txt" | tr -d ' ')
+	if [ $rc -eq 0 ] && echo "$one" | grep -q '^{"header":{[^{]*"command":"gfxinfo","inputs":\[{"path":"[^"]*pair1.txt","format":"gfxinfo","containers":\[\],"bytes":'"$b1"'},{"path":"[^"]*pair2.txt","format":"gfxinfo","containers":\[\],"bytes":'"$b1"'}\],.*"refresh":\[\],"span":null},"blocks":\[{"pid":2062,"app":"com.nuvio.tv","kind":"process","layer":null,' &&
+		echo "$one" | grep -q '"recomputed":null,"dump":{"total":2903,"janky":null,"janky_legacy":null,"percentile_ms":{"p50":null,' &&
+		echo "$one" | grep -q '"dump":{"total":3503,' && ! echo "$one" | grep -q -- '-1'
+	then pass; else
+		fail "gfxinfo --format json after the inputs: exit $rc"
+		head -c 600 "$gx_dir/pair.json"
+	fi
+	# the CSV line: unknown is empty, never -1
+	"$GFXSTAT" gfxinfo -q --format csv "$gx_dir/pair1.txt" | tail -n 1 |
+		grep -q '^2062,"com.nuvio.tv",process,"",[^,]*,0,0,0,0,none,,,,,,,,,,,,,,,2903,,,,,,,,,,,,,$' &&
+		pass || fail "gfxinfo --format csv: unknown fields are not empty"
 
 	if [ ! -d "$SAMPLES/gfxinfo" ]; then
 		skip "gfxinfo samples: $SAMPLES/gfxinfo is absent"

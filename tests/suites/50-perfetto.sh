@@ -149,6 +149,10 @@ if [ -n "$PF_DUMP" ]; then
 		fail "MONOTONIC FrameTimeline not converted to BOOTTIME"
 		cat "$PF_TMP/mono"
 	fi
+	# --frames: each code's name, then its raw value (docs/output.md): JankType
+	# JANK_APP_DEADLINE_MISSED = 64, PresentType PRESENT_LATE = 2, PredictionType VALID = 1
+	grep -q "$(printf '^surface\t50\t.*\tApp Deadline Missed\t64\tLate Present\t2\tValid Prediction\t1\t1\t')" \
+		"$PF_TMP/mono" && pass || fail "perfetto-dump --frames: no raw value beside the names"
 fi
 
 if [ -z "$PF_DUMP" ]; then
@@ -224,11 +228,12 @@ else
 	# 16.6 ms (its work duration), but the expected presents are 8.33 ms apart (INDEX.md);
 	# every display and surface frame must carry a period of 8.3 +- 0.1 ms, none 10.5 ms.
 	# api32, Pixel 6a at 60 Hz: expected slices of 10.5 ms, presents 16.4-16.7 ms apart.
+	# (--frames columns: 17 the vsync period, 18 the duration, 16 the app)
 	$PF_DUMP --frames "$PF_SAMPLE" > "$PF_TMP/nia" 2>&1
 	$PF_DUMP --frames "$PF_API32" > "$PF_TMP/api32" 2>&1
 	pf_vsync() {
 		awk -F'\t' -v lo="$2" -v hi="$3" '$1 == "surface" || $1 == "display" {
-			n++; if ($14 == "-" || $14 < lo || $14 > hi) b++ }
+			n++; if ($17 == "-" || $17 < lo || $17 > hi) b++ }
 			END { printf "%d %d\n", n, b + 0 }' "$1"
 	}
 	# 1068 surface + 801 display frames; 6 + 10 (one display frame incomplete)
@@ -238,7 +243,7 @@ else
 			"api32 $(pf_vsync "$PF_TMP/api32" 16400000 16900000) (frames, outside)"
 	# duration = actual end - actual start on every complete frame
 	bad=$(awk -F'\t' '($1 == "surface" || $1 == "display") && $8 != "-" &&
-		$15 != $8 - $7 { b++ } END { print b + 0 }' "$PF_TMP/nia")
+		$18 != $8 - $7 { b++ } END { print b + 0 }' "$PF_TMP/nia")
 	[ "$bad" = 0 ] && pass || fail "nowinandroid: $bad frames with duration != end - start"
 	# build: SystemInfo.android_build_fingerprint and android_sdk_version (INDEX.md gives
 	# both fingerprints; Android 13 is SDK 33)
@@ -257,7 +262,7 @@ else
 		"$PF_TMP/nia" &&
 		grep -q '^processes: 665 named, 315 packages listed; surface frames with an app: 6$' \
 		"$PF_TMP/api32" && pass || fail "perfetto process/package counts"
-	got=$(awk -F'\t' '$1 == "surface" { print $4, $13 }' "$PF_TMP/api32" | sort | uniq -c |
+	got=$(awk -F'\t' '$1 == "surface" { print $4, $16 }' "$PF_TMP/api32" | sort | uniq -c |
 		awk '{ printf "%s %s %s;", $1, $2, $3 }')
 	want="2 2348 com.android.systemui;2 2969 com.google.android.apps.nexuslauncher;"
 	want="${want}2 7663 androidx.benchmark.integration.macrobenchmark.target;"
