@@ -65,6 +65,8 @@ struct gfxstat_app_frames {
 	size_t nnames, cap_names;
 	struct gfxstat_vsync_detect *vsync;
 	struct gfxstat_app_frames_summary sum;
+	/* id -> index maps (key: the 4 bytes of the id): lookups stay O(1) with many threads */
+	struct gx_strmap thread_ix, proc_ix, name_ix;
 };
 
 struct gfxstat_app_frames *gfxstat_app_frames_new(gfxstat_frame_fn fn, void *user)
@@ -77,8 +79,9 @@ struct gfxstat_app_frames *gfxstat_app_frames_new(gfxstat_frame_fn fn, void *use
 	if (!af)
 		return NULL;
 	af->vsync = gfxstat_vsync_detect_new();
-	if (!af->vsync) {
-		free(af);
+	if (!af->vsync || gx_strmap_init(&af->thread_ix, MAX_THREADS) ||
+	    gx_strmap_init(&af->proc_ix, MAX_PROCS) || gx_strmap_init(&af->name_ix, MAX_NAMES)) {
+		gfxstat_app_frames_free(af);
 		return NULL;
 	}
 	af->fn = fn;
@@ -95,6 +98,9 @@ void gfxstat_app_frames_free(struct gfxstat_app_frames *af)
 	free(af->recs);
 	free(af->names);
 	gfxstat_vsync_detect_free(af->vsync);
+	gx_strmap_free(&af->thread_ix);
+	gx_strmap_free(&af->proc_ix);
+	gx_strmap_free(&af->name_ix);
 	free(af);
 }
 
@@ -119,16 +125,28 @@ static int grow(void **p, size_t *cap, size_t n, size_t size, size_t max)
 	return 0;
 }
 
-/* Threads and processes are few; looked up from the most recent. */
+/*
+ * The index of @id in @map, whose indexes follow the array it maps (appended together);
+ * with @create, a new one is added at @n. -1 when absent (or the map is full or out of memory).
+ */
+static long id_index(struct gx_strmap *map, int32_t id, int create)
+{
+	int created;
+
+	if (!create)
+		return gx_strmap_find(map, (const char *)&id, sizeof(id));
+	return gx_strmap_add(map, (const char *)&id, sizeof(id), &created);
+}
+
 static struct thread *thread_get(struct gfxstat_app_frames *af, int32_t tid, int create)
 {
-	size_t i;
+	long i = id_index(&af->thread_ix, tid, 0);
 
-	for (i = af->nthreads; i-- > 0;)
-		if (af->threads[i].tid == tid)
-			return &af->threads[i];
+	if (i >= 0)
+		return &af->threads[i];
 	if (!create || grow((void **)&af->threads, &af->cap_threads, af->nthreads,
-			    sizeof(*af->threads), MAX_THREADS))
+			    sizeof(*af->threads), MAX_THREADS) ||
+	    id_index(&af->thread_ix, tid, 1) != (long)af->nthreads)
 		return NULL;
 	memset(&af->threads[af->nthreads], 0, sizeof(*af->threads));
 	af->threads[af->nthreads].tid = tid;
@@ -137,13 +155,13 @@ static struct thread *thread_get(struct gfxstat_app_frames *af, int32_t tid, int
 
 static struct proc *proc_get(struct gfxstat_app_frames *af, int32_t pid, int create)
 {
-	size_t i;
+	long i = id_index(&af->proc_ix, pid, 0);
 
-	for (i = af->nprocs; i-- > 0;)
-		if (af->procs[i].pid == pid)
-			return &af->procs[i];
+	if (i >= 0)
+		return &af->procs[i];
 	if (!create || grow((void **)&af->procs, &af->cap_procs, af->nprocs, sizeof(*af->procs),
-			    MAX_PROCS))
+			    MAX_PROCS) ||
+	    id_index(&af->proc_ix, pid, 1) != (long)af->nprocs)
 		return NULL;
 	memset(&af->procs[af->nprocs], 0, sizeof(*af->procs));
 	af->procs[af->nprocs].pid = pid;
@@ -364,14 +382,13 @@ int gfxstat_app_frames_task(void *v, int32_t pid, int32_t tid, struct gfxstat_st
 
 	if (tid != 0 || pid <= 0 || !name.n)
 		return 0;
-	for (i = af->nnames; i-- > 0;)
-		if (af->names[i].pid == pid) {
-			e = &af->names[i];
-			break;
-		}
+	i = (size_t)id_index(&af->name_ix, pid, 0);
+	if ((long)i >= 0)
+		e = &af->names[i];
 	if (!e) {
 		if (grow((void **)&af->names, &af->cap_names, af->nnames, sizeof(*af->names),
-			 MAX_NAMES))
+			 MAX_NAMES) ||
+		    id_index(&af->name_ix, pid, 1) != (long)af->nnames)
 			return af->nnames < MAX_NAMES ? GFXSTAT_E_NOMEM : 0;
 		e = &af->names[af->nnames++];
 		e->pid = pid;
@@ -384,12 +401,9 @@ int gfxstat_app_frames_task(void *v, int32_t pid, int32_t tid, struct gfxstat_st
 
 static const char *name_of(const struct gfxstat_app_frames *af, int32_t pid)
 {
-	size_t i;
+	long i = gx_strmap_find(&af->name_ix, (const char *)&pid, sizeof(pid));
 
-	for (i = af->nnames; i-- > 0;)
-		if (af->names[i].pid == pid)
-			return af->names[i].s;
-	return NULL;
+	return i >= 0 ? af->names[i].s : NULL;
 }
 
 /* The package in a process name: "com.a.b" of "com.a.b:push"; none for "/system/bin/x". */
