@@ -18,7 +18,8 @@
 
 enum {
 	OPT_ADB = 256, OPT_ALL, OPT_DURATION, OPT_APP, OPT_SOURCE, OPT_CATEGORIES, OPT_RECONNECT,
-	OPT_LOCAL, OPT_PID_FILE, OPT_ON_DEVICE, OPT_DEVICE_BINARY, OPT_POLL_MS, OPT_OVERWRITE
+	OPT_LOCAL, OPT_PID_FILE, OPT_ON_DEVICE, OPT_DEVICE_BINARY, OPT_POLL_MS, OPT_OVERWRITE,
+	OPT_REPEAT, OPT_SETTLE, OPT_BEFORE, OPT_AFTER, OPT_SAVE, OPT_DB, OPT_LABEL
 };
 
 #define DEV_BIN GFXSTAT_PHONE_BIN
@@ -35,6 +36,7 @@ struct rec_opts {
 	const char *categories;
 	long reconnect;
 	long poll_ms;
+	struct rec_repeat rep;
 };
 
 static int rec_opt(void *user, int id, const char *arg)
@@ -90,6 +92,25 @@ static int rec_opt(void *user, int id, const char *arg)
 	case OPT_DEVICE_BINARY:
 		o->device_binary = arg;
 		return 0;
+	case OPT_REPEAT:
+		return cli_long("--repeat", arg, 1, 1000, &o->rep.n);
+	case OPT_SETTLE:
+		return cli_double("--settle", arg, 0, 3600, &o->rep.settle);
+	case OPT_BEFORE:
+		o->rep.before = arg;
+		return 0;
+	case OPT_AFTER:
+		o->rep.after = arg;
+		return 0;
+	case OPT_SAVE:
+		cmd_record_store.save = 1;
+		return 0;
+	case OPT_DB:
+		cmd_record_store.db = arg;
+		return 0;
+	case OPT_LABEL:
+		cmd_record_store.label = arg;
+		return 0;
 	}
 	return -1;
 }
@@ -105,6 +126,13 @@ static const struct cli_opt record_opts[] = {
 	{ OPT_OVERWRITE, "overwrite", NULL, "replace the session that -o DIR already holds" },
 	{ OPT_CATEGORIES, "categories", "LIST", "atrace categories (\"gfx view input\")" },
 	{ OPT_RECONNECT, "reconnect-wait", "SEC", "wait this long for a lost device at the end (10)" },
+	{ OPT_REPEAT, "repeat", "N", "N iterations of the command after --, one session each" },
+	{ OPT_SETTLE, "settle", "SEC", "--repeat: keep capturing SEC s after the command (1)" },
+	{ OPT_BEFORE, "before", "CMD", "--repeat: run this shell command before each iteration" },
+	{ OPT_AFTER, "after", "CMD", "--repeat: run this shell command after each iteration" },
+	{ OPT_SAVE, "save", NULL, "store every session in the history ('gfxstat history')" },
+	{ OPT_DB, "db", "PATH|URL", "--save: the store, SQLite file or postgresql:// URL" },
+	{ OPT_LABEL, "label", "TEXT", "--save: the run's label (build id, git sha, branch)" },
 	{ OPT_ON_DEVICE, "on-device", NULL, "run on the phone, detached: survives unplugging" },
 	{ OPT_DEVICE_BINARY, "device-binary", "PATH", "the phone's gfxstat (default: make android's)" },
 	{ OPT_LOCAL, "local", NULL, "this is the phone: read trace_pipe here, no adb" },
@@ -134,7 +162,16 @@ static const char record_details[] =
 	"gfxstat-SERIAL-YYYYmmddTHHMMSSZ (UTC); -o DIR holding a session is refused unless\n"
 	"--overwrite. Ctrl-C, --duration, a device that goes away or adb dying all stop it the\n"
 	"same way: nothing captured is lost, and tracing is switched off (waiting for the\n"
-	"device to come back if it went away).\n"
+	"device to come back if it went away). As it ends, every session gets report.html\n"
+	"(as 'gfxstat report'), and with --save it is stored in the history (--db, --label).\n"
+	"\n"
+	"--repeat N -- CMD [ARG...] runs CMD on the host (no shell) N times, each iteration a\n"
+	"session folder iter-01, iter-02... of one run folder (-o DIR, or a new\n"
+	"gfxstat-run-SERIAL-YYYYmmddTHHMMSSZ): --before, the capture starts, CMD runs (its\n"
+	"output goes to the iteration's command.log), the capture stops --settle SEC after CMD\n"
+	"exits, --after. iteration.json holds the command, its exit status and times, and\n"
+	"\"failed\":true when CMD, --before or the capture failed: such an iteration is kept\n"
+	"and marked, and 'gfxstat compare' leaves it out. run.json lists the iterations.\n"
 	"\n"
 	"--on-device pushes the phone build (make android) to " DEV_BIN ", starts it\n"
 	"detached with --local, and returns: the capture survives unplugging the cable, like\n"
@@ -144,12 +181,16 @@ static const char record_details[] =
 	"Exit status: 0 stopped by Ctrl-C or --duration, 2 usage (or -o DIR holds a session),\n"
 	"4 the device or adb failed: no device, unauthorized, offline, no USB permission, no\n"
 	"such app or process, permission denied on the device, the device went away (what was\n"
-	"captured is still saved), 5 the session could not be written.\n";
+	"captured is still saved), 5 the session, its report or its history entry could not be\n"
+	"written. --repeat: the first failing capture's status (a failing CMD is marked, exit 0).\n";
 
 static const struct cli_cmd record_cmd = {
 	"gfxstat record",
 	"gfxstat record [-s SERIAL | --all] [--duration SEC] [--app PKG] [--source NAME]\n"
-	"                      [-o DIR [--overwrite]] [--categories LIST] [--adb PATH] [-q]",
+	"                      [-o DIR [--overwrite]] [--categories LIST] [--adb PATH] [-q]\n"
+	"                      [--save [--db PATH|URL] [--label TEXT]]\n"
+	"       gfxstat record --repeat N [--settle SEC] [--before CMD] [--after CMD] [options]\n"
+	"                      -- CMD [ARG...]",
 	"Measure a phone over adb, live, from the best source it allows.",
 	record_details,
 	record_opts,
@@ -208,7 +249,7 @@ static int launch_on_device(const struct adb *a, const struct rec_opts *o)
 
 /* One device's recording with the options. */
 static int record_device(const struct rec_opts *o, const char *serial, const char *dir,
-			 const char *prefix)
+			 const char *prefix, const struct rec_hook *hook)
 {
 	struct rec *r = calloc(1, sizeof(*r));
 	int rc;
@@ -227,9 +268,18 @@ static int record_device(const struct rec_opts *o, const char *serial, const cha
 	r->dir = dir;
 	r->prefix = prefix;
 	r->tty = !prefix && isatty(1);
+	if (hook)
+		r->hook = *hook;
 	rc = cmd_record_one(r);
 	free(r);
 	return rc;
+}
+
+/* One iteration of record --repeat (cmd_record_repeat.c). */
+static int record_iteration(const void *o, const char *serial, const char *dir,
+			    const struct rec_hook *hook)
+{
+	return record_device(o, serial, dir, NULL, hook);
 }
 
 /* On the phone itself (--local): no adb, trace_pipe read directly. */
@@ -284,7 +334,7 @@ static int record_all(const struct rec_opts *o, const struct gfxstat_device_entr
 		pid = fork();
 		if (pid == 0)
 			_exit(record_device(o, devs[i].serial, o->dir ? dir[i] : NULL,
-					    devs[i].serial));
+					    devs[i].serial, NULL));
 		if (pid > 0)
 			pids[np++] = pid;
 	}
@@ -350,15 +400,19 @@ int cmd_record(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	o.categories = "gfx view input";
 	o.reconnect = 10;
+	o.rep.settle = 1.0;
 	first = cli_parse(&record_cmd, argc, argv, rec_opt, &o);
 	if (first == -2)
 		return CLI_OK;
 	if (first < 0)
 		return CLI_USAGE;
-	if (first < argc) {
+	if (first < argc && !o.rep.n) {
 		cli_error("unexpected argument '%s'", argv[first]);
 		return CLI_USAGE;
 	}
+	if (o.rep.n && cmd_record_repeat_check(&o.rep, argv + first, argc - first,
+						o.all || o.local || o.on_device))
+		return CLI_USAGE;
 	/* a session already in -o DIR is refused before the device is touched */
 	if (o.dir && !o.all && (rc = cmd_record_dir_check(o.dir, o.overwrite)))
 		return rc;
@@ -382,7 +436,9 @@ int cmd_record(int argc, char **argv)
 		return launch_on_device(&a, &o);
 	}
 	/* (record --repeat hooks in here: cmd_record_repeat.c) */
+	if (o.rep.n)
+		return cmd_record_repeat(&o.rep, serial, o.dir, o.overwrite, record_iteration, &o);
 	if (o.all)
 		return record_all(&o, devs, n);
-	return record_device(&o, serial, o.dir, NULL);
+	return record_device(&o, serial, o.dir, NULL, NULL);
 }

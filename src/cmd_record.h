@@ -13,6 +13,12 @@
 #include "cmd_record_pageflip.h"
 #include "gfxstat/gfxstat_capture.h"
 
+/* A say in when a session stops (record --repeat: the command ended, plus the settle time). */
+struct rec_hook {
+	const char *(*stop)(void *user);  /* non-NULL: stop now, for that reason */
+	void *user;
+};
+
 /* One device's recording: the capture (the library's) and its session folder. */
 struct rec {
 	struct adb a;
@@ -36,7 +42,44 @@ struct rec {
 	struct cli_live *live;
 	double t0, next_view;
 	int write_failed;
+	struct rec_hook hook;  /* consulted before the signals; zero: none */
 };
+
+/* --save [--db PATH] [--label TEXT]: every session is stored in the history as it ends. */
+struct cmd_record_store {
+	int save;
+	const char *db, *label;
+};
+extern struct cmd_record_store cmd_record_store;
+
+/* record --repeat N [--settle SEC] [--before CMD] [--after CMD] -- CMD [ARG...] */
+struct rec_repeat {
+	long n;                 /* iterations; 0: a single recording */
+	double settle;          /* seconds captured after the command exits */
+	const char *before, *after; /* shell commands on the host, or NULL */
+	char **cmd;             /* the command and its arguments (argv, no shell) */
+	int ncmd;
+};
+
+/* One iteration's session: record @serial into @dir, asking @hook when to stop. */
+typedef int (*rec_one_fn)(const void *opts, const char *serial, const char *dir,
+			  const struct rec_hook *hook);
+
+/*
+ * cmd_record_repeat_check() - the usage checks of --repeat: a command, one device (@multi:
+ * --all, --local or --on-device given)
+ * Return: CLI_OK or CLI_USAGE after saying why.
+ */
+int cmd_record_repeat_check(struct rec_repeat *rp, char **cmd, int ncmd, int multi);
+
+/*
+ * cmd_record_repeat() - @rp->n iterations of @rp->cmd, each its own session folder
+ * (iter-01, ...) in the run folder @dir (NULL: a fresh gfxstat-run-SERIAL-UTCTIME) with its
+ * iteration.json, and run.json listing them; a failing iteration is kept and marked
+ * Return: the first capture's failure as a CLI exit code, else CLI_OK.
+ */
+int cmd_record_repeat(const struct rec_repeat *rp, const char *serial, const char *dir,
+		      int overwrite, rec_one_fn one, const void *opts);
 
 /*
  * cmd_record_one() - record one device into its session folder, live

@@ -6,7 +6,7 @@
  * Nothing is lost: a folder holding a session is never written into unless --overwrite,
  * and a default folder is fresh and unique.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,13 +14,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_source.h"
+#include "cli_store.h"
 #include "cmd_record.h"
+#include "cmd_report.h"
 
 /* What a session folder may hold: each is removed by --overwrite, so no two sessions mix. */
 static const char *const session_files[] = {
 	"device.json", "summary.json", "frames.csv", "fps.csv", "dropFrames.csv", "pageflip.csv",
 	"trace.txt.gz", "trace.pftrace", "latency.txt.gz", "gfxinfo.txt.gz", "pageflip.txt.gz",
-	NULL,
+	"report.html", NULL,
 };
 
 int cmd_record_dir_check(const char *dir, int overwrite)
@@ -257,7 +260,11 @@ static void on_tick(void *user)
 
 static const char *on_stop(void *user)
 {
-	(void)user;
+	struct rec *r = user;
+	const char *why = r->hook.stop ? r->hook.stop(r->hook.user) : NULL;
+
+	if (why)
+		return why;
 	return cli_stop_signal ? cli_signal_name(cli_stop_signal) : NULL;
 }
 
@@ -372,6 +379,71 @@ static void close_session(struct rec *r)
 	free(r->rb.p);
 }
 
+/* ---------------------------------------------------------------------------------------- */
+/* what every session gets at its end                                                        */
+
+struct cmd_record_store cmd_record_store;
+
+/* --save: the session and its metrics into the history. Return: CLI_OK or CLI_OUTPUT. */
+static int store_session(struct rec *r)
+{
+	const struct gfxstat_device_info *d = gfxstat_capture_device(r->cap);
+	struct cli_store_run run = { 0 };
+	struct cli_store *st = NULL;
+	char *abs;
+	int rc;
+
+	if (!cmd_record_store.save)
+		return CLI_OK;
+	run.device_serial = d->serial;
+	run.device_model = d->model;
+	run.android = d->release;
+	run.refresh_modes = d->modes;
+	run.label = cmd_record_store.label;
+	run.source = gfxstat_capture_source_name(gfxstat_capture_source(r->cap));
+	run.kind = "record";
+	/* an absolute path: the store outlives the working directory */
+	abs = realpath(r->dir, NULL);
+	run.session_path = abs ? abs : r->dir;
+	rc = cli_store_open(cmd_record_store.db, &st);
+	if (!rc)
+		rc = cli_store_save_all(st, &run, r->m, NULL);
+	cli_store_close(st);
+	free(abs);
+	if (rc)
+		cli_error("%s: the session is kept but not stored in the history", r->dir);
+	return rc ? CLI_OUTPUT : CLI_OK;
+}
+
+/*
+ * SESSION/report.html, also after a stop signal (which would end the report's reading).
+ * Return: CLI_OUTPUT when it could not be written; a capture the report cannot read (said
+ * why) is not the session's failure: its files are all there.
+ */
+static int report_session(struct rec *r)
+{
+	int sig = cli_stop_signal, rc;
+
+	if (!gfxstat_capture_frames(r->cap) &&
+	    gfxstat_capture_source(r->cap) != GFXSTAT_CAPTURE_PAGEFLIP) {
+		cli_info("%s: no frames captured: no report.html", r->dir);
+		return CLI_OK;
+	}
+	cli_stop_signal = 0;
+	/* a recording of its own: not stitched to an earlier session (record --repeat) */
+	cli_source_end_recording();
+	rc = cli_report_write(r->dir, NULL);
+	cli_source_end_recording();
+	if (!cli_stop_signal)
+		cli_stop_signal = sig;
+	if (rc == CLI_OUTPUT)
+		cli_error("%s: the session is kept but its report.html could not be written",
+			  r->dir);
+	else if (rc)
+		cli_warn("%s: no report.html: 'gfxstat report' cannot read this capture", r->dir);
+	return rc == CLI_OUTPUT ? CLI_OUTPUT : CLI_OK;
+}
+
 int cmd_record_one(struct rec *r)
 {
 	struct gfxstat_capture_sink sink = { on_frame, on_raw, on_log, on_tick, on_stop, on_source,
@@ -425,7 +497,13 @@ int cmd_record_one(struct rec *r)
 		code = CLI_OUTPUT;
 	}
 	write_summary(r, code);
+	rc = store_session(r);
 	close_session(r);
+	/* the report reads the raw capture, complete once closed */
+	if (report_session(r) && !code)
+		code = CLI_OUTPUT;
+	if (rc && !code)
+		code = CLI_OUTPUT;
 	if (gfxstat_capture_source(r->cap) == GFXSTAT_CAPTURE_PAGEFLIP)
 		cli_info("%s: stopped (%s): %llu page flips of the whole display in %llu samples; "
 			 "session in %s", d->serial, gfxstat_capture_stop_reason(r->cap),

@@ -366,13 +366,14 @@ else
 	fi
 
 	# -- devices --format json, -o FILE ---------------------------------------------------------
+	# the common header names the one usable device (FAKE2 is unauthorized), as probed
 	scenario "$rec/s23" FAKE1 FAKE2
 	sed -i 's/^FAKE2\t.*/FAKE2\tunauthorized transport_id:2/' "$rec/s23/devices"
 	FAKE_ADB=$rec/s23 "$GFXSTAT" devices --format json -o "$rec/devices.json" > "$rec/r23.out" 2>&1
 	rc=$?
 	one=$(tr -d '\n' < "$rec/devices.json")
 	if [ $rc -eq 0 ] && [ ! -s "$rec/r23.out" ] &&
-		echo "$one" | grep -q '^{"devices":\[{"serial":"FAKE1","state":"device","hint":null,"model":"Fake 9","android":"9","sdk":28,"refresh_hz":60.000,"refresh_modes_hz":\[60,90\],"tracefs":"/sys/kernel/tracing","tracing_on":false,"perfetto":false,"root":false,"focus":"com.example.app2/com.example.app2.MainActivity"},{"serial":"FAKE2","state":"unauthorized","hint":"accept the USB debugging prompt on the phone","model":null,"android":null' &&
+		echo "$one" | grep -q '^{"header":{"gfxstat_version":"[^"]*","schema_version":1,"command":"devices","inputs":\[\],"device":{"serial":"FAKE1","model":"Fake 9","android":"9","sdk":28,"build":null},"refresh":\[\],"span":null},"devices":\[{"serial":"FAKE1","state":"device","hint":null,"model":"Fake 9","android":"9","sdk":28,"refresh_hz":60.000,"refresh_modes_hz":\[60,90\],"tracefs":"/sys/kernel/tracing","tracing_on":false,"perfetto":false,"root":false,"focus":"com.example.app2/com.example.app2.MainActivity"},{"serial":"FAKE2","state":"unauthorized","hint":"accept the USB debugging prompt on the phone","model":null,"android":null' &&
 		{ ! command -v python3 > /dev/null || python3 -m json.tool "$rec/devices.json" > /dev/null; }
 	then pass; else
 		fail "devices --format json -o FILE: exit $rc"
@@ -521,4 +522,152 @@ else
 		skip "record --on-device with the arm64 build: run 'make android' first (and install qemu-user)"
 	fi
 	unset ADB
+fi
+
+# -- what every session gets at its end: report.html, and with --save the history ------------
+# (sessions made above: stopped by --duration, by SIGINT, by a lost device)
+if [ -x "$GFXSIM" ]; then
+	if [ -s "$rec/sess1/report.html" ] && [ -s "$rec/sess2/report.html" ] &&
+		[ -s "$rec/sess3/report.html" ] && grep -q 'com.example.app2' "$rec/sess2/report.html"
+	then pass; else
+		fail "record: report.html missing from a session (--duration, SIGINT, device lost)"
+		ls "$rec/sess1" "$rec/sess2" "$rec/sess3"
+	fi
+	export ADB="$FAKE"
+	# a store that cannot be opened: exit 5, the session and its report still there
+	FAKE_ADB=$rec/s1 "$GFXSTAT" record -q --duration 1 --save --db "$rec/no/such/dir/h.db" \
+		-o "$rec/sess30" > "$rec/r30.out" 2>&1
+	rc=$?
+	if [ $rc -eq 5 ] && [ "$(wc -l < "$rec/sess30/frames.csv")" -gt 100 ] &&
+		grep -q '"frames":[1-9]' "$rec/sess30/summary.json" &&
+		[ -s "$rec/sess30/report.html" ] && grep -q 'not stored in the history' "$rec/r30.out"
+	then pass; else
+		fail "record --save into a store that cannot be opened: exit $rc (want 5, data kept)"
+		cat "$rec/r30.out"
+	fi
+
+	# -- record --repeat (issue 10) --------------------------------------------------------
+	# Six 3 s traces: base with 5 % jank, new with 30 %; --before puts the next one on the
+	# fake device (and notes its turn), the command notes its own, --after too.
+	for k in 1 2 3; do
+		"$GFXSIM" --seed 2$k --hz 60 --duration 3 --apps 1 --jank 5 --no-header \
+			-o "$rec/base$k" 2> /dev/null
+		"$GFXSIM" --seed 3$k --hz 60 --duration 3 --apps 1 --jank 30 --no-header \
+			-o "$rec/new$k" 2> /dev/null
+	done
+	scenario "$rec/s31" FAKE1
+	next='n=$(($(cat "$R/k" 2> /dev/null || echo 0) + 1)); echo $n > "$R/k";
+		cp "$R/$T$n" "$R/s31/FAKE1/trace_pipe"; echo before$n >> "$R/order"'
+	export R="$rec"
+	FAKE_ADB=$rec/s31 "$GFXSTAT" record -q --repeat 3 --settle 0.2 --before "T=base; $next" \
+		--after 'echo after >> "$R/order"' --save --db "$rec/h31.db" --label base-v1 \
+		-o "$rec/run31" -- sh -c 'echo cmd >> "$R/order"; sleep 0.5' > "$rec/r31.out" 2>&1
+	rc=$?
+	order=$(tr '\n' ' ' < "$rec/order")
+	same=0
+	for k in 1 2 3; do
+		zcat "$rec/run31/iter-0$k/trace.txt.gz" | cmp -s - "$rec/base$k" && same=$((same + 1))
+	done
+	ok=1
+	for k in 1 2 3; do
+		j=$rec/run31/iter-0$k/iteration.json
+		[ -s "$rec/run31/iter-0$k/report.html" ] && [ -s "$rec/run31/iter-0$k/frames.csv" ] &&
+			grep -q "^{\"iteration\":$k,\"session\":\"iter-0$k\",\"command\":\\[\"sh\",\"-c\"," "$j" &&
+			grep -q '"exit_status":0,' "$j" && grep -q '"failed":false' "$j" &&
+			grep -q '"stop":"the command ended"' "$rec/run31/iter-0$k/summary.json" &&
+			# the command slept 0.5 s: start to end at least that
+			awk -v d="$(sed 's/.*"duration_ns":\([0-9]*\).*/\1/' "$j")" \
+				'BEGIN { exit !(d >= 500000000 && d < 5000000000) }' || ok=0
+	done
+	if [ $rc -eq 0 ] && [ "$same" = 3 ] && [ $ok = 1 ] &&
+		[ "$order" = "before1 cmd after before2 cmd after before3 cmd after " ] &&
+		[ "$(ls "$rec/run31")" = "$(printf 'iter-01\niter-02\niter-03\nrun.json')" ] &&
+		grep -q '"repeat":3,' "$rec/run31/run.json" && grep -q '\],"failed":0}$' "$rec/run31/run.json" &&
+		[ "$(grep -c '^{"session":"iter-0[123]","failed":false' "$rec/run31/run.json")" = 3 ]
+	then pass; else
+		fail "record --repeat 3: exit $rc, order '$order', $same of 3 raw captures the traces put there"
+		cat "$rec/r31.out"; ls "$rec/run31"
+	fi
+	# the second run: the new traces, --save with another label
+	rm -f "$rec/k"
+	FAKE_ADB=$rec/s31 "$GFXSTAT" record -q --repeat 3 --settle 0.2 --before "T=new; $next" \
+		--save --db "$rec/h31.db" --label new-v2 -o "$rec/run32" -- sleep 0.5 \
+		> "$rec/r32.out" 2>&1
+	rc=$?
+	# compare reads both run folders: each side's value is the mean of its iterations' own
+	# (summary.json, the app's row); 55.6/54.6/57.3 FPS against 32.5/30.5/38.8 is worse
+	"$GFXSTAT" compare --format json "$rec/run31" "$rec/run32" > "$rec/c32.json" 2> "$rec/c32.err"
+	crc=$?
+	mean_fps() { # mean_fps RUN: the mean over its iterations of the app's fps in summary.json
+		for k in 1 2 3; do
+			sed 's/{"layer":/\n&/g' "$1/iter-0$k/summary.json" | grep '"kind":"app"' |
+				grep -o '"fps":[0-9.]*' | head -n 1 | cut -d: -f2
+		done | awk '{ s += $1 } END { if (NR == 3) printf "%.4f", s / 3 }'
+	}
+	mb=$(mean_fps "$rec/run31")
+	mn=$(mean_fps "$rec/run32")
+	fps=$(sed 's/.*{"name":"fps","unit":"FPS","base":\([0-9.]*\),"new":\([0-9.]*\),.*"verdict":"\([a-z ]*\)"}.*"janky_pct".*/\1 \2 \3/' \
+		"$rec/c32.json")
+	if [ $rc -eq 0 ] && [ $crc -eq 0 ] && [ -n "$mb" ] && [ -n "$mn" ] &&
+		grep -q '"base":{"path":"[^"]*run31","recordings":3,"failed_iterations":\[\]}' "$rec/c32.json" &&
+		grep -q '"new":{"path":"[^"]*run32","recordings":3,"failed_iterations":\[\]}' "$rec/c32.json" &&
+		echo "$fps $mb $mn" | awk '{ exit !($3 == "worse" && ($1 - $4) ^ 2 < 1e-6 &&
+			($2 - $5) ^ 2 < 1e-6) }'
+	then pass; else
+		fail "compare of two record --repeat runs: exits $rc $crc; fps '$fps', iteration means $mb $mn"
+		cat "$rec/r32.out" "$rec/c32.err"; head -c 600 "$rec/c32.json"
+	fi
+	# history lists every iteration as a run of its own, with its label and session folder
+	"$GFXSTAT" history --db "$rec/h31.db" > "$rec/h31.out" 2>&1
+	hrc=$?
+	if [ $hrc -eq 0 ] && [ "$(grep -c ' base-v1 .* FAKE1 .* trace .*/run31/iter-0[123]$' "$rec/h31.out")" = 3 ] &&
+		[ "$(grep -c ' new-v2 .* FAKE1 .* trace .*/run32/iter-0[123]$' "$rec/h31.out")" = 3 ]
+	then pass; else
+		fail "record --save --label: history must list 3 + 3 runs (exit $hrc)"
+		cat "$rec/h31.out"
+	fi
+	# the command fails in iteration 2: marked, kept, the others fine; compare leaves it out
+	scenario "$rec/s33" FAKE1
+	FAKE_ADB=$rec/s33 "$GFXSTAT" record -q --repeat 3 --settle 0 -o "$rec/run33" -- \
+		sh -c 'n=$(($(cat "$R/c33" 2> /dev/null || echo 0) + 1)); echo $n > "$R/c33"; sleep 0.3; [ $n != 2 ]' \
+		> "$rec/r33.out" 2>&1
+	rc=$?
+	j=$rec/run33/iter-02/iteration.json
+	"$GFXSTAT" compare --format json "$rec/run31" "$rec/run33" > "$rec/c33.json" 2> /dev/null
+	if [ $rc -eq 0 ] && grep -q '"exit_status":1,.*"failed":true,"why":"the command exited with status 1"}' "$j" &&
+		grep -q '"exit_status":0,.*"failed":false' "$rec/run33/iter-01/iteration.json" &&
+		grep -q '"exit_status":0,.*"failed":false' "$rec/run33/iter-03/iteration.json" &&
+		[ -s "$rec/run33/iter-02/report.html" ] &&
+		[ "$(wc -l < "$rec/run33/iter-02/frames.csv")" -gt 10 ] &&
+		grep -q '{"session":"iter-02","failed":true,"exit_status":1,' "$rec/run33/run.json" &&
+		grep -q '\],"failed":1}$' "$rec/run33/run.json" &&
+		grep -q 'iter-02 failed: the command exited with status 1' "$rec/r33.out" &&
+		grep -q '"new":{"path":"[^"]*run33","recordings":2,"failed_iterations":\["[^"]*run33/iter-02"\]}' \
+			"$rec/c33.json"
+	then pass; else
+		fail "record --repeat with a failing iteration 2: exit $rc; it must be kept and marked"
+		cat "$rec/r33.out" "$j"; head -c 400 "$rec/c33.json"
+	fi
+	# a run folder is never mixed: -o RUN again is refused, --overwrite replaces every iteration
+	FAKE_ADB=$rec/s33 "$GFXSTAT" record -q --repeat 1 --settle 0 -o "$rec/run33" -- true \
+		> "$rec/r34.out" 2>&1
+	rc=$?
+	FAKE_ADB=$rec/s33 "$GFXSTAT" record -q --repeat 1 --settle 0 --overwrite -o "$rec/run33" -- true \
+		> "$rec/r34b.out" 2>&1
+	rc2=$?
+	if [ $rc -eq 2 ] && grep -q 'already holds a run of iterations' "$rec/r34.out" && [ $rc2 -eq 0 ] &&
+		[ "$(ls "$rec/run33")" = "$(printf 'iter-01\nrun.json')" ]; then pass; else
+		fail "record --repeat -o into a run: exits $rc $rc2 (want 2, then 0 with one iteration)"
+		cat "$rec/r34.out" "$rec/r34b.out"; ls "$rec/run33"
+	fi
+	# usage: no command; with --all
+	FAKE_ADB=$rec/s33 "$GFXSTAT" record --repeat 2 > "$rec/r35.out" 2>&1
+	rc=$?
+	FAKE_ADB=$rec/s33 "$GFXSTAT" record --repeat 2 --all -- true > "$rec/r35b.out" 2>&1
+	rc2=$?
+	if [ $rc -eq 2 ] && grep -q -- '--repeat needs the command' "$rec/r35.out" && [ $rc2 -eq 2 ]
+	then pass; else
+		fail "record --repeat usage errors: exits $rc $rc2 (want 2 2)"
+	fi
+	unset ADB R
 fi
