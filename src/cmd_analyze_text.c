@@ -79,16 +79,28 @@ static void headline(const struct gfxstat_metrics *m, const struct gfxstat_layer
 	struct worst w[WORST];
 	size_t nw = 0, k, i, n = gfxstat_metrics_count(m);
 
-	printf("  frames %llu over %.2f s at %.1f Hz: FPS %.1f; janky %llu", (unsigned long long)
-	       l->frames, l->duration_s, l->refresh_hz, l->fps, (unsigned long long)l->janky_frames);
+	if (l->untimed && l->untimed == l->frames)
+		/* gfxinfo's legacy profile table: durations, no times: no rate can be said */
+		printf("  frames %llu with no present time: FPS n/a; janky %llu",
+		       (unsigned long long)l->frames, (unsigned long long)l->janky_frames);
+	else
+		printf("  frames %llu over %.2f s at %.1f Hz: FPS %.1f; janky %llu",
+		       (unsigned long long)l->frames, l->duration_s, l->refresh_hz, l->fps,
+		       (unsigned long long)l->janky_frames);
 	if (l->frames)
 		printf(" (%.2f%%)", 100.0 * (double)l->janky_frames / (double)l->frames);
-	if (l->untimed)
+	if (l->untimed && l->untimed != l->frames)
 		printf("; %llu with no present time", (unsigned long long)l->untimed);
 	printf("\n");
 	if (l->intervals)
 		printf("  frame ms  p50 %.1f  p90 %.1f  p99 %.1f  max %.1f\n", l->frame_ms_p50,
 		       l->frame_ms_p90, l->frame_ms_p99, l->frame_ms_max);
+	else if (l->untimed && l->frame_ms_max > 0)
+		printf("  work ms   p50 %.1f  p90 %.1f  p99 %.1f  max %.1f (the frames' own durations; "
+		       "hwui caps each of its four columns at 50 ms)\n", l->frame_ms_p50,
+		       l->frame_ms_p90, l->frame_ms_p99, l->frame_ms_max);
+	else if (l->frames < 2)
+		printf("  frame ms  none: one frame has no interval\n");
 	else
 		printf("  frame ms  none: every interval is an idle wait (>= --wait)\n");
 	/* an app's janky frames are its layers' (the app's own list merges them unnamed) */
