@@ -201,6 +201,10 @@ TEST(layer_apps)
 	CHECK_EQ(a.n, 0);
 	a = gfxstat_layer_app("ActivityRecord{9 u0 com.android.chrome/.Main t191}#20377", 56);
 	CHECK_STR(a, "com.android.chrome");
+	/* a window manager's leash around the app's window is not the app's (nowinandroid) */
+	a = gfxstat_layer_app("Surface(name=8d1f382 com.x.y/com.x.y.A)/@0x42c2fdf - animation-leash "
+			      "of starting_reveal#50014", 93);
+	CHECK_EQ(a.n, 0);
 }
 
 /*
