@@ -527,6 +527,8 @@ static int reconcile(struct gfxstat_model *m)
 
 	if (rc)
 		return rc;
+	if (!m->nheld) /* nothing held (and no array): qsort(NULL, 0) is undefined */
+		return 0;
 	qsort(m->held, m->nheld, sizeof(*m->held), by_layer);
 	while (i < m->nheld) {
 		size_t nft = 0;
