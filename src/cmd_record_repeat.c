@@ -463,7 +463,8 @@ int cmd_record_repeat(const struct rec_repeat *rp, const char *serial, const cha
 			break;
 		}
 	}
-	cli_info("%d of %ld iterations in %s, %d failed%s%s", ndone, rp->n, rundir, nfailed, stopped ? "; stopped by " : "", stopped ? stopped : "");
+	cli_info("%d of %ld iterations in %s, %d failed%s%s", ndone, rp->n, rundir, nfailed,
+		 stopped ? "; stopped by " : "", stopped ? stopped : "");
 	free(its);
 	if (werr && !rc)
 		rc = CLI_OUTPUT;

@@ -16,11 +16,14 @@
 #define MAX_DEPTH 32
 #define MAX_THREADS 16384
 #define HISTORY 64 /* recent frames of work per process */
+#define MAX_LAYERS 4096
+#define QUEUE_DEPTH 3 /* buffers a layer's queue holds at most (triple buffering) */
 
 struct open_slice {
 	int64_t start;
 	int64_t child_max;
 	int input;      /* an input section finished inside it */
+	uint64_t layer; /* hash of the layer a queueBuffer inside it queued to, or 0 */
 	char name[NAME_MAX_LEN];
 	char child[NAME_MAX_LEN];
 };
@@ -38,14 +41,23 @@ struct work {
 	int input;
 	int64_t start, end;
 	int64_t child_ns;
+	uint64_t layer; /* hash of the layer it queued a buffer to, when the trace shows it */
 	char name[NAME_MAX_LEN];
 	char child[NAME_MAX_LEN];
 };
 
 struct proc {
 	int32_t pid;
+	int has_render; /* the process draws on a RenderThread (Android 5+): DrawFrames are frames */
 	unsigned head, n;
 	struct work w[HISTORY];
+};
+
+/* A layer's place in its process's work: the end of the last work given to one of its frames. */
+struct layer_pos {
+	uint64_t hash;
+	int32_t pid;
+	int64_t last_end;
 };
 
 struct gfxstat_causes {
@@ -53,7 +65,56 @@ struct gfxstat_causes {
 	size_t nthreads, cap_threads;
 	struct proc *procs;
 	size_t nprocs, cap_procs;
+	struct layer_pos *layers;
+	size_t nlayers, cap_layers;
+	size_t qb;      /* the thread (index + 1) whose queueBuffer began last, or 0 */
+	int qb_level;   /* that queueBuffer's depth */
 };
+
+/* The layer a counter names: "BufferTX - <layer>" on 12+, the layer itself before. */
+static uint64_t layer_hash(struct gfxstat_str s)
+{
+	if (s.n > 11 && memcmp(s.p, "BufferTX - ", 11) == 0)
+		return gx_hash(s.p + 11, s.n - 11);
+	return gx_hash(s.p, s.n);
+}
+
+/* Is another process's queueBuffer open, the one whose counter is awaited? */
+static int queue_open(const struct gfxstat_causes *c, int32_t pid)
+{
+	const struct thread *t;
+
+	if (!c->qb || c->qb > c->nthreads)
+		return 0;
+	t = &c->threads[c->qb - 1];
+	return t->pid != pid && t->depth > c->qb_level && c->qb_level < MAX_DEPTH &&
+	       strncmp(t->s[c->qb_level].name, "queueBuffer", 11) == 0;
+}
+
+/*
+ * A counter that SurfaceFlinger raises while an app's queueBuffer is open names the layer
+ * the buffer went to: on Android <= 11 the app's queueBuffer is a binder call that SF serves
+ * on a binder thread, tracing ATRACE_INT(mConsumerName, queue size) with the layer's name
+ * (LineageOS/android_frameworks_native libs/gui/BufferQueueProducer.cpp queueBuffer). The
+ * first such counter of another process, above 0, is taken.
+ */
+static void queue_counter(struct gfxstat_causes *c, const struct gfxstat_marker *m)
+{
+	struct thread *t;
+	struct open_slice *s;
+
+	if (!c->qb || c->qb > c->nthreads)
+		return;
+	t = &c->threads[c->qb - 1];
+	if (t->depth <= c->qb_level || c->qb_level >= MAX_DEPTH) {
+		c->qb = 0;
+		return;
+	}
+	s = &t->s[c->qb_level];
+	if (s->layer || m->pid == t->pid || m->value <= 0 || strncmp(s->name, "queueBuffer", 11))
+		return;
+	s->layer = layer_hash(m->name);
+}
 
 struct gfxstat_causes *gfxstat_causes_new(void)
 {
@@ -66,6 +127,7 @@ void gfxstat_causes_free(struct gfxstat_causes *c)
 		return;
 	free(c->threads);
 	free(c->procs);
+	free(c->layers);
 	free(c);
 }
 
@@ -146,6 +208,10 @@ int gfxstat_causes_marker(void *p, const struct gfxstat_ftrace_line *ev,
 	struct gfxstat_causes *c = p;
 	struct thread *t;
 
+	if (m->kind == GFXSTAT_MARKER_COUNTER) {
+		queue_counter(c, m);
+		return 0;
+	}
 	if (m->kind != GFXSTAT_MARKER_BEGIN && m->kind != GFXSTAT_MARKER_END)
 		return 0;
 	t = thread_of(c, ev->pid, m->pid >= 0 ? m->pid : ev->tgid);
@@ -160,8 +226,15 @@ int gfxstat_causes_marker(void *p, const struct gfxstat_ftrace_line *ev,
 			s->start = ev->ts_ns;
 			s->child_max = 0;
 			s->input = 0;
+			s->layer = 0;
 			s->child[0] = 0;
 			copy_name(s->name, m->name);
+			/* an app's queueBuffer; not SF's binder thread serving it (its own
+			 * "queueBuffer" section, while the app's is still open) */
+			if (strncmp(s->name, "queueBuffer", 11) == 0 && !queue_open(c, t->pid)) {
+				c->qb = (size_t)(t - c->threads) + 1;
+				c->qb_level = t->depth;
+			}
 		}
 		t->depth++;
 		return 0;
@@ -181,6 +254,8 @@ int gfxstat_causes_marker(void *p, const struct gfxstat_ftrace_line *ev,
 			struct open_slice *parent = &t->s[t->depth - 1];
 
 			parent->input |= s->input || is_input(s->name);
+			if (!parent->layer)
+				parent->layer = s->layer;
 			if (dur > parent->child_max) {
 				parent->child_max = dur;
 				memcpy(parent->child, s->name, NAME_MAX_LEN);
@@ -198,11 +273,13 @@ int gfxstat_causes_marker(void *p, const struct gfxstat_ftrace_line *ev,
 				pr->head = (pr->head + 1) % HISTORY;
 			else
 				pr->n++;
+			pr->has_render |= kind == WORK_RENDER;
 			w->kind = kind;
 			w->input = s->input;
 			w->start = s->start;
 			w->end = ev->ts_ns;
 			w->child_ns = s->child_max;
+			w->layer = s->layer;
 			memcpy(w->name, s->name, NAME_MAX_LEN);
 			memcpy(w->child, s->child, NAME_MAX_LEN);
 		}
@@ -219,6 +296,110 @@ static const struct work *last_work(const struct proc *pr, int kind, int64_t by)
 		const struct work *w = &pr->w[(pr->head + i) % HISTORY];
 
 		if (w->kind == kind && w->end <= by)
+			return w;
+	}
+	return NULL;
+}
+
+/* The main-thread doFrame that contains @t: the UI thread waits in its doFrame until the
+ * RenderThread has synced the frame (the rule of app_frames.c and of androidx Macrobenchmark's
+ * FrameTimingQuery.kt, which joins a DrawFrame to the doFrame that contains its start). */
+static const struct work *main_containing(const struct proc *pr, int64_t t)
+{
+	unsigned i;
+
+	for (i = pr->n; i-- > 0;) {
+		const struct work *w = &pr->w[(pr->head + i) % HISTORY];
+
+		if (w->kind == WORK_MAIN && w->start <= t && t <= w->end)
+			return w;
+	}
+	return NULL;
+}
+
+static struct layer_pos *layer_pos_of(struct gfxstat_causes *c, int32_t pid,
+				      struct gfxstat_str layer)
+{
+	uint64_t h = layer_hash(layer);
+	size_t i;
+
+	for (i = c->nlayers; i-- > 0;)
+		if (c->layers[i].hash == h && c->layers[i].pid == pid)
+			return &c->layers[i];
+	if (c->nlayers >= MAX_LAYERS)
+		return NULL;
+	if (c->nlayers == c->cap_layers) {
+		size_t nc = c->cap_layers ? c->cap_layers * 2 : 16;
+		struct layer_pos *nl = realloc(c->layers, nc * sizeof(*nl));
+
+		if (!nl)
+			return NULL;
+		c->layers = nl;
+		c->cap_layers = nc;
+	}
+	c->layers[c->nlayers].hash = h;
+	c->layers[c->nlayers].pid = pid;
+	c->layers[c->nlayers].last_end = GFXSTAT_NS_NONE;
+	return &c->layers[c->nlayers++];
+}
+
+/*
+ * The app work that produced a latched buffer. A process's frames of work are its RenderThread
+ * DrawFrames (its doFrames before Android 5, when the main thread drew); buffers leave a
+ * layer's BufferQueue in the order they were queued, so each frame of a layer takes the oldest
+ * frame of work that ended by its latch and after the one its previous frame took -- but no
+ * deeper than QUEUE_DEPTH back (older ones were dropped, or drew another window of the
+ * process). A layer's first frame takes the latest. Its start is the doFrame's start: a frame
+ * that waited in a stuffed queue, or behind a 250 ms doFrame, still starts there.
+ */
+int gfxstat_causes_frame(struct gfxstat_causes *c, const struct gfxstat_frame *f, int64_t *start,
+			 int *input)
+{
+	int64_t by = f->latch_ns != GFXSTAT_NS_NONE ? f->latch_ns : f->present_ns;
+	unsigned cand[HISTORY], nc = 0, i, pick;
+	const struct work *w, *mw;
+	struct layer_pos *lp;
+	struct proc *pr;
+	int kind;
+
+	if (!c || f->pid < 0 || by == GFXSTAT_NS_NONE)
+		return 0;
+	pr = proc_of(c, f->pid, 0);
+	if (!pr || !pr->n)
+		return 0;
+	lp = layer_pos_of(c, f->pid, f->layer);
+	if (!lp)
+		return 0;
+	kind = pr->has_render ? WORK_RENDER : WORK_MAIN;
+	for (i = 0; i < pr->n; i++) {
+		w = &pr->w[(pr->head + i) % HISTORY];
+		if (w->kind == kind && w->end <= by && w->end > lp->last_end &&
+		    (!w->layer || w->layer == lp->hash))
+			cand[nc++] = i;
+	}
+	if (!nc)
+		return 0;
+	pick = lp->last_end == GFXSTAT_NS_NONE ? nc - 1 : nc > QUEUE_DEPTH ? nc - QUEUE_DEPTH : 0;
+	w = &pr->w[(pr->head + cand[pick]) % HISTORY];
+	lp->last_end = w->end;
+	mw = kind == WORK_RENDER ? main_containing(pr, w->start) : w;
+	*start = mw ? mw->start : w->start;
+	*input = mw ? mw->input : -1;
+	return 1;
+}
+
+/* The work of @kind whose start is in [@from, @to]: the last of them (the DrawFrame a doFrame
+ * synced starts near its end). */
+static const struct work *find_work(const struct proc *pr, int kind, int64_t from, int64_t to,
+				     uint64_t layer)
+{
+	unsigned i;
+
+	for (i = pr->n; i-- > 0;) {
+		const struct work *w = &pr->w[(pr->head + i) % HISTORY];
+
+		if (w->kind == kind && w->start >= from && w->start <= to &&
+		    (!w->layer || w->layer == layer))
 			return w;
 	}
 	return NULL;
@@ -332,8 +513,18 @@ int gfxstat_causes_explain(const struct gfxstat_causes *c, const struct gfxstat_
 	if (!pr || !pr->n)
 		return snprintf(buf, cap, "unknown (no app sections for this layer's process in "
 					  "the trace: record with the 'view' category)");
-	mw = last_work(pr, WORK_MAIN, by);
-	rw = last_work(pr, WORK_RENDER, by);
+	if (f->actual_start_ns != GFXSTAT_NS_NONE) {
+		/* the work gfxstat_causes_frame() gave the frame: its doFrame, and the DrawFrame
+		 * that started inside it (or the DrawFrame itself, with no doFrame) */
+		uint64_t h = layer_hash(f->layer);
+
+		mw = find_work(pr, WORK_MAIN, f->actual_start_ns, f->actual_start_ns, h);
+		rw = mw ? find_work(pr, WORK_RENDER, mw->start, mw->end, h)
+			: find_work(pr, WORK_RENDER, f->actual_start_ns, f->actual_start_ns, h);
+	} else {
+		mw = last_work(pr, WORK_MAIN, by);
+		rw = last_work(pr, WORK_RENDER, by);
+	}
 	if (!mw && !rw)
 		return snprintf(buf, cap, "unknown (no Choreographer#doFrame or DrawFrame before "
 					  "this frame)");
@@ -341,7 +532,14 @@ int gfxstat_causes_explain(const struct gfxstat_causes *c, const struct gfxstat_
 	if (2 * (worst->end - worst->start) > budget)
 		return describe(buf, cap, worst->kind == WORK_MAIN ? "main thread" : "RenderThread",
 				worst);
-	/* the app's work was short: either it started late (nothing to draw) or SF/GPU lagged */
+	/* the app's work was short: either it started late (nothing to draw) or SF/GPU lagged;
+	 * a frame with its own start is judged from it, so it was not idle when found late */
+	if (f->actual_start_ns != GFXSTAT_NS_NONE && f->present_ns != GFXSTAT_NS_NONE)
+		return snprintf(buf, cap, "SurfaceFlinger/GPU: the app's work was within budget (%s "
+					  "%.1f ms) but the frame took %.1f ms from its start to the "
+					  "display", worst->name,
+				(double)(worst->end - worst->start) / 1e6,
+				(double)(f->present_ns - f->actual_start_ns) / 1e6);
 	if (prev_present != GFXSTAT_NS_NONE && mw && mw->start > prev_present + budget)
 		return snprintf(buf, cap, "idle: the app started this frame %.1f ms after the "
 					  "previous present (nothing to draw in between)",

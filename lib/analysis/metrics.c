@@ -24,6 +24,7 @@
 struct fx {
 	int64_t overrun; /* its end - its own deadline (Macrobenchmark frameOverrun), or NONE */
 	int64_t dur;     /* its own work (duration_ns), or NONE */
+	int64_t start;   /* SurfaceFlinger-marker frames: when the app began it, or NONE */
 	signed char verdict; /* the source's own janky verdict: 1, 0, or -1 none */
 };
 
@@ -252,6 +253,10 @@ int gfxstat_metrics_frame(void *mp, const struct gfxstat_frame *f)
 	s = &m->s[i];
 	x.overrun = frame_overrun(f);
 	x.dur = f->duration_ns;
+	/* a frame of SF's markers whose app work the trace shows: judged from its start */
+	x.start = f->source == GFXSTAT_SRC_FTRACE && f->actual_start_ns != GFXSTAT_NS_NONE &&
+			  f->present_ns != GFXSTAT_NS_NONE && f->actual_start_ns < f->present_ns
+		  ? f->actual_start_ns : GFXSTAT_NS_NONE;
 	x.verdict = (signed char)(f->janky < 0 ? -1 : f->janky > 0);
 	/* frames of a layer come in present order; one arriving out of order is dropped */
 	if (f->present_ns != GFXSTAT_NS_NONE && s->n && f->present_ns < s->last)
@@ -634,6 +639,42 @@ static int macrobenchmark(struct stream *s)
 	return 0;
 }
 
+/*
+ * What the layer normally takes from a frame's start to its present (docs/metrics.md, "Idle is
+ * not jank"): the median, nearest rank, of that latency over its frames that carry a start.
+ * Return: 1 with @med set, 0 when under half of its frames carry one (then no frame is judged
+ * from its start: a SurfaceView drawn by a GL thread borrows doFrames of its process's other
+ * window now and then), or GFXSTAT_E_NOMEM.
+ */
+static int latency_median(const struct stream *s, int64_t *med)
+{
+	size_t i, k = 0;
+	int64_t *v = malloc((s->n ? s->n : 1) * sizeof(*v));
+
+	if (!v)
+		return GFXSTAT_E_NOMEM;
+	for (i = 0; i < s->n; i++)
+		if (s->x[i].start != GFXSTAT_NS_NONE)
+			v[k++] = s->present[i] - s->x[i].start;
+	if (!k || 2 * k < s->n) {
+		free(v);
+		return 0;
+	}
+	qsort(v, k, sizeof(*v), cmp_i64);
+	*med = rank(v, k, 50);
+	free(v);
+	return 1;
+}
+
+/* How much of @over (an interval's excess over its cadence or refresh period) the frame's own
+ * latency explains: all of it without a start, else its latency excess, within [0, @over]. */
+static int64_t own_excess(int64_t over, int64_t exc)
+{
+	if (exc == GFXSTAT_NS_NONE)
+		return over;
+	return exc < 0 ? 0 : exc < over ? exc : over;
+}
+
 /* Taobao jank-FPS windows of one run of counted intervals, all judged at @p (a cadence
  * period), kept when under 5/6 of 1/@p; returns the new count kept in @s->jw */
 static size_t taobao_run(struct stream *s, const int64_t *iv, size_t start, size_t end, int64_t p,
@@ -667,8 +708,9 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 	unsigned char *late = malloc(niv ? niv : 1);
 	uint32_t *cad = malloc((niv ? niv : 1) * sizeof(*cad));
 	int64_t active = 0, wait = 0, max_c = 0, hitch = 0, hitch_r = 0, period, jank_time = 0;
+	int64_t lat_med = 0;
 	double span;
-	int rc = GFXSTAT_E_NOMEM;
+	int rc = GFXSTAT_E_NOMEM, by_start;
 
 	if (!iv || !cnt || !sorted || !use || !counted || !late || !cad)
 		goto out;
@@ -695,6 +737,9 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 	for (i = 0; i < niv; i++)
 		counted[i] = use[i] && iv[i] < o->wait_ns;
 	m->cadence_changes = cadence(s, iv, counted, niv, period, cad);
+	by_start = latency_median(s, &lat_med);
+	if (by_start < 0)
+		goto out;
 
 	/* counted intervals vs idle waits (the seed's rule) */
 	{
@@ -704,6 +749,11 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 		for (i = 0; i < niv; i++) {
 			int64_t p = period_at(s, i, period), pc = p * (int64_t)cad[i];
 			int64_t ovr = s->x[i + 1].overrun;
+			/* a frame with its own start: how much longer than the layer's normal latency
+			 * it took from that start to the display (NONE: judged by its interval) */
+			int64_t exc = by_start && s->x[i + 1].start != GFXSTAT_NS_NONE
+					      ? s->present[i + 1] - s->x[i + 1].start - lat_med
+					      : GFXSTAT_NS_NONE;
 
 			late[i] = 0;
 			if (!use[i])
@@ -724,24 +774,30 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 				m->b++;
 			else if (iv[i] >= 42 * GFXSTAT_NSEC_PER_MSEC)
 				m->c++;
-			/* refresh-based: missed at least one vsync (1.5 periods, robust to jitter) */
-			if (2 * iv[i] > 3 * p) {
+			/* refresh-based: missed at least one vsync (1.5 periods, robust to jitter), and
+			 * a frame with a start lost more than half a period on its own way */
+			if (2 * iv[i] > 3 * p && (exc == GFXSTAT_NS_NONE || 2 * exc > p)) {
 				m->refresh.slow_frames++;
 				m->refresh.d++;
 			}
 			if (iv[i] > p)
-				hitch_r += iv[i] - p;
+				hitch_r += own_excess(iv[i] - p, exc);
 			/* against the frame's own deadline where the source gives one (Macrobenchmark:
 			 * a positive overrun is a dropped frame), else against the cadence: it missed
-			 * at least one vsync of the cadence, (c + 0.5) periods */
+			 * at least one vsync of the cadence, (c + 0.5) periods -- and, for a frame
+			 * whose start the trace shows, its latency from that start exceeded the
+			 * layer's median by over half a cadence period (an idle gap before an on-time
+			 * frame is not jank; JankTracker and FrameTimeline measure from the frame's
+			 * intended start too) */
 			if (ovr != GFXSTAT_NS_NONE) {
 				late[i] = ovr > 0;
 				if (ovr > 0)
 					hitch += ovr;
 			} else {
-				late[i] = 2 * iv[i] > (2 * (int64_t)cad[i] + 1) * p;
+				late[i] = 2 * iv[i] > (2 * (int64_t)cad[i] + 1) * p &&
+					  (exc == GFXSTAT_NS_NONE || 2 * exc > pc);
 				if (iv[i] > pc)
-					hitch += iv[i] - pc;
+					hitch += own_excess(iv[i] - pc, exc);
 			}
 			if (late[i]) {
 				m->slow_frames++;
@@ -1059,6 +1115,11 @@ static int build_apps(struct gfxstat_metrics *m)
 					/* and janky if any of them was */
 					if (a->x[ord[k]].verdict > nx[w - 1].verdict)
 						nx[w - 1].verdict = a->x[ord[k]].verdict;
+					/* and started when the earliest of them did */
+					if (a->x[ord[k]].start != GFXSTAT_NS_NONE &&
+					    (nx[w - 1].start == GFXSTAT_NS_NONE ||
+					     a->x[ord[k]].start < nx[w - 1].start))
+						nx[w - 1].start = a->x[ord[k]].start;
 					continue;
 				}
 				np[w] = p;

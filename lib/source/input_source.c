@@ -37,15 +37,24 @@ static int on_model_frame(void *user, const struct gfxstat_frame *f)
 	return s->sink.frame ? s->sink.frame(s->sink.user, f) : 0;
 }
 
-/* Parsers' frames: the app sections that drove them noted, then into the model. */
+/* Parsers' frames: the app work that produced them noted (when it began, whether it handled
+ * input), then into the model. */
 static int on_frame(void *user, const struct gfxstat_frame *frame)
 {
 	struct gfxstat_source *s = user;
 	struct gfxstat_frame copy;
+	int64_t start = GFXSTAT_NS_NONE;
+	int input = -1;
 
-	if (frame->input < 0 && frame->source == GFXSTAT_SRC_FTRACE) {
+	if (frame->source == GFXSTAT_SRC_FTRACE) {
+		int found = gfxstat_causes_frame(s->causes, frame, &start, &input);
+
 		copy = *frame;
-		copy.input = gfxstat_causes_input(s->causes, frame);
+		if (found && copy.actual_start_ns == GFXSTAT_NS_NONE && start < copy.present_ns)
+			copy.actual_start_ns = start;
+		if (copy.input < 0)
+			copy.input = found && input >= 0 ? input
+							 : gfxstat_causes_input(s->causes, frame);
 		return gfxstat_model_frame(s->model, &copy);
 	}
 	return gfxstat_model_frame(s->model, frame);

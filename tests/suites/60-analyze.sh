@@ -124,3 +124,26 @@ if [ -d "$SAMPLES" ]; then
 			pass || fail "analyze --janky wangzherongyao lists frames of a steady 30 FPS game"
 	fi
 fi
+
+# -- an idle gap is not jank: frames with the app's start are judged from it ------------------
+# launcher-60hz: app2's 283.4 ms frame at 1939277.672 is no idle gap. Its doFrame began at
+# 1939277.370847 and ended at .638065 (267.2 ms, an inflate inside traversal; the simulator's
+# truth: late_vsyncs 16): janky, and explained by that doFrame.
+"$GFXSTAT" analyze -q --janky "$ROOT/examples/launcher-60hz.trace" > "$an/ij.csv"
+grep -q '^1939277.671961,.*main thread: Choreographer#doFrame 267.2 ms' "$an/ij.csv" && pass ||
+	fail "analyze --janky launcher-60hz: the 283.4 ms frame not explained by its 267.2 ms doFrame"
+grep -q 'idle:' "$an/ij.csv" && fail "analyze --janky lists a frame as idle" || pass
+if [ -d "$SAMPLES" ] && command -v unzip > /dev/null; then
+	# list_jank: TestFpsActivity's frame at 1229153.875306 comes 367.9 ms after the one before
+	# (the list was still), but its doFrame began at 1229153.842424: 32.9 ms to the display, 2
+	# vsyncs like most of its frames: on time, not listed. The list's deliberate jank (doFrames
+	# of ~30 ms, 28 ms of them in "input") still is.
+	rm -rf "$an/l"
+	mkdir -p "$an/l"
+	unzip -q -o "$SAMPLES/systrace_html/Gracker-SystraceForBlog/trace_input_blog_list_jank.html.zip" \
+		-d "$an/l"
+	"$GFXSTAT" analyze -q --janky "$an/l/trace_input_blog_list_jank.html" > "$an/lj.csv"
+	grep -q '^1229153.875306,' "$an/lj.csv" && fail "analyze --janky list_jank lists an idle gap" || pass
+	n=$(grep -c 'TestFpsActivity.*Choreographer#doFrame.*longest inside: input' "$an/lj.csv")
+	[ "$n" -ge 5 ] && pass || fail "analyze --janky list_jank: $n janky input doFrames, want >= 5"
+fi

@@ -397,6 +397,108 @@ TEST(cadence_hysteresis)
 	gfxstat_metrics_free(m);
 }
 
+/* Feed one layer at P = 16.7 ms: presents @iv_ns apart (n intervals), frame i started @lat_ns[i]
+ * before its present (0: no start, judged by its interval). */
+static const struct gfxstat_layer_metrics *run_start(struct gfxstat_metrics **mp,
+						     const int64_t *iv_ns, const int64_t *lat_ns,
+						     size_t n)
+{
+	struct gfxstat_metrics *m = gfxstat_metrics_new(NULL);
+	struct gfxstat_frame f;
+	int64_t t = 1000000000000LL;
+	size_t i;
+
+	gfxstat_frame_init(&f, GFXSTAT_SRC_FTRACE);
+	f.layer.p = "L#0";
+	f.layer.n = 3;
+	f.vsync_period_ns = 16700000;
+	for (i = 0; i <= n; i++) {
+		if (i)
+			t += iv_ns[i - 1];
+		f.present_ns = t;
+		f.actual_start_ns = lat_ns[i] ? t - lat_ns[i] : GFXSTAT_NS_NONE;
+		gfxstat_metrics_frame(m, &f);
+	}
+	gfxstat_metrics_finish(m);
+	*mp = m;
+	return gfxstat_metrics_get(m, 0);
+}
+
+/*
+ * An idle gap is not jank. P = 16.7 ms; 41 frames: 20 intervals of 1 vsync, one of 250.5 ms
+ * (15 vsyncs: the app had nothing to draw), 19 more of 1 vsync; every frame presented 2 P =
+ * 33.4 ms after its doFrame began. Median latency 33.4 ms; the frame after the gap took 33.4 ms
+ * from its start, 0 over the median (not over P/2 = 8.35 ms): on time, so janky 0, slow 0,
+ * seed D 0, hitch 0 (own excess min(250.5 - 16.7, 0) = 0), and refresh.slow_frames 0. Without
+ * the starts (the trace has no app sections) the interval rule stands: 250.5 > 1.5 P, janky 1,
+ * slow 1, hitch (250.5 - 16.7) ms over 39 x 16.7 + 250.5 = 901.8 ms active.
+ */
+TEST(idle_gap_not_janky)
+{
+	int64_t iv[40], lat[41], none[41];
+	size_t i;
+	struct gfxstat_metrics *m;
+	const struct gfxstat_layer_metrics *l;
+
+	for (i = 0; i < 40; i++)
+		iv[i] = i == 20 ? 250500000 : 16700000;
+	for (i = 0; i < 41; i++) {
+		lat[i] = 33400000;
+		none[i] = 0;
+	}
+	l = run_start(&m, iv, lat, 40);
+	CHECK_EQ(l->intervals, 40);
+	CHECK_EQ(l->waits, 0);
+	CHECK_EQ(l->janky_frames, 0);
+	CHECK_EQ(l->slow_frames, 0);
+	CHECK_EQ(l->d, 0);
+	CHECK(l->hitch_ms_per_s == 0);
+	CHECK_EQ(l->refresh.slow_frames, 0);
+	gfxstat_metrics_free(m);
+	l = run_start(&m, iv, none, 40);
+	CHECK_EQ(l->janky_frames, 1);
+	CHECK_EQ(l->slow_frames, 1);
+	CHECK(fabs(l->hitch_ms_per_s - 233.8 / 0.9018) < 1e-6);
+	gfxstat_metrics_free(m);
+}
+
+/*
+ * A doFrame that took 3 vsyncs is. P = 16.7 ms; 41 frames 1 vsync apart, latency 2 P = 33.4 ms,
+ * except frame 20: its doFrame began one vsync after frame 19's and ran 3 vsyncs, so it reached
+ * the display 2 vsyncs late: interval 3 P = 50.1 ms (the one before it 1 P), latency 4 P =
+ * 66.8 ms. The next frame started at the vsync its doFrame ended on and is on time again (1 P
+ * later, latency 2 P). Median latency 33.4 ms; frame 20 is 33.4 ms over it (> P/2) and its
+ * interval 50.1 > 1.5 P: janky 1, slow 1, listed at its present with length 50.1 ms. Hitch:
+ * min(50.1 - 16.7, 33.4) = 33.4 ms over 39 x 16.7 + 50.1 = 701.4 ms active. The same frame
+ * with a normal latency (an idle gap of 2 vsyncs) would not be: checked by the one above.
+ */
+TEST(long_doframe_janky)
+{
+	int64_t iv[40], lat[41];
+	size_t i;
+	struct gfxstat_metrics *m;
+	const struct gfxstat_layer_metrics *l;
+
+	for (i = 0; i < 40; i++)
+		iv[i] = i == 19 ? 50100000 : 16700000;
+	for (i = 0; i < 41; i++)
+		lat[i] = i == 20 ? 66800000 : 33400000;
+	l = run_start(&m, iv, lat, 40);
+	CHECK_EQ(l->janky_frames, 1);
+	CHECK_EQ(l->slow_frames, 1);
+	CHECK_EQ(l->d, 1);
+	CHECK_EQ(l->refresh.slow_frames, 1);
+	CHECK(fabs(l->hitch_ms_per_s - 33.4 / 0.7014) < 1e-6);
+	CHECK_EQ(l->njanky_list, 1);
+	if (l->njanky_list == 1) {
+		/* frame 20: 19 intervals of 16.7 ms and one of 50.1 after the first present */
+		CHECK_EQ(l->janky_list[0].present_ns, 1000000000000LL + 19 * 16700000LL + 50100000);
+		CHECK_EQ(l->janky_list[0].length_ns, 50100000);
+		CHECK_EQ(l->janky_list[0].index, 20);
+	}
+	gfxstat_metrics_free(m);
+}
+
 /*
  * Macrobenchmark FrameTimingMetric on 5 FrameTimeline frames 16.7 ms apart: durations 4, 8,
  * 12, 16, 20 ms; overruns (actual end - expected end) -2, 0, 1, 3, 10 ms. androidx's
@@ -509,6 +611,8 @@ TEST_SUITE(test_metrics)
 	RUN(cadence_steady_30);
 	RUN(cadence_drop_is_janky);
 	RUN(cadence_hysteresis);
+	RUN(idle_gap_not_janky);
+	RUN(long_doframe_janky);
 	RUN(macrobenchmark);
 	RUN(untimed_frames);
 	RUN(rates_per_10min);
