@@ -11,13 +11,45 @@
 	var layers = D.layers.filter(function (l) { return l.kind === 'layer'; });
 	var charts = [];
 
-	// presents: microsecond deltas from the origin -> seconds from the origin
+	// presents: microsecond deltas from the origin -> seconds from the origin, parsed once
+	// into a typed array straight from the packed string (no split, no array of strings)
 	function presents(l) {
 		if (l._x) return l._x;
-		var parts = l.t ? l.t.split(',') : [], x = new Float64Array(parts.length), us = 0;
-		for (var i = 0; i < parts.length; i++) { us += +parts[i]; x[i] = us / 1e6; }
+		var s = l.t || '', len = s.length, n = len ? 1 : 0, i, c;
+		for (i = 0; i < len; i++) if (s.charCodeAt(i) === 44) n++;
+		var x = new Float64Array(n), us = 0, v = 0, neg = false, k = 0;
+		for (i = 0; i <= len; i++) {
+			c = i < len ? s.charCodeAt(i) : 44;
+			if (c === 44) { us += neg ? -v : v; x[k++] = us / 1e6; v = 0; neg = false; }
+			else if (c === 45) neg = true;
+			else v = v * 10 + c - 48;
+		}
 		l._x = x;
+		l.t = null; // the string is not needed again
 		return x;
+	}
+
+	// refresh-rate mode switches: [seconds from the origin, Hz] in time order
+	var modes = D.modes || [];
+	function hzAt(t) {
+		var hz = modes.length ? modes[0][1] : 0;
+		for (var i = 1; i < modes.length && modes[i][0] <= t; i++) hz = modes[i][1];
+		return hz;
+	}
+	// a dashed line and the new rate at every switch after the first
+	function modeMarks(u) {
+		if (modes.length < 2) return;
+		var ctx = u.ctx, top = u.bbox.top, h = u.bbox.height;
+		ctx.save();
+		ctx.strokeStyle = '#6a1b9a'; ctx.fillStyle = '#6a1b9a'; ctx.lineWidth = 1;
+		ctx.setLineDash([4, 3]); ctx.font = '11px sans-serif';
+		for (var i = 1; i < modes.length; i++) {
+			var px = u.valToPos(modes[i][0], 'x', true);
+			if (px < u.bbox.left || px > u.bbox.left + u.bbox.width) continue;
+			ctx.beginPath(); ctx.moveTo(px, top); ctx.lineTo(px, top + h); ctx.stroke();
+			ctx.fillText(modes[i][1].toFixed(0) + ' Hz', px + 2, top + h - 4);
+		}
+		ctx.restore();
 	}
 
 	// zoom on one time chart moves the others (uPlot's cursor sync does the crosshair)
@@ -76,70 +108,99 @@
 		}
 		if (!sets.length) { el.textContent = 'No full FPS window.'; return; }
 		var data = sets.length > 1 ? uPlot.join(sets) : [sets[0][0], sets[0][1]];
-		if (refresh > 0) {
-			data.push(data[0].map(function () { return refresh; }));
-			series.push({ label: 'refresh Hz', stroke: '#999', dash: [6, 4], width: 1 });
+		if (refresh > 0 || modes.length) {
+			// the refresh rate in effect at each window: steps where the mode switched
+			data.push(data[0].map(function (t) { return modes.length ? hzAt(t) : refresh; }));
+			series.push({ label: 'refresh Hz', stroke: '#999', dash: [6, 4], width: 1,
+				points: { show: false } });
 		}
 		layers.forEach(function (l, i) {
 			if (!l.wfps.length || !(l.cadence_fps > 0) || l.cadence_fps === refresh) return;
 			data.push(data[0].map(function () { return l.cadence_fps; }));
 			series.push({ label: 'cadence ' + l.name, stroke: COLORS[i % COLORS.length],
-				dash: [2, 3], width: 1, show: !l.sys });
+				dash: [2, 3], width: 1, show: !l.sys, points: { show: false } });
 		});
 		var u = new uPlot({ width: W(), height: 240, series: series,
 			scales: { x: { time: false } }, axes: [{ label: 's' }, { label: 'FPS' }],
-			cursor: { sync: { key: 't' } }, hooks: { setScale: [linkX] } }, data, el);
+			cursor: { sync: { key: 't' } }, hooks: { setScale: [linkX], draw: [modeMarks] } },
+			data, el);
 		u.timeAxis = true;
 		charts.push(u);
 	}
 
 	var ft = null, hist = null, pick = document.getElementById('layer-pick');
 
+	// One layer's frame times. Typed arrays built once from the packed presents; the janky
+	// frames and the budget are drawn by a hook over the visible range only, not as series
+	// as long as the layer (a 2-hour capture has a million frames).
 	function frameCharts(l) {
-		var x = presents(l), n = x.length, y = new Float64Array(n), jy = new Array(n);
-		var isJ = new Uint8Array(n), cause = {};
-		for (var i = 1; i < n; i++) y[i] = (x[i] - x[i - 1]) * 1e3;
-		var yy = Array.prototype.slice.call(y);
-		yy[0] = null;
+		var x = presents(l), n = x.length, m = n > 1 ? n - 1 : 0;
+		var xs = x.subarray(1), y = new Float64Array(m), isJ = new Uint8Array(n), cause = {};
+		for (var i = 1; i < n; i++) y[i - 1] = (x[i] - x[i - 1]) * 1e3;
+		var jk = Uint32Array.from(l.j).sort();
 		l.j.forEach(function (k, q) { isJ[k] = 1; cause[k] = l.jc[q]; });
-		for (i = 0; i < n; i++) jy[i] = isJ[i] ? yy[i] : null;
 		var budget = l.cadence_ms || l.period_ms;
-		var data = [Array.prototype.slice.call(x), yy, jy, yy.map(function () { return budget; })];
 		var el = document.getElementById('chart-ft');
-		if (ft) { ft.destroy(); charts.splice(charts.indexOf(ft), 1); }
+		if (ft) { ft.destroy(); charts.splice(charts.indexOf(ft), 1); ft = null; }
 		el.textContent = '';
 		if (n < 2) { el.textContent = 'This layer has fewer than 2 timed frames.'; }
 		else {
+			var overlay = function (u) {
+				var ctx = u.ctx, sx = u.scales.x, lo = 0, hi = jk.length, b = u.bbox;
+				ctx.save();
+				if (budget > 0) {
+					var py = u.valToPos(budget, 'y', true);
+					ctx.strokeStyle = '#2ca02c'; ctx.setLineDash([6, 4]); ctx.lineWidth = 1;
+					ctx.beginPath(); ctx.moveTo(b.left, py); ctx.lineTo(b.left + b.width, py);
+					ctx.stroke(); ctx.setLineDash([]);
+				}
+				// janky frames in view: binary search for the first, stop past the last
+				while (lo < hi) {
+					var mid = (lo + hi) >> 1;
+					if (x[jk[mid]] < sx.min) lo = mid + 1; else hi = mid;
+				}
+				ctx.fillStyle = '#c62828';
+				ctx.beginPath();
+				for (var q = lo; q < jk.length && x[jk[q]] <= sx.max; q++) {
+					var k = jk[q];
+					if (!k) continue;
+					var px = u.valToPos(x[k], 'x', true), py2 = u.valToPos(y[k - 1], 'y', true);
+					ctx.moveTo(px + 3, py2); ctx.arc(px, py2, 3, 0, 2 * Math.PI);
+				}
+				ctx.fill();
+				ctx.restore();
+				modeMarks(u);
+			};
 			ft = new uPlot({ width: W(), height: 280,
 				series: [{}, { label: 'frame ms', stroke: '#1f77b4', width: 1,
-					points: { show: n < 5000, size: 3 } },
-				{ label: 'janky', stroke: '#c62828', width: 0, paths: function () { return null; },
-					points: { show: true, size: 6, fill: '#c62828' } },
-				{ label: 'budget ms', stroke: '#2ca02c', dash: [6, 4], width: 1 }],
+					points: { show: m < 5000, size: 3 } }],
 				scales: { x: { time: false } }, axes: [{ label: 's' }, { label: 'ms' }],
 				cursor: { sync: { key: 't' } },
-				hooks: { setScale: [linkX], drawClear: [bands(l)], setCursor: [function (u) {
+				hooks: { setScale: [linkX], drawClear: [bands(l)], draw: [overlay],
+					setCursor: [function (u) {
 					var k = u.cursor.idx;
 					if (k == null) return;
+					k++; // the chart starts at the second frame: the first has no interval
 					var t0 = BigInt(D.t0_ns), abs = t0 + BigInt(Math.round(x[k] * 1e9));
 					var s = abs.toString(), sec = s.slice(0, -9) || '0';
 					document.getElementById('frame-detail').textContent =
 						l.name + '  frame #' + k + '\npresent ' + sec + '.' + s.slice(-9) +
-						' s' + (k ? '   interval ' + y[k].toFixed(3) + ' ms' : '') +
-						'   ' + (isJ[k] ? 'JANKY: ' + (cause[k] || 'no cause recorded') : 'on time');
-				}] } }, data, el);
+						' s   interval ' + y[k - 1].toFixed(3) + ' ms' + '   ' +
+						(isJ[k] ? 'JANKY: ' + (cause[k] || 'no cause recorded') : 'on time');
+				}] } }, [xs, y], el);
 			ft.timeAxis = true;
 			charts.push(ft);
 		}
-		histChart(l, y, n);
+		// the distribution is drawn after the page is interactive
+		setTimeout(function () { histChart(l, y, m); window.gfxstatDone = true; }, 0);
 	}
 
 	function histChart(l, y, n) {
 		var el = document.getElementById('chart-hist');
 		if (hist) { hist.destroy(); hist = null; }
 		el.textContent = '';
-		if (n < 2) return;
-		var sorted = Float64Array.from(y.subarray(1)).sort();
+		if (n < 1) return;
+		var sorted = Float64Array.from(y).sort();
 		var hi = Math.max(sorted[Math.floor((sorted.length - 1) * 0.999)] * 1.2, (l.p99 || 0) * 1.2, 1);
 		var nb = 100, bw = hi / nb, cnt = new Array(nb).fill(0), xs = [];
 		for (var i = 0; i < nb; i++) xs.push(i * bw + bw / 2);
@@ -199,6 +260,7 @@
 		frameCharts(layers[first]);
 	} else {
 		document.getElementById('chart-ft').textContent = 'No frames (a seed folder has windows only).';
+		window.gfxstatDone = true;
 	}
 	pick.addEventListener('change', function () { frameCharts(layers[+pick.value]); });
 	document.querySelectorAll('table.sortable').forEach(sortable);

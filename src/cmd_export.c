@@ -21,7 +21,9 @@ static const char export_details[] =
 	"\"gfxstat frames\", each frame a slice from its latch (else its FrameTimeline expected\n"
 	"start, else its layer's previous present) to its present, named \"janky frame\" with\n"
 	"category \"frame,janky\" when the library's one definition calls it janky (as\n"
-	"'analyze --janky'), else \"frame\"; and a counter \"FPS <layer>\" per metrics window.\n"
+	"'analyze --janky'), else \"frame\"; a counter \"FPS <layer>\" per metrics window; and\n"
+	"the app's own sections (B/E atrace markers: Choreographer#doFrame, DrawFrame, ...) as\n"
+	"slices on their process and thread, where the input has them.\n"
 	"Timestamps are the trace's clock in microseconds, so a time in the report or in\n"
 	"'analyze --janky' is the same instant in the viewer. INPUT may be a session folder.\n"
 	"\n"
@@ -69,6 +71,16 @@ static int on_frame(void *user, const struct gfxstat_frame *f)
 	return r->lib_rc;
 }
 
+/* the app's own sections (B/E markers), for their per-thread tracks */
+static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
+		     const struct gfxstat_marker *m)
+{
+	struct export_run *r = user;
+
+	r->lib_rc = gfxstat_trace_event_marker(r->t, ev, m);
+	return r->lib_rc;
+}
+
 static int write_file(void *user, const void *buf, size_t n)
 {
 	return fwrite(buf, 1, n, user) == n ? 0 : errno ? errno : EIO;
@@ -111,7 +123,7 @@ int cmd_export(int argc, char **argv)
 			rc = CLI_INPUT;
 			continue;
 		}
-		src_rc = cli_source_read(path, on_frame, &r, &src);
+		src_rc = cli_source_read_all(path, on_frame, on_marker, &r, &src);
 		if (src_rc) {
 			rc = src_rc;
 			continue;

@@ -27,6 +27,8 @@ static const char report_details[] =
 	"INPUT is anything gfxstat reads, a 'gfxstat record' session folder (its raw capture is\n"
 	"read), or a folder holding the seed's fps.csv (from gfx.sh or 'gfxstat gfx'), whose rows\n"
 	"make the seed's table and FPS chart. Several INPUTs are read as one recording.\n"
+	"A folder of sessions (one per iteration or device), given alone, gets one report per\n"
+	"session (SESSION/report.html) and an index page linking them (DIR/index.html, or -o).\n"
 	"The file holds all data, style and script (uPlot, embedded at build time): it opens\n"
 	"from disk in any browser with no network. The summary and tables read without\n"
 	"JavaScript; the numbers are those of 'gfxstat analyze --json' (see docs/report.md).\n"
@@ -50,6 +52,7 @@ struct report_run {
 	struct gfxstat_gfx_model *gfx;
 	int lib_rc;
 	unsigned long long frames;
+	char head[300]; /* the busiest app (or layer): frames, FPS, janky, for an index page */
 };
 
 static int report_opt(void *user, int id, const char *arg)
@@ -254,6 +257,24 @@ static int write_report(struct report_run *r, char **inputs, int n)
 	return CLI_OK;
 }
 
+/* The app (else the layer) with the most frames, in one line for the index page. */
+static void headline(struct report_run *r)
+{
+	const struct gfxstat_layer_metrics *b = NULL;
+	size_t i, n = r->frames ? gfxstat_metrics_count(r->m) : 0;
+
+	for (i = 0; i < n; i++) {
+		const struct gfxstat_layer_metrics *l = gfxstat_metrics_get(r->m, i);
+
+		if (!b || l->is_app > b->is_app || (l->is_app == b->is_app && l->frames > b->frames))
+			b = l;
+	}
+	if (b)
+		snprintf(r->head, sizeof(r->head), "%s: %llu frames, %.3f FPS, %.2f %% janky",
+			 b->name, (unsigned long long)b->frames, b->fps,
+			 b->frames ? 100.0 * (double)b->janky_frames / (double)b->frames : 0.0);
+}
+
 static int run(struct report_run *r, char **inputs, int n)
 {
 	struct gfxstat_gfx_opts go;
@@ -308,6 +329,7 @@ static int run(struct report_run *r, char **inputs, int n)
 	}
 	if (rc == CLI_OK || r->frames)
 		rc = write_report(r, inputs, n) ? CLI_OUTPUT : rc;
+	headline(r);
 out:
 	gfxstat_gfx_model_free(r->gfx);
 	gfxstat_metrics_free(r->m);
@@ -331,6 +353,115 @@ int cli_report_write(const char *session_dir, const char *out)
 	return run(&r, inputs, 1);
 }
 
+/* A session folder of a run: a raw capture, or a seed fps.csv. */
+static int is_session(const char *dir)
+{
+	char path[4096];
+
+	return is_dir(dir) && (cli_report_input(dir) || is_file(dir, "fps.csv", path, sizeof(path)));
+}
+
+static int session_entry(const struct dirent *e)
+{
+	return e->d_name[0] != '.';
+}
+
+static void put_html(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else if (*s == '"')
+			fputs("&quot;", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/*
+ * A folder of sessions (one per iteration or device, as `record --all` writes them): one
+ * report per session, written beside it (SESSION/report.html), and an index page linking
+ * them. Return: CLI_OK, or the worst exit status of a session's report.
+ */
+static int report_index(const char *dir, const char *out, const char *title)
+{
+	struct dirent **ents = NULL;
+	char path[4096], index[4096];
+	int i, n = scandir(dir, &ents, session_entry, alphasort), rc = CLI_OK, found = 0;
+	FILE *f;
+
+	snprintf(index, sizeof(index), "%s/index.html", dir);
+	if (!out)
+		out = index;
+	f = n < 0 ? NULL : fopen(out, "w");
+	if (!f) {
+		cli_error("cannot write %s: %s", n < 0 ? dir : out, strerror(errno));
+		rc = CLI_OUTPUT;
+		goto done;
+	}
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+	      "<meta name=\"generator\" content=\"gfxstat\"><title>", f);
+	put_html(f, title ? title : dir);
+	fputs("</title><style>body{font:14px/1.4 system-ui,sans-serif;margin:1em 2em}"
+	      "td,th{border:1px solid #ddd;padding:2px 8px;text-align:left}"
+	      "table{border-collapse:collapse}</style></head><body><h1>", f);
+	put_html(f, title ? title : dir);
+	fputs("</h1><table id=\"sessions\"><tr><th>session</th><th>busiest app</th></tr>\n", f);
+	for (i = 0; i < n; i++) {
+		struct report_run r;
+		char *inputs[1], rel[4200];
+		int src;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
+		if (!is_session(path))
+			continue;
+		found++;
+		cli_source_end_recording(); /* each session is a recording of its own */
+		memset(&r, 0, sizeof(r));
+		gfxstat_metrics_opts_init(&r.mo);
+		snprintf(rel, sizeof(rel), "%s/report.html", path);
+		r.out = rel;
+		inputs[0] = path;
+		src = run(&r, inputs, 1);
+		rc = src > rc ? src : rc;
+		fputs("<tr><td>", f);
+		if (src == CLI_OK || r.head[0]) {
+			/* relative to the index, which sits in @dir unless -o put it elsewhere */
+			fputs("<a class=\"session\" href=\"", f);
+			put_html(f, out == index ? ents[i]->d_name : path);
+			fputs("/report.html\">", f);
+			put_html(f, ents[i]->d_name);
+			fputs("</a></td><td>", f);
+			put_html(f, r.head[0] ? r.head : "no frames");
+		} else {
+			put_html(f, ents[i]->d_name);
+			fprintf(f, "</td><td>no report (exit status %d; see gfxstat report %s)", src,
+				ents[i]->d_name);
+		}
+		fputs("</td></tr>\n", f);
+	}
+	fprintf(f, "</table><p><span id=\"session-count\">%d</span> sessions.</p></body></html>\n",
+		found);
+	if (fclose(f) && rc == CLI_OK) {
+		cli_error("cannot write %s: %s", out, strerror(errno));
+		rc = CLI_OUTPUT;
+	}
+	if (!found) {
+		cli_error("%s: no capture, no fps.csv, and no session folder in it", dir);
+		remove(out);
+		rc = CLI_INPUT;
+	}
+done:
+	for (i = 0; i < n; i++)
+		free(ents[i]);
+	free(ents);
+	return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_run r;
@@ -349,6 +480,9 @@ int cmd_report(int argc, char **argv)
 		cli_error("no input; give a trace, a dump, a session folder or a seed fps/ folder");
 		return CLI_USAGE;
 	}
+	if (first + 1 == argc && is_dir(argv[first]) && !is_session(argv[first]))
+		return report_index(argv[first], strcmp(r.out, "report.html") ? r.out : NULL,
+				    r.title);
 	if (first + 1 == argc && is_dir(argv[first]) && !strcmp(r.out, "report.html") &&
 	    cli_report_input(argv[first])) {
 		snprintf(path, sizeof(path), "%s/report.html", argv[first]);

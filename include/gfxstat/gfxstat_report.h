@@ -94,11 +94,23 @@ void gfxstat_trace_event_free(struct gfxstat_trace_event *t);
 int gfxstat_trace_event_frame(void *t, const struct gfxstat_frame *f);
 
 /**
+ * gfxstat_trace_event_marker() - keep one atrace marker (a gfxstat_marker_fn, as struct
+ * gfxstat_source_sink's marker): B and E markers become the app's own sections
+ * (Choreographer#doFrame, DrawFrame, ...) in the export; others are ignored.
+ * Return: 0 or GFXSTAT_E_NOMEM.
+ */
+int gfxstat_trace_event_marker(void *t, const struct gfxstat_ftrace_line *ev,
+			       const struct gfxstat_marker *m);
+
+/**
  * gfxstat_trace_event_write() - write {"traceEvents":[...]}: per layer one track (a thread
  * of process "gfxstat frames") where each frame is a complete event ("X") from its latch (else
  * its FrameTimeline expected start, else its layer's previous present) to its present, named
  * "frame" or "janky frame" (category "frame" or "frame,janky") by @m's janky list; per layer an
- * FPS counter ("C") per metrics window.
+ * FPS counter ("C") per metrics window; the sections kept by gfxstat_trace_event_marker() as
+ * complete events (category "section") on their own process and thread (named by
+ * "thread_name" metadata), B matched with the next E of the same thread; a section still open
+ * at the end lasts to the last section marker (args "unfinished").
  * Timestamps are microseconds of the trace's clock, with nanosecond decimals.
  * Return: 0, GFXSTAT_E_NOMEM, or @fn's non-zero.
  */

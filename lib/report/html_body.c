@@ -65,8 +65,10 @@ static void layer_block(struct gx_wr *w, const struct gfxstat_layer_metrics *l)
 			     (unsigned long long)l->source_janky,
 			     (unsigned long long)l->source_judged);
 	if (l->nscrolls) {
-		gx_wr_puts(w, "<table class=\"scrolls\"><tr><th>scroll</th><th>start s</th>"
-			   "<th>duration s</th><th>frames</th><th>FPS</th><th>hitch ms/s</th>"
+		/* long tables are laid out only when scrolled to (report.css, .big) */
+		gx_wr_puts(w, "<div class=\"big\"><table class=\"scrolls\"><tr><th>scroll</th>"
+			   "<th>start s</th><th>duration s</th><th>frames</th><th>FPS</th>"
+			   "<th>hitch ms/s</th>"
 			   "<th>jank</th><th>longest ms</th></tr>");
 		for (i = 0; i < l->nscrolls; i++) {
 			const struct gfxstat_scroll *s = &l->scrolls[i];
@@ -77,7 +79,7 @@ static void layer_block(struct gx_wr *w, const struct gfxstat_layer_metrics *l)
 				     (double)(s->end_ns - s->start_ns) / 1e9, s->frames, s->fps,
 				     s->hitch_ms_per_s, s->jank, (double)s->longest_ns / 1e6);
 		}
-		gx_wr_puts(w, "</table>");
+		gx_wr_puts(w, "</table></div>");
 	}
 	gx_wr_puts(w, "</div>\n");
 }
@@ -180,7 +182,8 @@ static void janky_table(struct gfxstat_html *h, const struct gfxstat_metrics *m,
 	if (nrows > GFXSTAT_HTML_MAX_JANKY_ROWS)
 		gx_wr_printf(w, " The first %d are listed; <code>gfxstat analyze --janky</code> "
 			     "lists them all.", GFXSTAT_HTML_MAX_JANKY_ROWS);
-	gx_wr_puts(w, "</p><table id=\"janky-table\" class=\"sortable\"><thead><tr>"
+	gx_wr_puts(w, "</p><div class=\"big\"><table id=\"janky-table\" class=\"sortable\">"
+		   "<thead><tr>"
 		   "<th class=\"sort\">time s</th><th class=\"sort t\">layer</th>"
 		   "<th class=\"sort\">frame ms</th><th class=\"sort\">vsyncs</th>"
 		   "<th class=\"sort\">cadence FPS</th><th class=\"sort t\">cause</th></tr></thead>"
@@ -221,7 +224,7 @@ static void janky_table(struct gfxstat_html *h, const struct gfxstat_metrics *m,
 		gx_wr_html(w, c, strlen(c));
 		gx_wr_puts(w, "</td></tr>\n");
 	}
-	gx_wr_puts(w, "</tbody></table>");
+	gx_wr_puts(w, "</tbody></table></div>");
 	if (nk) {
 		gx_wr_puts(w, "<h3>Causes</h3><table id=\"cause-kinds\"><tr><th class=\"t\">cause"
 			   "</th><th>frames</th></tr>");
@@ -239,6 +242,9 @@ static void janky_table(struct gfxstat_html *h, const struct gfxstat_metrics *m,
 	free(rows);
 }
 
+/* a seed table longer than this is folded in a <details> */
+#define GX_HTML_FOLD_ROWS 1000
+
 static void seed_table(struct gfxstat_html *h, struct gx_wr *w)
 {
 	char *hdr = malloc(strlen(gfxstat_gfx_fps_header) + 1), *f[16];
@@ -248,11 +254,15 @@ static void seed_table(struct gfxstat_html *h, struct gx_wr *w)
 		w->err = w->err ? w->err : GFXSTAT_E_NOMEM;
 		return;
 	}
-	strcpy(hdr, gfxstat_gfx_fps_header);
+	memcpy(hdr, gfxstat_gfx_fps_header, strlen(gfxstat_gfx_fps_header) + 1);
 	nf = gx_csv_split(hdr, f, 16);
 	gx_wr_printf(w, "<section id=\"seed\"><h2>The seed's per-window table (fps.csv)</h2>"
 		     "<p><span data-k=\"seed_rows\">%zu</span> windows, the columns of "
-		     "android_FPS_frome_GFX's fps.csv.</p><table id=\"seed-table\"><tr>", h->nseed);
+		     "android_FPS_frome_GFX's fps.csv.</p>%s<div class=\"big\">"
+		     "<table id=\"seed-table\"><tr>", h->nseed,
+		     /* thousands of rows cost the browser seconds: folded until asked for */
+		     h->nseed > GX_HTML_FOLD_ROWS ? "<details><summary>Show the table</summary>"
+						   : "");
 	for (k = 0; k < nf; k++) {
 		gx_wr_puts(w, "<th>");
 		gx_wr_html(w, f[k], strlen(f[k]));
@@ -267,7 +277,7 @@ static void seed_table(struct gfxstat_html *h, struct gx_wr *w)
 			w->err = w->err ? w->err : GFXSTAT_E_NOMEM;
 			return;
 		}
-		strcpy(row, h->seed[i]);
+		memcpy(row, h->seed[i], strlen(h->seed[i]) + 1);
 		nf = gx_csv_split(row, f, 16);
 		gx_wr_puts(w, "<tr>");
 		for (k = 0; k < nf; k++) {
@@ -278,7 +288,8 @@ static void seed_table(struct gfxstat_html *h, struct gx_wr *w)
 		gx_wr_puts(w, "</tr>\n");
 		free(row);
 	}
-	gx_wr_puts(w, "</table></section>\n");
+	gx_wr_puts(w, "</table></div>");
+	gx_wr_puts(w, h->nseed > GX_HTML_FOLD_ROWS ? "</details></section>\n" : "</section>\n");
 }
 
 void gx_html_body(struct gfxstat_html *h, const struct gfxstat_metrics *m, const char *title,

@@ -77,7 +77,12 @@ struct gfxstat_html {
 	int causes_sorted;
 	char **seed;           /* fps.csv rows, without '\n' */
 	size_t nseed, capseed;
+	int64_t (*modes)[2];   /* refresh-rate mode switches: present, vsync period */
+	size_t nmodes, capmodes;
 };
+
+/* Mode switches kept at most (a display flapping between rates would be a long list). */
+#define GX_HTML_MAX_MODES 10000
 
 /* The cause recorded for frame @present of layer @name, or NULL. */
 GFXSTAT_HIDDEN const char *gx_html_cause_of(struct gfxstat_html *h, const char *name,

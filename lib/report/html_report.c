@@ -35,6 +35,7 @@ void gfxstat_html_free(struct gfxstat_html *h)
 	for (i = 0; i < h->nseed; i++)
 		free(h->seed[i]);
 	free(h->seed);
+	free(h->modes);
 	free(h);
 }
 
@@ -44,6 +45,25 @@ int gfxstat_html_frame(void *hv, const struct gfxstat_frame *f)
 
 	if (f->present_ns == GFXSTAT_NS_NONE)
 		return 0;
+	if (f->vsync_period_ns > 0 && f->vsync_period_ns != GFXSTAT_NS_NONE) {
+		int64_t last = h->nmodes ? h->modes[h->nmodes - 1][1] : 0;
+		int64_t d = f->vsync_period_ns - last;
+
+		/* a switch: the period moved by over 2 % (measured periods jitter a little) */
+		if ((!last || 50 * (d < 0 ? -d : d) > last) && h->nmodes < GX_HTML_MAX_MODES) {
+			if (h->nmodes == h->capmodes) {
+				size_t nc = h->capmodes ? h->capmodes * 2 : 16;
+				int64_t(*n)[2] = realloc(h->modes, nc * sizeof(*n));
+
+				if (!n)
+					return GFXSTAT_E_NOMEM;
+				h->modes = n;
+				h->capmodes = nc;
+			}
+			h->modes[h->nmodes][0] = f->present_ns;
+			h->modes[h->nmodes++][1] = f->vsync_period_ns;
+		}
+	}
 	return gx_rstore_add(&h->st, f, 0);
 }
 
@@ -306,6 +326,10 @@ static void data_block(struct gfxstat_html *h, const struct gfxstat_metrics *m, 
 		gx_wr_puts(w, i ? ",\n" : "");
 		data_layer(h, gfxstat_metrics_get(m, i), t0, window_ns, w);
 	}
+	gx_wr_puts(w, "],\"modes\":[");
+	for (i = 0; i < h->nmodes; i++)
+		gx_wr_printf(w, "%s[%.6f,%.3f]", i ? "," : "", rel_s(h->modes[i][0], t0),
+			     1e9 / (double)h->modes[i][1]);
 	gx_wr_puts(w, "],\"seed\":[");
 	for (i = 0; i < h->nseed; i++) {
 		char *row = dup_n(h->seed[i], strlen(h->seed[i])), *f[16];

@@ -5,16 +5,37 @@
 
 #include "html_local.h"
 
+/* One B or E marker of the input: matched into slices when written. */
+struct gx_tmark {
+	int64_t ts;
+	int32_t tid, pid;
+	long name; /* index in @names; -1 for an E */
+};
+
+/* Sections kept at most (16 bytes each); those beyond are counted, not exported. */
+#define GX_TRACE_MAX_MARKS ((size_t)64 << 20)
+
 struct gfxstat_trace_event {
 	struct gx_rstore st;
+	struct gx_strmap names;   /* section names */
+	struct gx_strmap threads; /* "pid tid name" of each thread seen with a section */
+	struct gx_tmark *marks;
+	size_t nmarks, capmarks;
+	uint64_t dropped;
 };
 
 struct gfxstat_trace_event *gfxstat_trace_event_new(void)
 {
 	struct gfxstat_trace_event *t = calloc(1, sizeof(*t));
 
-	if (t && gx_rstore_init(&t->st, 1)) {
+	if (!t)
+		return NULL;
+	if (gx_rstore_init(&t->st, 1)) {
 		free(t);
+		return NULL;
+	}
+	if (gx_strmap_init(&t->names, 1u << 20) || gx_strmap_init(&t->threads, 1u << 16)) {
+		gfxstat_trace_event_free(t);
 		return NULL;
 	}
 	return t;
@@ -25,7 +46,57 @@ void gfxstat_trace_event_free(struct gfxstat_trace_event *t)
 	if (!t)
 		return;
 	gx_rstore_free(&t->st);
+	gx_strmap_free(&t->names);
+	gx_strmap_free(&t->threads);
+	free(t->marks);
 	free(t);
+}
+
+int gfxstat_trace_event_marker(void *tv, const struct gfxstat_ftrace_line *ev,
+			       const struct gfxstat_marker *m)
+{
+	struct gfxstat_trace_event *t = tv;
+	struct gx_tmark *k;
+	char th[200];
+	long name = -1;
+	int created, n;
+
+	if (m->kind != GFXSTAT_MARKER_BEGIN && m->kind != GFXSTAT_MARKER_END)
+		return 0;
+	if (t->nmarks == GX_TRACE_MAX_MARKS) {
+		t->dropped++;
+		return 0;
+	}
+	if (m->kind == GFXSTAT_MARKER_BEGIN) {
+		name = gx_strmap_add(&t->names, m->name.p, m->name.n, &created);
+		if (name == GFXSTAT_E_LIMIT) {
+			t->dropped++;
+			return 0;
+		}
+		if (name < 0)
+			return (int)name;
+		/* the thread's name, once per thread */
+		n = snprintf(th, sizeof(th), "%ld %ld %.*s",
+			     (long)(ev->tgid >= 0 ? ev->tgid : m->pid), (long)ev->pid,
+			     (int)(ev->task.n < 150 ? ev->task.n : 150), ev->task.p);
+		if (n > 0 && gx_strmap_add(&t->threads, th, (size_t)n, &created) == GFXSTAT_E_NOMEM)
+			return GFXSTAT_E_NOMEM;
+	}
+	if (t->nmarks == t->capmarks) {
+		size_t nc = t->capmarks ? t->capmarks * 2 : 1024;
+
+		k = realloc(t->marks, nc * sizeof(*k));
+		if (!k)
+			return GFXSTAT_E_NOMEM;
+		t->marks = k;
+		t->capmarks = nc;
+	}
+	k = &t->marks[t->nmarks++];
+	k->ts = ev->ts_ns;
+	k->tid = ev->pid;
+	k->pid = ev->tgid >= 0 ? ev->tgid : m->pid >= 0 ? m->pid : ev->pid;
+	k->name = name;
+	return 0;
 }
 
 int gfxstat_trace_event_frame(void *tv, const struct gfxstat_frame *f)
@@ -90,6 +161,80 @@ static void frames_of(struct gx_wr *w, const struct gx_rlayer *r, long tid,
 	free(janky);
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void section(struct gx_wr *w, const struct gfxstat_trace_event *t,
+		    const struct gx_tmark *b, int64_t end, int unfinished)
+{
+	const struct gx_strmap_key *name = &t->names.keys[b->name];
+
+	gx_wr_printf(w, ",\n{\"ph\":\"X\",\"pid\":%ld,\"tid\":%ld,\"cat\":\"section\",\"name\":",
+		     (long)b->pid, (long)b->tid);
+	gx_wr_json_str(w, name->p, name->n);
+	gx_wr_puts(w, ",\"ts\":");
+	put_us(w, b->ts);
+	gx_wr_puts(w, ",\"dur\":");
+	put_us(w, end > b->ts ? end - b->ts : 0);
+	gx_wr_puts(w, unfinished ? ",\"args\":{\"unfinished\":true}}" : "}");
+}
+
+/*
+ * The input's B/E markers as complete slices on their threads: per thread in input order, an
+ * E closes the latest open B (an E with none open is dropped); a B still open at the end
+ * lasts until the input's last section marker.
+ */
+static void sections(struct gx_wr *w, const struct gfxstat_trace_event *t)
+{
+	uint64_t *ord = malloc((t->nmarks ? t->nmarks : 1) * sizeof(*ord));
+	size_t *open = malloc((t->nmarks ? t->nmarks : 1) * sizeof(*open));
+	int64_t last = INT64_MIN;
+	size_t i, j, depth = 0;
+
+	if (!ord || !open) {
+		w->err = w->err ? w->err : GFXSTAT_E_NOMEM;
+		free(ord);
+		free(open);
+		return;
+	}
+	for (i = 0; i < t->nmarks; i++) {
+		ord[i] = (uint64_t)(uint32_t)t->marks[i].tid << 32 | (uint64_t)i;
+		if (t->marks[i].ts > last)
+			last = t->marks[i].ts;
+	}
+	qsort(ord, t->nmarks, sizeof(*ord), cmp_u64);
+	for (i = 0; i < t->nmarks; i++) {
+		const struct gx_tmark *k = &t->marks[ord[i] & 0xffffffffu];
+
+		if (k->name >= 0)
+			open[depth++] = ord[i] & 0xffffffffu;
+		else if (depth)
+			section(w, t, &t->marks[open[--depth]], k->ts, 0);
+		/* the thread ends: what it left open lasts to the end */
+		if (i + 1 == t->nmarks || (ord[i + 1] >> 32) != (ord[i] >> 32))
+			while (depth)
+				section(w, t, &t->marks[open[--depth]], last, 1);
+	}
+	for (j = 0; j < t->threads.n; j++) {
+		const char *p = t->threads.keys[j].p;
+		long pid, tid;
+		int at = 0;
+
+		if (sscanf(p, "%ld %ld %n", &pid, &tid, &at) < 2 || !at)
+			continue;
+		gx_wr_printf(w, ",\n{\"ph\":\"M\",\"pid\":%ld,\"tid\":%ld,\"name\":\"thread_name\","
+			     "\"args\":{\"name\":", pid, tid);
+		gx_wr_json_str(w, p + at, strlen(p + at));
+		gx_wr_puts(w, "}}");
+	}
+	free(ord);
+	free(open);
+}
+
 int gfxstat_trace_event_write(struct gfxstat_trace_event *t, const struct gfxstat_metrics *m,
 			      int64_t window_ns, gfxstat_write_fn fn, void *user)
 {
@@ -135,6 +280,7 @@ int gfxstat_trace_event_write(struct gfxstat_trace_event *t, const struct gfxsta
 		}
 		free(fpsname);
 	}
+	sections(w, t);
 	gx_wr_puts(w, "\n]}\n");
 	rc = gx_wr_flush(w);
 	free(w);

@@ -4,6 +4,8 @@
 // pixels not blank), and, given `analyze --json` of the same input, every layer and app with
 // the same headline numbers in the DOM.
 // usage: node check-report.js REPORT.html [ANALYZE.json] [--seed-rows N] [--shot PNG]
+//        [--max-tti-ms MS]
+//        node check-report.js INDEX.html --index N   (a folder of sessions: N reports)
 'use strict';
 const path = require('path');
 const fs = require('fs');
@@ -28,10 +30,35 @@ function fail(msg) { errors.push(msg); }
 	page.on('console', (m) => { if (m.type() === 'error') fail('console error: ' + m.text()); });
 	page.on('pageerror', (e) => fail('uncaught exception: ' + e.message));
 	page.on('request', (r) => { if (!r.url().startsWith('file:')) fail('network request: ' + r.url()); });
+	if (opt('--index') !== null) {
+		// an index page of sessions: every link resolves and every report opens cleanly
+		await page.goto('file://' + file);
+		const links = await page.evaluate(() =>
+			Array.from(document.querySelectorAll('a.session')).map((a) => a.href));
+		if (links.length !== +opt('--index'))
+			fail('index links ' + links.length + ' reports, want ' + opt('--index'));
+		for (const href of links) {
+			if (!href.startsWith('file://') || !fs.existsSync(decodeURIComponent(href.slice(7)))) {
+				fail('index link does not resolve: ' + href);
+				continue;
+			}
+			await page.goto(href);
+			await page.waitForFunction('window.gfxstatDone === true', null, { timeout: 60000 });
+			const n = await page.evaluate(() => document.querySelectorAll('div.layer').length);
+			if (!n) fail('no layer in ' + href);
+		}
+		await ctx.close();
+		fs.rmSync(udd, { recursive: true, force: true });
+		console.log(JSON.stringify({ links: links.length, errors }));
+		process.exit(errors.length ? 1 : 0);
+	}
 	const t0 = Date.now();
 	await page.goto('file://' + file);
 	await page.waitForFunction('window.gfxstatReady === true', null, { timeout: 60000 });
 	const tti = Date.now() - t0;
+	// the distribution is drawn once the page is interactive
+	await page.waitForFunction('window.gfxstatDone === true', null, { timeout: 60000 });
+	const done = Date.now() - t0;
 	const dom = await page.evaluate(() => {
 		const out = { layers: [], canvases: [] };
 		document.querySelectorAll('div.layer').forEach((d) => {
@@ -57,6 +84,8 @@ function fail(msg) { errors.push(msg); }
 	fs.rmSync(udd, { recursive: true, force: true });
 
 	if (!dom.canvases.length) fail('no chart drawn');
+	if (opt('--max-tti-ms') !== null && tti > +opt('--max-tti-ms'))
+		fail('interactive after ' + tti + ' ms, over ' + opt('--max-tti-ms'));
 	dom.canvases.forEach((c) => { if (c.inked < 100) fail('blank chart ' + c.id); });
 	if (analyze) {
 		let janky = 0;
@@ -87,7 +116,7 @@ function fail(msg) { errors.push(msg); }
 		if (dom.seed_rows !== n || dom.seed_trs !== n)
 			fail('seed table has ' + dom.seed_trs + ' rows (says ' + dom.seed_rows + '), fps.csv ' + n);
 	}
-	console.log(JSON.stringify({ tti_ms: tti, layers: dom.layers.length, charts: dom.canvases.length,
+	console.log(JSON.stringify({ tti_ms: tti, done_ms: done, layers: dom.layers.length, charts: dom.canvases.length,
 		errors }));
 	process.exit(errors.length ? 1 : 0);
 })().catch((e) => { console.error(e); process.exit(2); });

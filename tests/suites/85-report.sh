@@ -51,6 +51,8 @@ if command -v node > /dev/null; then
 		const names = {}, slices = {}, bad = [];
 		let janky = 0;
 		for (const e of d.traceEvents) {
+			// the frame tracks: process 1 (the app sections are on their own processes)
+			if (e.pid !== 1) continue;
 			if (e.ph === "M" && e.name === "thread_name") names[e.tid] = e.args.name;
 			if (e.ph === "X") {
 				slices[e.tid] = (slices[e.tid] || 0) + 1;
@@ -97,6 +99,38 @@ else
 	fail "gfx -F wrote no fps.csv"
 fi
 
+# a run folder holding one session per iteration: one report per session beside it, and an
+# index page linking them, opened in Chromium (every link resolves, every report opens)
+mkdir -p "$rep/run/iter-01" "$rep/run/iter-02" "$rep/run/notes"
+gzip -c "$rep/sim.trace" > "$rep/run/iter-01/trace.txt.gz"
+"$BUILD/gfxsim" --seed 8 --hz 60 --duration 3 --apps 1 2> /dev/null | gzip -c > "$rep/run/iter-02/trace.txt.gz"
+if "$GFXSTAT" report -q "$rep/run" 2> "$rep/run.err" && [ -s "$rep/run/index.html" ] &&
+	[ -s "$rep/run/iter-01/report.html" ] && [ -s "$rep/run/iter-02/report.html" ] &&
+	[ ! -e "$rep/run/notes/report.html" ]; then
+	if [ "$have_browser" = 1 ]; then
+		node "$CHECK" "$rep/run/index.html" --index 2 > "$rep/run.out" 2>&1 &&
+			pass || fail "index page of a run folder: $(cat "$rep/run.out")"
+		"$GFXSTAT" analyze -q --json "$rep/run/iter-02/trace.txt.gz" > "$rep/run2.json" 2> /dev/null
+		node "$CHECK" "$rep/run/iter-02/report.html" "$rep/run2.json" > "$rep/run2.out" 2>&1 &&
+			pass || fail "report of session iter-02: $(head -c 600 "$rep/run2.out")"
+	fi
+else
+	fail "report of a run folder: $(cat "$rep/run.err")"
+fi
+
+# refresh-rate mode switches: 60 Hz then 120 Hz in one recording are in the chart data
+"$BUILD/gfxsim" --seed 5 --hz 60 --duration 2 --apps 1 --idle 0 > "$rep/m60.trace" 2> /dev/null
+"$BUILD/gfxsim" --seed 5 --hz 120 --duration 2 --apps 1 --idle 0 --no-header 2> /dev/null | awk '{
+	for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { split($i, a, "."); $i = (a[1] + 10) "." a[2]; break }
+	print }' > "$rep/m120.trace"
+cat "$rep/m60.trace" "$rep/m120.trace" > "$rep/modes.trace"
+report_check modes "$rep/modes.trace"
+if grep -q '"modes":\[\[0\.000000,59\.[0-9]*\],\[[0-9.]*,119\.[0-9]*\]\]' "$rep/modes.html"; then
+	pass
+else
+	fail "modes: the 60 -> 120 Hz switch is not in the report's data ($(grep -o '"modes":[^s]*' "$rep/modes.html"))"
+fi
+
 # no input, no frames: usage and input errors, no file
 "$GFXSTAT" report > /dev/null 2>&1
 [ $? = 2 ] && pass || fail "report with no input: want exit 2"
@@ -112,6 +146,29 @@ if [ -d "$SAMPLES" ]; then
 	if command -v unzip > /dev/null; then
 		unzip -o -q -d "$rep" "$SAMPLES/systrace_html/Gracker-SystraceForBlog/xiaomi_launcher.zip"
 		report_check xiaomi "$rep/xiaomi_launcher.html"
+		# export holds the app's own sections: its Choreographer#doFrame slices per process
+		# equal the B markers of the trace text, counted apart with awk
+		"$GFXSTAT" unwrap "$rep/xiaomi_launcher.html" 2> /dev/null | awk '{
+			i = index($0, "tracing_mark_write: B|"); if (!i) next
+			s = substr($0, i + 22); p = index(s, "|")
+			if (substr(s, p + 1, 21) == "Choreographer#doFrame") n[substr(s, 1, p - 1)]++
+		} END { for (k in n) print k, n[k] }' | sort > "$rep/xiaomi.dofr.want"
+		if "$GFXSTAT" export -q -o "$rep/xiaomi.json" "$rep/xiaomi_launcher.html" &&
+			node -e '
+			const d = JSON.parse(require("fs").readFileSync(process.argv[1]));
+			const n = {};
+			for (const e of d.traceEvents)
+				if (e.ph === "X" && e.cat === "section") {
+					if (!(e.dur >= 0) || !(e.ts > 0)) throw new Error("bad section");
+					if (e.name.startsWith("Choreographer#doFrame")) n[e.pid] = (n[e.pid] || 0) + 1;
+				}
+			for (const k of Object.keys(n)) console.log(k + " " + n[k]);
+			' "$rep/xiaomi.json" | sort > "$rep/xiaomi.dofr.got" &&
+			[ -s "$rep/xiaomi.dofr.want" ] && cmp -s "$rep/xiaomi.dofr.want" "$rep/xiaomi.dofr.got"; then
+			pass
+		else
+			fail "export of xiaomi_launcher: doFrame slices per pid $(tr '\n' ' ' < "$rep/xiaomi.dofr.got"), B markers $(tr '\n' ' ' < "$rep/xiaomi.dofr.want")"
+		fi
 	fi
 else
 	skip "report on real samples: $SAMPLES absent"
