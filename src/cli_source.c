@@ -42,12 +42,19 @@ void cli_source_end_recording(void)
 	forget_inputs();
 }
 
+static unsigned source_flags;
+
+void cli_source_no_causes(void)
+{
+	source_flags |= GFXSTAT_SOURCE_NO_CAUSES;
+}
+
 static struct gfxstat_source *the_recording(void)
 {
 	static int registered;
 
 	if (!recording) {
-		struct gfxstat_source_sink sink = { on_frame, on_marker, NULL };
+		struct gfxstat_source_sink sink = { on_frame, on_marker, NULL, source_flags };
 
 		recording = gfxstat_source_new(&sink);
 		if (recording && !registered)

@@ -60,4 +60,7 @@ const struct gfxstat_model_layer *cli_source_layer(const struct cli_source *src,
  */
 void cli_source_end_recording(void);
 
+/* The run needs no app sections (no causes, no app-work starts): call before reading. */
+void cli_source_no_causes(void);
+
 #endif

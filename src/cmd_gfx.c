@@ -473,6 +473,8 @@ static int run_model(struct gfx_run *r, char **paths, int n)
 		n = 1;
 	}
 	cli_catch_signals();
+	/* the seed's windows need presents only, not the app sections that explain them */
+	cli_source_no_causes();
 	for (i = 0; i < n && !cli_stop_signal; i++) {
 		struct cli_source src;
 		int src_rc = cli_source_read(paths[i], on_model_frame, r, &src);

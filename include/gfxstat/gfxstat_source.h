@@ -22,7 +22,12 @@ struct gfxstat_source_sink {
 	gfxstat_frame_fn frame;   /* every frame of the model, in order; may be NULL */
 	gfxstat_marker_fn marker; /* every atrace marker (text and Perfetto), in time order */
 	void *user;
+	unsigned flags;           /* GFXSTAT_SOURCE_* */
 };
+
+/* The caller needs no app sections (no causes, no app-work starts, no input flags): the
+ * section tracker is not run, which is faster (gfx's seed windows use presents only). */
+#define GFXSTAT_SOURCE_NO_CAUSES 1u
 
 /* What one input held: the last input's after gfxstat_source_end(). */
 struct gfxstat_source_summary {

@@ -317,7 +317,7 @@ struct gfxstat_capture *gfxstat_capture_new(const struct gfxstat_adb_transport *
 					    const struct gfxstat_capture_sink *sink)
 {
 	struct gfxstat_capture *c = calloc(1, sizeof(*c));
-	struct gfxstat_source_sink ss = { gx_cap_frame, NULL, NULL };
+	struct gfxstat_source_sink ss = { gx_cap_frame, NULL, NULL, 0 };
 
 	if (!c)
 		return NULL;

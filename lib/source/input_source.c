@@ -26,6 +26,7 @@ struct gfxstat_source {
 	size_t nhead;
 	int rc;                 /* the parser's last result */
 	int err;                /* first error of the current input */
+	int sf_gave;            /* SurfaceFlinger gave a frame: app-side frames will not be used */
 	char *name;
 	struct gfxstat_source_summary sum;
 };
@@ -46,7 +47,9 @@ static int on_frame(void *user, const struct gfxstat_frame *frame)
 	int64_t start = GFXSTAT_NS_NONE;
 	int input = -1;
 
-	if (frame->source == GFXSTAT_SRC_FTRACE) {
+	if (frame->source == GFXSTAT_SRC_FTRACE || frame->source == GFXSTAT_SRC_FTRACE_DISPLAY)
+		s->sf_gave = 1;
+	if (frame->source == GFXSTAT_SRC_FTRACE && !(s->sink.flags & GFXSTAT_SOURCE_NO_CAUSES)) {
 		int found = gfxstat_causes_frame(s->causes, frame, &start, &input);
 
 		copy = *frame;
@@ -66,11 +69,13 @@ static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
 		     const struct gfxstat_marker *m)
 {
 	struct gfxstat_source *s = user;
-	int rc = gfxstat_causes_marker(s->causes, ev, m);
+	int rc = s->sink.flags & GFXSTAT_SOURCE_NO_CAUSES ? 0
+							   : gfxstat_causes_marker(s->causes, ev, m);
 
 	if (!rc)
 		rc = gfxstat_sf_frames_marker(s->sf, ev, m);
-	if (!rc)
+	/* app-side frames stand in only for a trace where SurfaceFlinger gives none */
+	if (!rc && !s->sf_gave)
 		rc = gfxstat_app_frames_marker(s->app, ev, m);
 	if (!rc && s->sink.marker)
 		rc = s->sink.marker(s->sink.user, ev, m);
@@ -155,6 +160,7 @@ int gfxstat_source_begin(struct gfxstat_source *s, const char *name)
 	s->nhead = 0;
 	s->rc = 0;
 	s->err = 0;
+	s->sf_gave = 0;
 	{
 		const char *nm = name ? name : "-";
 		size_t len = strlen(nm) + 1;
