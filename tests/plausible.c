@@ -123,6 +123,9 @@ static int names_package(const char *n)
 
 	if (!slash)
 		return 0;
+	/* a window manager's animation leash quotes its app's window but is not the app's */
+	if (strstr(n, " - animation-leash of "))
+		return 0;
 	for (b = slash; b > n; b--) {
 		char c = b[-1];
 
