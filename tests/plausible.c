@@ -9,8 +9,9 @@
  * presents and never shorter than 3/4 of the vsync period in force (presents land on
  * vsyncs; app-side frames are rendered, not presented, and are exempt); present >= latch
  * where both are known; no counter that is not a surface is a layer; a layer whose name
- * names a package has its app. Across layers: frames presented at one instant share one
- * refresh period.
+ * names a package has its app; FPS over the layer's span is at most 1.02 x the highest
+ * refresh rate in force. Across layers: frames presented at one instant share one refresh
+ * period.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -25,8 +26,10 @@
 struct layer {
 	char *name;
 	long long frames;
-	long long last_present;
-	int have;
+	long long last_present, first_present;
+	long long presented;      /* frames with a present */
+	long long min_period;     /* the shortest vsync period in force over its frames */
+	int have, app_side;
 };
 
 static struct layer layers[MAX_LAYERS];
@@ -216,9 +219,25 @@ int main(void)
 				last_instant = present;
 				instant_period = period;
 			}
+			if (!l->have)
+				l->first_present = present;
+			if (period > 0 && (!l->min_period || period < l->min_period))
+				l->min_period = period;
+			l->app_side = app_side;
+			l->presented++;
 			l->have = 1;
 			l->last_present = present;
 		}
+	}
+	/* FPS over a layer's span never above the highest refresh rate in force (2 % slack for
+	 * the clocks' jitter) */
+	for (i = 0; i < nlayers; i++) {
+		const struct layer *l = &layers[i];
+		double span = (double)(l->last_present - l->first_present);
+
+		if (l->presented > 2 && !l->app_side && l->min_period > 0 && span > 0 &&
+		    (double)(l->presented - 1) / span > 1.02 / (double)l->min_period)
+			bad(0, l->name, "FPS over its span above 1.02 x the refresh rate");
 	}
 	for (i = 0; i < nlayers; i++)
 		printf("%lld\t%s\n", layers[i].frames, layers[i].name);
