@@ -469,10 +469,14 @@ layers:
 		printf("\n");
 	}
 	if (src->model.v[GFXSTAT_MODEL_markers_compared])
-		printf("  self-check: SurfaceFlinger's markers and FrameTimeline agree on %llu of %llu "
-		       "frames within one vsync (FrameTimeline's are the ones listed)\n",
+		printf("  self-check: FrameTimeline has %llu of the %llu frames SurfaceFlinger's "
+		       "markers show (%llu compared by vsync id, %llu by time within one vsync); "
+		       "FrameTimeline's are the ones listed\n",
 		       (unsigned long long)src->model.v[GFXSTAT_MODEL_markers_agree],
-		       (unsigned long long)src->model.v[GFXSTAT_MODEL_markers_compared]);
+		       (unsigned long long)src->model.v[GFXSTAT_MODEL_markers_compared],
+		       (unsigned long long)src->model.v[GFXSTAT_MODEL_markers_by_token],
+		       (unsigned long long)(src->model.v[GFXSTAT_MODEL_markers_compared] -
+					    src->model.v[GFXSTAT_MODEL_markers_by_token]));
 	if (src->have_sf && sf->latched_unpresented)
 		printf("  latched at the end but never presented: %llu\n",
 		       (unsigned long long)sf->latched_unpresented);

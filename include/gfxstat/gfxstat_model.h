@@ -34,7 +34,9 @@ struct gfxstat_str gfxstat_layer_canonical(const char *name, size_t n);
 	F(untimed, INFO, "records with neither a present nor a duration (not frames)")      \
 	F(repeated, INFO, "gfxinfo rows already read from an earlier poll")                \
 	F(markers_compared, INFO, "SurfaceFlinger marker frames of layers FrameTimeline covers")  \
-	F(markers_agree, INFO, "of them, with a FrameTimeline present within one vsync")   \
+	F(markers_agree, INFO, "of them, matched by FrameTimeline: the same vsync id, else a "     \
+			       "present within one vsync")                                 \
+	F(markers_by_token, INFO, "of them, whose refresh named its vsync id (Android 12+)")     \
 	F(markers_replaced, INFO, "marker frames replaced by FrameTimeline's (same frames)")    \
 	F(identical_inputs, WARN, "inputs byte-identical to an earlier one, read once")
 

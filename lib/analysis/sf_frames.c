@@ -51,6 +51,8 @@ struct layer {
 struct refresh {
 	int64_t marker_ts;
 	int64_t predicted;
+	int64_t vsync_id;      /* Android 13+: the "commit <id>"/"composite <id>" it was made in
+				* (FrameTimeline's display frame token), or -1 */
 	int missed;            /* SF's verdict: 1 missed, 0 on time, -1 none yet */
 	uint32_t n;
 	uint32_t layer[REFRESH_LAYERS];
@@ -67,7 +69,7 @@ struct family {
 };
 
 struct display_frame {
-	int64_t present, period;
+	int64_t present, period, vsync_id;
 	int missed;
 	int valid;
 };
@@ -76,6 +78,7 @@ struct gfxstat_sf_frames {
 	gfxstat_frame_fn fn;
 	void *user;
 	int32_t sf_pid, main_tid;
+	int64_t vsync_id;       /* of the newest "commit <id>"/"composite <id>", or -1 */
 	int32_t qb_pid;         /* the last app process that began a queueBuffer, and when */
 	int64_t qb_ts;
 	int saw_present_marker;
@@ -119,6 +122,7 @@ struct gfxstat_sf_frames *gfxstat_sf_frames_new(gfxstat_frame_fn fn, void *user)
 	sf->sf_pid = -1;
 	sf->qb_pid = -1;
 	sf->qb_ts = GFXSTAT_NS_NONE;
+	sf->vsync_id = -1;
 	sf->main_tid = -1;
 	sf->period = DEFAULT_PERIOD;
 	sf->stamp_fam = -1;
@@ -394,6 +398,7 @@ static int emit_held(struct gfxstat_sf_frames *sf)
 	f.interval_ns = sf->last_display == GFXSTAT_NS_NONE ? GFXSTAT_NS_NONE :
 							    h->present - sf->last_display;
 	f.vsync_period_ns = h->period;
+	f.token = f.display_token = h->vsync_id;
 	/* -1 when this trace has no verdict counters, or none came for this refresh */
 	f.janky = h->missed;
 	sf->last_display = h->present;
@@ -427,6 +432,7 @@ static int emit_refresh(struct gfxstat_sf_frames *sf, struct refresh *r, int64_t
 		f.present_ns = present;
 		f.interval_ns = l->has_last ? present - l->last_present : GFXSTAT_NS_NONE;
 		f.latch_ns = r->latch[i];
+		f.display_token = r->vsync_id;
 		f.vsync_period_ns = sf->period;
 		l->last_present = present;
 		l->has_last = 1;
@@ -442,6 +448,7 @@ static int emit_refresh(struct gfxstat_sf_frames *sf, struct refresh *r, int64_t
 		sf->held.present = present;
 		sf->held.period = sf->period;
 		sf->held.missed = r->missed;
+		sf->held.vsync_id = r->vsync_id;
 	} else {
 		sf->sum.nonincreasing++;
 	}
@@ -504,6 +511,7 @@ static int present_marker(struct gfxstat_sf_frames *sf, int64_t ts)
 	r = &sf->await[(sf->await_head + sf->await_n) % AWAIT_MAX];
 	*r = sf->pending;
 	r->marker_ts = ts;
+	r->vsync_id = sf->vsync_id;
 	r->missed = -1;
 	r->predicted = GFXSTAT_NS_NONE; /* set when its turn comes, after the ones before */
 	sf->await_n++;
@@ -762,6 +770,24 @@ static int sf_counter(struct gfxstat_sf_frames *sf, const struct gfxstat_ftrace_
 	return 0;
 }
 
+/*
+ * Android 13+ names SurfaceFlinger's frame by its vsync id: "commit <id> vsyncIn <ms>" and
+ * "composite <id>" (frameworks/native services/surfaceflinger/SurfaceFlinger.cpp,
+ * SurfaceFlinger::commit / composite: ATRACE_FORMAT("%s %" PRId64 ..., __func__, vsyncId)),
+ * the token FrameTimeline gives the display frame (FrameTimeline::setSfWakeUp(vsyncId, ...)):
+ * it ties a refresh found from the markers to FrameTimeline's account of it.
+ */
+static void vsync_id_of(struct gfxstat_sf_frames *sf, const char *p, size_t n)
+{
+	int64_t v = 0;
+	size_t i;
+
+	for (i = 0; i < n && gx_isdigit(p[i]) && v < INT64_MAX / 10 - 10; i++)
+		v = v * 10 + (p[i] - '0');
+	if (i && (i == n || p[i] == ' '))
+		sf->vsync_id = v;
+}
+
 static int is_composition(struct gfxstat_sf_frames *sf, struct gfxstat_str s)
 {
 	if (gx_str_eq(s, "handleMessageRefresh")) {
@@ -774,12 +800,18 @@ static int is_composition(struct gfxstat_sf_frames *sf, struct gfxstat_str s)
 	}
 	if (gx_str_eq(s, "composite") || starts(s, "composite ")) {
 		sf->sum.markers_seen |= GFXSTAT_SF_SEEN_COMMIT_COMPOSITE;
+		if (s.n > 10)
+			vsync_id_of(sf, s.p + 10, s.n - 10);
 		return 1;
 	}
-	if (starts(s, "onMessageInvalidate"))
+	if (starts(s, "onMessageInvalidate")) {
 		sf->sum.markers_seen |= GFXSTAT_SF_SEEN_ON_MESSAGE_INVALIDATE;
-	else if (starts(s, "commit "))
+		if (s.n > 20) /* Android 12: "onMessageInvalidate <id> vsyncIn <ms>" */
+			vsync_id_of(sf, s.p + 20, s.n - 20);
+	} else if (starts(s, "commit ")) {
 		sf->sum.markers_seen |= GFXSTAT_SF_SEEN_COMMIT_COMPOSITE;
+		vsync_id_of(sf, s.p + 7, s.n - 7);
+	}
 	return 0;
 }
 

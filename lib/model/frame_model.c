@@ -451,6 +451,13 @@ static int by_present(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 struct token_present {
 	int64_t token, present, period;
 };
@@ -536,6 +543,17 @@ static int reconcile(struct gfxstat_model *m)
 		for (j = i; j < m->nheld && m->held[j].layer == m->held[i].layer; j++)
 			nft += is_ft_source(m->held[j].f.source);
 		if (nft) {
+			int64_t *tok = malloc(nft * sizeof(*tok));
+			size_t ntok = 0;
+
+			if (!tok)
+				return GFXSTAT_E_NOMEM;
+			/* the display frames' tokens of FrameTimeline's frames of this layer: a
+			 * marker refresh that names its vsync id (Android 13+) is matched exactly */
+			for (k = i; k < i + nft; k++)
+				if (m->held[k].f.display_token >= 0)
+					tok[ntok++] = m->held[k].f.display_token;
+			qsort(tok, ntok, sizeof(*tok), cmp_i64);
 			/* held[i .. i+nft) are FrameTimeline frames in present order */
 			for (k = i + nft; k < j; k++) {
 				struct held *h = &m->held[k];
@@ -549,6 +567,13 @@ static int reconcile(struct gfxstat_model *m)
 				h->drop = 1;
 				gfxstat_model_count(m, GFXSTAT_MODEL_markers_compared);
 				gfxstat_model_count(m, GFXSTAT_MODEL_markers_replaced);
+				if (h->f.display_token >= 0 && ntok) {
+					gfxstat_model_count(m, GFXSTAT_MODEL_markers_by_token);
+					if (bsearch(&h->f.display_token, tok, ntok, sizeof(*tok),
+						    cmp_i64))
+						gfxstat_model_count(m, GFXSTAT_MODEL_markers_agree);
+					continue;
+				}
 				if (p == GFXSTAT_NS_NONE)
 					continue;
 				while (lo < hi) { /* first FrameTimeline present >= p */
@@ -566,6 +591,7 @@ static int reconcile(struct gfxstat_model *m)
 				if (best <= period)
 					gfxstat_model_count(m, GFXSTAT_MODEL_markers_agree);
 			}
+			free(tok);
 		}
 		i = j;
 	}

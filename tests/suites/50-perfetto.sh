@@ -267,4 +267,14 @@ else
 	want="2 2348 com.android.systemui;2 2969 com.google.android.apps.nexuslauncher;"
 	want="${want}2 7663 androidx.benchmark.integration.macrobenchmark.target;"
 	[ "$got" = "$want" ] && pass || fail "api32 apps: got '$got'"
+	# markers against FrameTimeline on the same frames (api32): the markers give 17 frames
+	# (10 refreshes with vsync ids 191057 ... 191281, and 7 layer frames); FrameTimeline has
+	# all but refresh 191243 (its display frame never got a present fence in the trace) and
+	# refresh 191281 with the benchmark app's frame in it (after FrameTimeline's record ends):
+	# 14 of 17, every one matched by vsync id
+	"$GFXSTAT" inspect "$SAMPLES/perfetto/perfetto-testdata/api32_startup_warm.perfetto-trace" \
+		> "$PF_TMP/api32-inspect" 2> /dev/null
+	grep -q "FrameTimeline has 14 of the 17 frames SurfaceFlinger's markers show (17 compared by vsync id" \
+		"$PF_TMP/api32-inspect" && pass ||
+		fail "api32 self-check: $(grep self-check "$PF_TMP/api32-inspect")"
 fi

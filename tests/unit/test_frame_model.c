@@ -110,6 +110,34 @@ TEST(frametimeline_over_markers)
 	gfxstat_model_free(m);
 }
 
+/*
+ * Android 12+: a marker refresh that names its vsync id is matched to FrameTimeline by it,
+ * whatever the presents: marker frame 7 (token 300) is 40 ms from FrameTimeline's frame of
+ * token 300 and still agrees; marker frame 8 (token 301) has no FrameTimeline frame and does
+ * not, though a FrameTimeline present lies within a vsync of it.
+ */
+TEST(markers_by_vsync_id)
+{
+	struct got g;
+	struct gfxstat_model *m;
+
+	memset(&g, 0, sizeof(g));
+	m = gfxstat_model_new(collect, &g);
+	gfxstat_model_input_begin(m, 1, "perfetto");
+	frame(m, GFXSTAT_SRC_FTRACE, "W#1", -1, 1040000000, -1, 300);
+	frame(m, GFXSTAT_SRC_FTRACE, "W#1", -1, 1060000000, -1, 301);
+	frame(m, GFXSTAT_SRC_FRAMETIMELINE, "TX - W#1", 9, 990000000, 5, 300);
+	frame(m, GFXSTAT_SRC_FRAMETIMELINE, "TX - W#1", 9, 1050000000, 6, 302);
+	frame(m, GFXSTAT_SRC_FRAMETIMELINE_DISPLAY, "", 5, 1000000000, 300, 300);
+	frame(m, GFXSTAT_SRC_FRAMETIMELINE_DISPLAY, "", 5, 1066666667, 302, 302);
+	CHECK_EQ(gfxstat_model_input_end(m), 0);
+	CHECK_EQ(gfxstat_model_stats(m)->v[GFXSTAT_MODEL_markers_compared], 2);
+	CHECK_EQ(gfxstat_model_stats(m)->v[GFXSTAT_MODEL_markers_by_token], 2);
+	CHECK_EQ(gfxstat_model_stats(m)->v[GFXSTAT_MODEL_markers_agree], 1);
+	CHECK_EQ(g.n, 4); /* FrameTimeline's two surface frames and two display frames */
+	gfxstat_model_free(m);
+}
+
 /* Streamed frames: a repeat or a step back is dropped and counted; intervals recomputed. */
 TEST(strictly_increasing)
 {
@@ -218,6 +246,7 @@ TEST_SUITE(test_frame_model)
 {
 	RUN(canonical);
 	RUN(frametimeline_over_markers);
+	RUN(markers_by_vsync_id);
 	RUN(strictly_increasing);
 	RUN(overlap);
 	RUN(one_buffer_per_refresh);
