@@ -511,6 +511,14 @@ int cmd_analyze(int argc, char **argv)
 		free_run(&r);
 		return CLI_INPUT;
 	}
+	{
+		uint64_t dropped_frames, dropped = gfxstat_metrics_dropped(r.m, &dropped_frames);
+
+		if (dropped)
+			cli_warn("%llu layer%s past the 4096-layer limit left out (%llu frames)",
+				 (unsigned long long)dropped, dropped == 1 ? "" : "s",
+				 (unsigned long long)dropped_frames);
+	}
 	n = gfxstat_metrics_count(r.m);
 	if (!n) {
 		/* "no frames" is no answer: say what the input holds, exit 3 (issue 8) */

@@ -644,7 +644,9 @@ enum gfxstat_matrix_level {
 /* A janky frame: when, how long, and what it was judged against. */
 struct gfxstat_janky_frame {
 	int64_t present_ns;  /* NONE for an untimed frame */
-	int64_t length_ns;   /* its interval, else its own duration (never 0 when either is known) */
+	/* its interval when counted; after an idle wait (or first): its own duration, else its
+	 * overrun, else NONE -- never an idle gap */
+	int64_t length_ns;
 	int64_t cadence_ns;  /* the cadence period in force (refresh period x cadence) */
 	uint64_t index;      /* its position among the layer's frames, from 0 */
 };
@@ -660,6 +662,9 @@ struct gfxstat_layer_metrics {
 	double duration_s;
 	int64_t period_ns;          /* the most common refresh period of its frames */
 	double refresh_hz;
+	/* 1: neither the frames nor their intervals gave the period (app-side frames, or an
+	 * estimate under 6.9 ms, faster than 144 Hz): period_ns is default_period_ns (60 Hz) */
+	int period_assumed;
 	uint64_t intervals;         /* counted intervals (shorter than a wait) */
 	uint64_t waits;
 	double wait_s;
@@ -724,6 +729,9 @@ int gfxstat_metrics_frame(void *m, const struct gfxstat_frame *f);
 /* Compute everything; then read the layers and apps. Return: 0 or GFXSTAT_E_NOMEM. */
 int gfxstat_metrics_finish(struct gfxstat_metrics *m);
 size_t gfxstat_metrics_count(const struct gfxstat_metrics *m);
+/* Layers left out past the 4096-layer limit (at most 4096 counted), and their frames in
+ * *@frames when not NULL. 0: none. */
+uint64_t gfxstat_metrics_dropped(const struct gfxstat_metrics *m, uint64_t *frames);
 const struct gfxstat_layer_metrics *gfxstat_metrics_get(const struct gfxstat_metrics *m,
 							 size_t i);
 

@@ -69,6 +69,8 @@ struct gfxstat_causes {
 	size_t nlayers, cap_layers;
 	size_t qb;      /* the thread (index + 1) whose queueBuffer began last, or 0 */
 	int qb_level;   /* that queueBuffer's depth */
+	/* id -> index maps (key: the 4 bytes of the id): lookups stay O(1) with many threads */
+	struct gx_strmap thread_ix, proc_ix;
 };
 
 /* The layer a counter names: "BufferTX - <layer>" on 12+, the layer itself before. */
@@ -118,7 +120,15 @@ static void queue_counter(struct gfxstat_causes *c, const struct gfxstat_marker 
 
 struct gfxstat_causes *gfxstat_causes_new(void)
 {
-	return calloc(1, sizeof(struct gfxstat_causes));
+	struct gfxstat_causes *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	if (gx_strmap_init(&c->thread_ix, MAX_THREADS) || gx_strmap_init(&c->proc_ix, MAX_THREADS)) {
+		gfxstat_causes_free(c);
+		return NULL;
+	}
+	return c;
 }
 
 void gfxstat_causes_free(struct gfxstat_causes *c)
@@ -128,6 +138,8 @@ void gfxstat_causes_free(struct gfxstat_causes *c)
 	free(c->threads);
 	free(c->procs);
 	free(c->layers);
+	gx_strmap_free(&c->thread_ix);
+	gx_strmap_free(&c->proc_ix);
 	free(c);
 }
 
@@ -139,25 +151,40 @@ static void copy_name(char *dst, struct gfxstat_str s)
 	dst[n] = 0;
 }
 
-/* Threads and processes are looked up linearly from the most recent: apps are few. */
+/*
+ * Grow @*p (of @*cap elements of @size) to hold element @n, starting at @first. 0, or -1.
+ */
+static int grow(void **p, size_t *cap, size_t n, size_t size, size_t first)
+{
+	size_t nc;
+	void *q;
+
+	if (n < *cap)
+		return 0;
+	nc = *cap ? *cap * 2 : first;
+	q = realloc(*p, nc * size);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = nc;
+	return 0;
+}
+
+/* Threads and processes are indexed by id (traces may hold tens of thousands of threads). */
 static struct thread *thread_of(struct gfxstat_causes *c, int32_t tid, int32_t pid)
 {
-	size_t i;
+	long i = gx_strmap_find(&c->thread_ix, (const char *)&tid, sizeof(tid));
+	int created;
 
-	for (i = c->nthreads; i-- > 0;)
-		if (c->threads[i].tid == tid)
-			return &c->threads[i];
-	if (c->nthreads >= MAX_THREADS)
+	if (i >= 0)
+		return &c->threads[i];
+	if (c->nthreads >= MAX_THREADS ||
+	    grow((void **)&c->threads, &c->cap_threads, c->nthreads, sizeof(*c->threads), 64))
 		return NULL;
-	if (c->nthreads == c->cap_threads) {
-		size_t nc = c->cap_threads ? c->cap_threads * 2 : 64;
-		struct thread *nt = realloc(c->threads, nc * sizeof(*nt));
-
-		if (!nt)
-			return NULL;
-		c->threads = nt;
-		c->cap_threads = nc;
-	}
+	/* the map's indexes follow the array: both are appended together */
+	i = gx_strmap_add(&c->thread_ix, (const char *)&tid, sizeof(tid), &created);
+	if (i < 0 || (size_t)i != c->nthreads)
+		return NULL;
 	memset(&c->threads[c->nthreads], 0, sizeof(struct thread));
 	c->threads[c->nthreads].tid = tid;
 	c->threads[c->nthreads].pid = pid;
@@ -166,22 +193,17 @@ static struct thread *thread_of(struct gfxstat_causes *c, int32_t tid, int32_t p
 
 static struct proc *proc_of(struct gfxstat_causes *c, int32_t pid, int create)
 {
-	size_t i;
+	long i = gx_strmap_find(&c->proc_ix, (const char *)&pid, sizeof(pid));
+	int created;
 
-	for (i = 0; i < c->nprocs; i++)
-		if (c->procs[i].pid == pid)
-			return &c->procs[i];
-	if (!create || c->nprocs >= MAX_THREADS)
+	if (i >= 0)
+		return &c->procs[i];
+	if (!create || c->nprocs >= MAX_THREADS ||
+	    grow((void **)&c->procs, &c->cap_procs, c->nprocs, sizeof(*c->procs), 16))
 		return NULL;
-	if (c->nprocs == c->cap_procs) {
-		size_t nc = c->cap_procs ? c->cap_procs * 2 : 16;
-		struct proc *np = realloc(c->procs, nc * sizeof(*np));
-
-		if (!np)
-			return NULL;
-		c->procs = np;
-		c->cap_procs = nc;
-	}
+	i = gx_strmap_add(&c->proc_ix, (const char *)&pid, sizeof(pid), &created);
+	if (i < 0 || (size_t)i != c->nprocs)
+		return NULL;
 	memset(&c->procs[c->nprocs], 0, sizeof(struct proc));
 	c->procs[c->nprocs].pid = pid;
 	return &c->procs[c->nprocs++];

@@ -19,6 +19,9 @@
 #define CADENCE_MAX_NS (50 * GFXSTAT_NSEC_PER_MSEC) /* slowest cadence: 20 FPS */
 #define CADENCE_MAX_VSYNCS 64
 #define RATE_MIN_S 60.0               /* per-10-minute rates need a minute of frames */
+/* the shortest refresh period an estimate may give: 144 Hz is 6.944 ms, 6.9 leaves room for
+ * present jitter; anything shorter is not a display's period (app-side work, back-to-back) */
+#define PERIOD_MIN_NS 6900000LL
 
 /* What a frame says about itself, besides its present. */
 struct fx {
@@ -49,6 +52,8 @@ struct stream {
 struct gfxstat_metrics {
 	struct gfxstat_metrics_opts o;
 	struct gx_strmap names; /* layer name -> stream index */
+	struct gx_strmap dropped; /* names of the layers past MAX_STREAMS */
+	uint64_t dropped_frames;  /* their frames */
 	struct stream *s;
 	size_t ns, cap;
 	int finished;
@@ -78,7 +83,7 @@ struct gfxstat_metrics *gfxstat_metrics_new(const struct gfxstat_metrics_opts *o
 		gfxstat_metrics_opts_init(&m->o);
 	if (m->o.wait_ns <= 0 || m->o.window_ns <= 0 || m->o.default_period_ns <= 0 ||
 	    m->o.settle_ns <= 0 ||
-	    gx_strmap_init(&m->names, MAX_STREAMS)) {
+	    gx_strmap_init(&m->names, MAX_STREAMS) || gx_strmap_init(&m->dropped, MAX_STREAMS)) {
 		gfxstat_metrics_free(m);
 		return NULL;
 	}
@@ -111,6 +116,7 @@ void gfxstat_metrics_free(struct gfxstat_metrics *m)
 		stream_free(&m->s[i]);
 	free(m->s);
 	gx_strmap_free(&m->names);
+	gx_strmap_free(&m->dropped);
 	free(m);
 }
 
@@ -238,8 +244,15 @@ int gfxstat_metrics_frame(void *mp, const struct gfxstat_frame *f)
 	if (f->present_ns == GFXSTAT_NS_NONE && f->duration_ns == GFXSTAT_NS_NONE)
 		return 0;
 	i = gx_strmap_add(&m->names, f->layer.p, f->layer.n, &created);
+	if (i == GFXSTAT_E_LIMIT) {
+		/* past MAX_STREAMS: the frame is left out, and counted (names beyond the
+		 * second map's room are counted by their frames only) */
+		m->dropped_frames++;
+		i = gx_strmap_add(&m->dropped, f->layer.p, f->layer.n, &created);
+		return i == GFXSTAT_E_NOMEM ? (int)i : 0;
+	}
 	if (i < 0)
-		return i == GFXSTAT_E_LIMIT ? 0 : (int)i;
+		return (int)i;
 	if (created) {
 		s = new_stream(m);
 		if (!s)
@@ -319,9 +332,13 @@ static int64_t rank(const int64_t *sorted, size_t n, int p)
 	return sorted[k ? k - 1 : 0];
 }
 
-/* The stream's refresh period: the most common per-frame period, else from its intervals. */
+/*
+ * The stream's refresh period: the most common per-frame period, else from its intervals
+ * (not for app-side frames: Choreographer/DrawFrame starts are not presents, and can follow
+ * each other faster than a vsync), else @dflt, with *@assumed set.
+ */
 static int64_t stream_period(const struct stream *s, const int64_t *iv_sorted, size_t niv,
-			     int64_t dflt)
+			     int64_t dflt, int *assumed)
 {
 	int64_t best = 0, cur = 0;
 	size_t i, run = 0, best_run = 0, k = 0;
@@ -342,8 +359,12 @@ static int64_t stream_period(const struct stream *s, const int64_t *iv_sorted, s
 		}
 		free(p);
 	}
+	*assumed = 0;
 	if (best)
 		return best;
+	*assumed = 1;
+	if (s->source == GFXSTAT_SRC_APP)
+		return dflt;
 	/* intervals: the median of those near the 10th percentile of the ones under 100 ms
 	 * (present jitter spreads single-vsync intervals around the period; skipped vsyncs
 	 * make multiples of it, which this leaves out) */
@@ -362,7 +383,10 @@ static int64_t stream_period(const struct stream *s, const int64_t *iv_sorted, s
 			;
 		for (b = a; b < lo + m && iv_sorted[b] <= base * 3 / 2; b++)
 			;
-		return b > a ? iv_sorted[a + (b - a) / 2] : dflt;
+		if (b == a || iv_sorted[a + (b - a) / 2] < PERIOD_MIN_NS)
+			return dflt;
+		*assumed = 0;
+		return iv_sorted[a + (b - a) / 2];
 	}
 }
 
@@ -729,7 +753,7 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 		sorted[i] = iv[i];
 	}
 	qsort(sorted, niv, sizeof(*sorted), cmp_i64);
-	period = stream_period(s, sorted, niv, o->default_period_ns);
+	period = stream_period(s, sorted, niv, o->default_period_ns, &m->period_assumed);
 	m->period_ns = period;
 	m->refresh_hz = 1e9 / (double)period;
 	if (scrolls(o, s, iv, period, use))
@@ -987,7 +1011,13 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 			continue;
 		e = &s->jl[m->njanky_list++];
 		e->present_ns = s->present[i];
-		e->length_ns = i && iv[i - 1] > 0 ? iv[i - 1] : s->x[i].dur;
+		/* its interval when counted; after an idle wait (or first) the interval is the
+		 * gap, not the frame: its own duration, else how late it ended, else unknown */
+		e->length_ns = i && counted[i - 1] && iv[i - 1] > 0 ? iv[i - 1]
+			       : s->x[i].dur != GFXSTAT_NS_NONE ? s->x[i].dur
+			       : s->x[i].overrun != GFXSTAT_NS_NONE && s->x[i].overrun > 0
+				       ? s->x[i].overrun
+				       : GFXSTAT_NS_NONE;
 		e->cadence_ns = period_at(s, i ? i - 1 : 0, period) * (int64_t)(i ? cad[i - 1] : 1);
 		e->index = i;
 	}
@@ -1159,6 +1189,13 @@ int gfxstat_metrics_finish(struct gfxstat_metrics *m)
 	for (i = 0; i < m->ns && !rc; i++)
 		rc = compute(&m->o, &m->s[i]);
 	return rc;
+}
+
+uint64_t gfxstat_metrics_dropped(const struct gfxstat_metrics *m, uint64_t *frames)
+{
+	if (frames)
+		*frames = m->dropped_frames;
+	return m->dropped.n;
 }
 
 size_t gfxstat_metrics_count(const struct gfxstat_metrics *m)

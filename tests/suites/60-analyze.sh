@@ -147,3 +147,78 @@ if [ -d "$SAMPLES" ] && command -v unzip > /dev/null; then
 	n=$(grep -c 'TestFpsActivity.*Choreographer#doFrame.*longest inside: input' "$an/lj.csv")
 	[ "$n" -ge 5 ] && pass || fail "analyze --janky list_jank: $n janky input doFrames, want >= 5"
 fi
+
+# -- a janky frame after an idle wait is listed at its own length, never the gap --------------
+if [ -d "$SAMPLES" ]; then
+	# nowinandroid: the main activity's frame at 578092.968652 comes 525.049 ms after the one
+	# before (an idle wait, >= 500 ms); FrameTimeline gives its own duration, 17.320 ms (2.1
+	# vsyncs at 120 Hz), which is listed (was 525.049 ms, 63.0 vsyncs)
+	"$GFXSTAT" analyze -q --janky "$SAMPLES/perfetto/nowinandroid-sidky/trace.perfetto-trace" |
+		grep -q '^578092.968652,"[^"]*",17.320,2.1,' && pass ||
+		fail "analyze --janky nowinandroid: the frame after a 525 ms wait not listed at 17.320 ms"
+	# aNavMode: andronavibar's frame at 25799.977709 follows a 139.8 s wait; its own length
+	# (FrameCompleted - IntendedVsync) is 176.119 ms (was 139774.099 ms). No row is a wait:
+	# 54 rows were 1 s or more (waits of up to 158.8 s); the longest own duration is 841.7 ms
+	"$GFXSTAT" analyze -q --janky "$SAMPLES/gfxinfo/aNavMode/gfxinfo.txt" > "$an/nj.csv"
+	grep -q '^25799.977709,"[^"]*",176.119,' "$an/nj.csv" && pass ||
+		fail "analyze --janky aNavMode: andronavibar's frame after a wait not at 176.119 ms"
+	n=$(awk -F, 'NR > 1 && $3 + 0 >= 1000 { n++ } END { print n + 0 }' "$an/nj.csv")
+	[ "$n" = 0 ] && pass || fail "analyze --janky aNavMode: $n rows of 1 s or more (idle waits)"
+fi
+
+# -- app-side frames have no period: 60 Hz assumed, never an estimate faster than 144 Hz -------
+# catapult: 14 app-side frames (no VSYNC counters, no period), intervals 7.2-32.1 ms; the
+# interval estimate said 139.0 Hz, cadence 2 vsyncs, janky 4. At 60 Hz: cadence 1 vsync; the
+# janky are the frames over 1.5 x 16.67 = 25 ms: 26.1 and 32.1 ms (p90, max), 2 of 14
+if [ -d "$SAMPLES" ]; then
+	"$GFXSTAT" analyze -q --all "$SAMPLES/atrace_text/catapult/decompressed_atrace_data.txt" \
+		> "$an/cat.txt"
+	grep -q 'frames 14 over 0.21 s at 60.0 Hz: .*janky 2 (14.29%)' "$an/cat.txt" && pass ||
+		fail "analyze catapult (app-side): not 60 Hz / janky 2: $(grep -m1 ' frames ' "$an/cat.txt")"
+	grep -q 'cadence   60.0 FPS (1 vsync)' "$an/cat.txt" && pass ||
+		fail "analyze catapult (app-side): cadence not 60.0 FPS (1 vsync)"
+fi
+
+# -- layers past the 4096-layer limit: counted, and a warning --------------------------------
+# 4100 windows of 2 framestats rows each: 4 layers (8 frames) left out, one line on stderr
+awk 'BEGIN {
+	print "Applications Graphics Acceleration Info:"
+	h = "Flags,FrameTimelineVsyncId,IntendedVsync,Vsync,InputEventId,HandleInputStart," \
+	    "AnimationStart,PerformTraversalsStart,DrawStart,FrameDeadline,FrameInterval," \
+	    "FrameStartTime,SyncQueued,SyncStart,IssueDrawCommandsStart,SwapBuffers," \
+	    "FrameCompleted,DequeueBufferDuration,QueueBufferDuration,GpuCompleted," \
+	    "SwapBuffersCompleted,DisplayPresentTime,CommandSubmissionCompleted,"
+	for (i = 0; i < 4100; i++) {
+		printf "\n** Graphics info for pid %d [com.ex.p%d] **\n\n", 1000 + i, i
+		printf "Window: com.ex.p%d/com.ex.p%d.Main\n\n---PROFILEDATA---\n%s\n", i, i, h
+		for (k = 0; k < 2; k++) {
+			v = 25622425131009 + k * 16666667
+			printf "0,%d,%.0f,%.0f,0,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,16666667,%.0f,%.0f,%.0f,%.0f,%.0f,73000,391692,%.0f,%.0f,%.0f,%.0f,\n",
+				k + 1, v, v, v + 1e6, v + 1e6, v + 2e6, v + 3e6, v + 16666667, v, v + 4e6,
+				v + 5e6, v + 6e6, v + 7e6, v + 8e6, v + 8e6, v + 9e6, v + 30e6, v + 7e6
+		}
+		print "---PROFILEDATA---"
+	}
+}' > "$an/many.txt"
+"$GFXSTAT" analyze -q "$an/many.txt" > "$an/many.out" 2> "$an/many.err"
+n=$(grep -c '^layer ' "$an/many.out")
+grep -q '^gfxstat: warning: 4 layers past the 4096-layer limit left out (8 frames)$' \
+	"$an/many.err" && [ "$n" = 4096 ] && pass ||
+	fail "analyze, 4100 layers: $n layers shown, stderr: $(head -c 300 "$an/many.err")"
+
+# -- many threads: jank causes look threads up by id ------------------------------------------
+# 16000 threads, 8 doFrame B/E pairs each (256000 lines): a linear scan per marker took 20 s;
+# the id index takes well under a second. No frames (no SurfaceFlinger): exit 3
+if command -v timeout > /dev/null; then
+	awk 'BEGIN { print "# tracer: nop"; ts = 1000
+		for (r = 0; r < 8; r++) for (t = 0; t < 16000; t++) {
+			tid = 20000 + t; pid = 20000 + int(t / 16) * 16
+			ts += 0.000001
+			printf " app-%d (%d) [001] ...1 %.6f: tracing_mark_write: B|%d|Choreographer#doFrame\n", tid, pid, ts, pid
+			ts += 0.000001
+			printf " app-%d (%d) [001] ...1 %.6f: tracing_mark_write: E|%d\n", tid, pid, ts, pid
+		} }' > "$an/threads.txt"
+	timeout 8 "$GFXSTAT" analyze -q "$an/threads.txt" > /dev/null 2>&1
+	rc=$?
+	[ $rc -eq 3 ] && pass || fail "analyze, 16000 threads: exit $rc (124: over 8 s), want 3"
+fi

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Each metric on a hand-made frame sequence, expected values derived by hand beside them. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "check.h"
@@ -606,8 +607,154 @@ TEST(rates_per_10min)
 	gfxstat_metrics_free(m);
 }
 
+/*
+ * A janky frame after an idle wait is listed at its own length, not the gap. Four frames,
+ * FrameTimeline-style (the source's verdict, its own duration): presents at 0, 16.7 ms,
+ * 541.7 ms (525 ms later: an idle wait, >= 500 ms) and 558.4 ms; the third is janky with a
+ * duration of 17.3 ms. Its listed length is 17.3 ms (was the 525 ms gap). A fourth frame,
+ * janky too, 16.7 ms after it (a counted interval): listed at its interval, 16.7 ms. A
+ * fifth, janky after a 600 ms wait with no duration but an overrun of 4 ms: listed at 4 ms;
+ * a sixth, janky after a 700 ms wait with neither: no length (NONE).
+ */
+TEST(janky_length_not_idle_gap)
+{
+	struct gfxstat_metrics *m = gfxstat_metrics_new(NULL);
+	const struct gfxstat_layer_metrics *l;
+	struct gfxstat_frame f;
+	static const struct {
+		int64_t present, dur, act_end, exp_end;
+		int janky;
+	} fr[] = {
+		{ 1000000000LL, 16000000, -1, -1, 0 },
+		{ 1016700000LL, 16000000, -1, -1, 0 },
+		{ 1541700000LL, 17300000, -1, -1, 1 }, /* 525 ms after the last */
+		{ 1558400000LL, 16000000, -1, -1, 1 }, /* 16.7 ms after */
+		{ 2158400000LL, -1, 2150000000LL, 2146000000LL, 1 }, /* 600 ms; overrun 4 ms */
+		{ 2858400000LL, -1, -1, -1, 1 },       /* 700 ms; nothing of its own */
+	};
+	size_t i;
+
+	gfxstat_frame_init(&f, GFXSTAT_SRC_FRAMETIMELINE);
+	f.layer.p = "L#0";
+	f.layer.n = 3;
+	f.vsync_period_ns = 16666667;
+	for (i = 0; i < sizeof(fr) / sizeof(fr[0]); i++) {
+		f.present_ns = fr[i].present;
+		f.duration_ns = fr[i].dur < 0 ? GFXSTAT_NS_NONE : fr[i].dur;
+		f.actual_end_ns = fr[i].act_end < 0 ? GFXSTAT_NS_NONE : fr[i].act_end;
+		f.expected_end_ns = fr[i].exp_end < 0 ? GFXSTAT_NS_NONE : fr[i].exp_end;
+		f.janky = fr[i].janky;
+		gfxstat_metrics_frame(m, &f);
+	}
+	gfxstat_metrics_finish(m);
+	l = gfxstat_metrics_get(m, 0);
+	CHECK_EQ(l->waits, 3);
+	CHECK_EQ(l->njanky_list, 4);
+	if (l->njanky_list == 4) {
+		CHECK_EQ(l->janky_list[0].length_ns, 17300000);
+		CHECK_EQ(l->janky_list[1].length_ns, 16700000);
+		CHECK_EQ(l->janky_list[2].length_ns, 4000000);
+		CHECK_EQ(l->janky_list[3].length_ns, GFXSTAT_NS_NONE);
+	}
+	gfxstat_metrics_free(m);
+}
+
+/* Feed app-side frames (no period) whose intervals are @iv_ns; layer 0. */
+static const struct gfxstat_layer_metrics *run_src(struct gfxstat_metrics **mp,
+						   enum gfxstat_frame_source src,
+						   const int64_t *iv_ns, size_t n)
+{
+	struct gfxstat_metrics *m = gfxstat_metrics_new(NULL);
+	struct gfxstat_frame f;
+	int64_t t = 1000000000000LL;
+	size_t i;
+
+	gfxstat_frame_init(&f, src);
+	f.layer.p = "L#0";
+	f.layer.n = 3;
+	for (i = 0; i <= n; i++) {
+		if (i)
+			t += iv_ns[i - 1];
+		f.present_ns = t;
+		gfxstat_metrics_frame(m, &f);
+	}
+	gfxstat_metrics_finish(m);
+	*mp = m;
+	return gfxstat_metrics_get(m, 0);
+}
+
+/*
+ * No period from the frames, intervals shorter than a vsync. App-side (the catapult trace's
+ * shape): 13 intervals, 3 of 7.2 ms (a doFrame right after a late one) and 10 of 18 ms.
+ * The interval estimate (10th percentile 7.2 ms) would say 139 Hz; app-side frames take
+ * the 60 Hz default instead, marked assumed: 16666667 ns, cadence 1 vsync, and no 18 ms
+ * frame is slow (18 <= 1.5 x 16.67 = 25 ms). SurfaceFlinger-marker frames at 5 ms steps
+ * (back-to-back presents): the estimate, 5 ms, is under 6.9 ms, so the default again;
+ * at 8.333 ms (120 Hz) the estimate stands, not assumed.
+ */
+TEST(period_not_under_a_vsync)
+{
+	int64_t iv[13];
+	size_t i;
+	struct gfxstat_metrics *m;
+	const struct gfxstat_layer_metrics *l;
+
+	for (i = 0; i < 13; i++)
+		iv[i] = i % 4 == 1 ? 7200000 : 18000000;
+	l = run_src(&m, GFXSTAT_SRC_APP, iv, 13);
+	CHECK_EQ(l->period_ns, 16666667);
+	CHECK_EQ(l->period_assumed, 1);
+	CHECK_EQ(l->cadence_vsyncs, 1);
+	CHECK_EQ(l->slow_frames, 0);
+	gfxstat_metrics_free(m);
+	for (i = 0; i < 13; i++)
+		iv[i] = 5000000;
+	l = run_src(&m, GFXSTAT_SRC_FTRACE, iv, 13);
+	CHECK_EQ(l->period_ns, 16666667);
+	CHECK_EQ(l->period_assumed, 1);
+	gfxstat_metrics_free(m);
+	for (i = 0; i < 13; i++)
+		iv[i] = 8333333;
+	l = run_src(&m, GFXSTAT_SRC_FTRACE, iv, 13);
+	CHECK_EQ(l->period_ns, 8333333);
+	CHECK_EQ(l->period_assumed, 0);
+	gfxstat_metrics_free(m);
+}
+
+/*
+ * 4096 layers fit; frames of layers past them are left out and counted: 4100 layers of 2
+ * frames each leave out 4 layers, 8 frames (the 4097th..4100th layers' names). Before, the
+ * frames vanished with no count.
+ */
+TEST(streams_dropped_counted)
+{
+	struct gfxstat_metrics *m = gfxstat_metrics_new(NULL);
+	struct gfxstat_frame f;
+	char name[32];
+	uint64_t frames = 0;
+	int i, k;
+
+	gfxstat_frame_init(&f, GFXSTAT_SRC_FTRACE);
+	f.vsync_period_ns = 16666667;
+	for (i = 0; i < 4100; i++)
+		for (k = 0; k < 2; k++) {
+			f.layer.n = (size_t)snprintf(name, sizeof(name), "L#%d", i);
+			f.layer.p = name;
+			f.present_ns = 1000000000LL + k * 16666667LL;
+			CHECK_EQ(gfxstat_metrics_frame(m, &f), 0);
+		}
+	CHECK_EQ(gfxstat_metrics_finish(m), 0);
+	CHECK_EQ(gfxstat_metrics_count(m), 4096);
+	CHECK_EQ(gfxstat_metrics_dropped(m, &frames), 4);
+	CHECK_EQ(frames, 8);
+	gfxstat_metrics_free(m);
+}
+
 TEST_SUITE(test_metrics)
 {
+	RUN(janky_length_not_idle_gap);
+	RUN(period_not_under_a_vsync);
+	RUN(streams_dropped_counted);
 	RUN(cadence_steady_30);
 	RUN(cadence_drop_is_janky);
 	RUN(cadence_hysteresis);
