@@ -58,9 +58,10 @@ void cli_json_layer(FILE *o, const struct gfxstat_layer_metrics *l)
 		fputs("null", o);
 	fprintf(o, ",\"kind\":\"%s\",\"source\":\"%s\"", l->is_app ? "app" : "layer",
 	       gfxstat_frame_source_name(l->source));
-	fprintf(o, ",\"frames\":%llu,\"duration_s\":%.6f,\"refresh_hz\":%.3f,\"period_ns\":%lld",
+	fprintf(o, ",\"frames\":%llu,\"duration_s\":%.6f,\"refresh_hz\":%.3f,\"period_ns\":%lld"
+		",\"refresh_assumed\":%s",
 	       (unsigned long long)l->frames, l->duration_s, l->refresh_hz,
-	       (long long)l->period_ns);
+	       (long long)l->period_ns, l->period_assumed ? "true" : "false");
 	fprintf(o, ",\"untimed\":%llu,\"cadence_vsyncs\":%u,\"cadence_fps\":%.3f,"
 		"\"cadence_changes\":%u", (unsigned long long)l->untimed, l->cadence_vsyncs,
 		l->cadence_fps, l->cadence_changes);
