@@ -5,8 +5,6 @@
 #include "cli.h"
 #include "cli_json.h"
 #include "gfxstat/gfxstat.h"
-#include "gfxstat/gfxstat_gfxinfo.h"
-#include "gfxstat/gfxstat_perfetto.h"
 
 void cli_json_str(FILE *o, const char *s)
 {
@@ -133,7 +131,7 @@ void cli_json_layer(FILE *o, const struct gfxstat_layer_metrics *l)
 		for (i = 0, first = 1; i < GFXSTAT_FT_JANK_BITS; i++) {
 			if (!l->ft_jank[i])
 				continue;
-			gfxstat_perfetto_jank_type_str((int32_t)1 << i, name, sizeof(name));
+			gfxstat_frame_jank_type_str((int32_t)1 << i, name, sizeof(name));
 			fprintf(o, "%s\"%s\":%llu", first ? "" : ",", name,
 			       (unsigned long long)l->ft_jank[i]);
 			first = 0;
@@ -142,16 +140,17 @@ void cli_json_layer(FILE *o, const struct gfxstat_layer_metrics *l)
 		for (i = 0, first = 1; i < 6; i++) {
 			if (!l->ft_present[i])
 				continue;
-			fprintf(o, "%s\"%s\":%llu", first ? "" : ",", gfxstat_perfetto_present_type_name((int32_t)i),
-			       (unsigned long long)l->ft_present[i]);
+			fprintf(o, "%s\"%s\":%llu", first ? "" : ",",
+				gfxstat_frame_present_type_name((int32_t)i),
+				(unsigned long long)l->ft_present[i]);
 			first = 0;
 		}
 		fprintf(o, "},\"jank_reasons\":{");
 		for (i = 0, first = 1; i < GFXSTAT_GFXINFO_REASONS; i++) {
 			if (!l->gfxinfo_reasons[i])
 				continue;
-			fprintf(o, "%s\"%s\":%llu", first ? "" : ",", gfxstat_jank_type_name((enum gfxstat_jank_type)i),
-			       (unsigned long long)l->gfxinfo_reasons[i]);
+			fprintf(o, "%s\"%s\":%llu", first ? "" : ",", gfxstat_frame_reason_name(i),
+				(unsigned long long)l->gfxinfo_reasons[i]);
 			first = 0;
 		}
 		fprintf(o, "}}");

@@ -10,8 +10,6 @@
 #include "cli_source.h"
 #include "cmd_analyze.h"
 #include "gfxstat/gfxstat.h"
-#include "gfxstat/gfxstat_gfxinfo.h"
-#include "gfxstat/gfxstat_perfetto.h"
 
 enum {
 	OPT_JSON = 256, OPT_CSV, OPT_FORMAT, OPT_ALL, OPT_METRICS, OPT_WINDOW, OPT_LAYER, OPT_APP,

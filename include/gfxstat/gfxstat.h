@@ -507,6 +507,18 @@ void gfxstat_frame_init(struct gfxstat_frame *f, enum gfxstat_frame_source sourc
 const char *gfxstat_frame_source_name(enum gfxstat_frame_source source);
 
 /**
+ * gfxstat_frame_jank_type_str() - the names of a jank_type bitmask (FrameTimeline's JankType,
+ * trace_processor's strings), e.g. "App Deadline Missed, Buffer Stuffing"; as
+ * gfxstat_perfetto_jank_type_str(). Return: as snprintf.
+ * gfxstat_frame_present_type_name() - a present_type's name ("On-time Present", ...)
+ * gfxstat_frame_reason_name() - JankTracker reason @bit of jank_reasons ("Missed Vsync", ...)
+ * The names of the model's codes, for a program that reads frames from any source.
+ */
+size_t gfxstat_frame_jank_type_str(int32_t jank_type, char *buf, size_t cap);
+const char *gfxstat_frame_present_type_name(int32_t present_type);
+const char *gfxstat_frame_reason_name(unsigned bit);
+
+/**
  * gfxstat_frameinfo_name() - the FrameInfo column name, e.g. "IntendedVsync"
  */
 const char *gfxstat_frameinfo_name(enum gfxstat_frameinfo i);
