@@ -32,17 +32,7 @@ run_parts() {
 		sh "$part" || exit 1
 	done
 }
-[ -z "$need" ] && { run_parts; exit 0; }
-echo "gfxstat: installing:$need" >&2
-if [ "$(id -u)" != 0 ] || ! have apt-get; then
-	echo "gfxstat: error: missing packages:$need; install them with: apt-get install$need" >&2
-	exit 1
-fi
-export DEBIAN_FRONTEND=noninteractive
+. "$(dirname "$0")/apt-need.sh"
 # shellcheck disable=SC2086
-apt-get install -y -q $need > /dev/null 2>&1 ||
-	{ apt-get update -q > /dev/null 2>&1 && apt-get install -y -q $need > /dev/null; } || {
-	echo "gfxstat: error: apt-get could not install:$need" >&2
-	exit 1
-}
+apt_need "build and tests" $need || exit 1
 run_parts

@@ -11,18 +11,9 @@ need=""
 command -v node > /dev/null 2>&1 || need="$need nodejs"
 command -v npm > /dev/null 2>&1 || need="$need npm"
 [ -x /usr/bin/chromium ] || need="$need chromium"
-if [ -n "$need" ]; then
-	echo "gfxstat: installing:$need" >&2
-	if [ "$(id -u)" != 0 ] || ! command -v apt-get > /dev/null 2>&1; then
-		echo "gfxstat: error: missing:$need; install with: apt-get install$need" >&2
-		exit 1
-	fi
-	export DEBIAN_FRONTEND=noninteractive
-	# shellcheck disable=SC2086
-	apt-get install -y -q $need > /dev/null 2>&1 ||
-		{ apt-get update -q > /dev/null 2>&1 && apt-get install -y -q $need > /dev/null 2>&1; } ||
-		{ echo "gfxstat: error: apt-get install$need failed" >&2; exit 1; }
-fi
+. "$(dirname "$0")/../apt-need.sh"
+# shellcheck disable=SC2086
+apt_need "report" $need || exit 1
 # npm ci only when what is installed is not what the lock file pins
 lock=$root/report/package-lock.json
 stamp=$root/report/node_modules/.package-lock.json

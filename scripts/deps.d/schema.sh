@@ -8,20 +8,10 @@ dir=$(cd "$(dirname "$0")/../../tools/schema" && pwd)
 need=""
 command -v node > /dev/null 2>&1 || need="$need nodejs"
 command -v npm > /dev/null 2>&1 || need="$need npm"
-if [ -n "$need" ]; then
-	echo "gfxstat: installing (schema check):$need" >&2
-	if [ "$(id -u)" != 0 ] || ! command -v apt-get > /dev/null 2>&1; then
-		echo "gfxstat: error: missing:$need; install with: apt-get install$need" >&2
-		exit 1
-	fi
-	export DEBIAN_FRONTEND=noninteractive
-	# shellcheck disable=SC2086
-	apt-get install -y -q $need > /dev/null 2>&1 ||
-		{ apt-get update -q > /dev/null 2>&1 && apt-get install -y -q $need > /dev/null; } || {
-		echo "gfxstat: error: apt-get could not install:$need" >&2
-		exit 1
-	}
-fi
+. "$(dirname "$0")/../apt-need.sh"
+# shellcheck disable=SC2086
+apt_need "schema check" $need || exit 1
+
 # the locked version, or a fresh npm ci when it is missing or another
 want=$(awk '/"node_modules\/ajv": \{/ { f = 1 } f && /"version"/ { gsub(/[",]/, ""); print $2; exit }' \
 		"$dir/package-lock.json")
