@@ -316,57 +316,20 @@ static const char *table_cause(void *user, const struct gfxstat_layer_metrics *l
 	return c ? c->cause : NULL;
 }
 
-/* one row of the --janky list, with the layer it belongs to */
-struct janky_row {
-	const struct gfxstat_layer_metrics *l;
-	const struct gfxstat_janky_frame *j;
-};
-
-static int cmp_row(const void *a, const void *b)
-{
-	const struct janky_row *x = a, *y = b;
-	int64_t p = x->j->present_ns, q = y->j->present_ns;
-
-	/* by present; untimed frames (no present) last, in their order */
-	if ((p == GFXSTAT_NS_NONE) != (q == GFXSTAT_NS_NONE))
-		return p == GFXSTAT_NS_NONE ? 1 : -1;
-	if (p != q)
-		return p < q ? -1 : 1;
-	if (x->l != y->l)
-		return strcmp(x->l->name, y->l->name);
-	return (x->j->index > y->j->index) - (x->j->index < y->j->index);
-}
-
 /* --janky: every janky frame of every layer, by present, with the cause recorded for it */
 static int print_janky(struct analyze_run *r)
 {
-	size_t n = gfxstat_metrics_count(r->m), k, i, nrows = 0, w = 0;
-	struct janky_row *rows;
+	size_t i, nrows;
+	struct gfxstat_janky_ref *rows;
 
-	for (k = 0; k < n; k++) {
-		const struct gfxstat_layer_metrics *l = gfxstat_metrics_get(r->m, k);
-
-		if (!l->is_app)
-			nrows += l->njanky_list;
-	}
-	rows = malloc((nrows ? nrows : 1) * sizeof(*rows));
-	if (!rows)
+	nrows = gfxstat_metrics_janky_all(r->m, &rows);
+	if (nrows == (size_t)-1)
 		return -1;
-	for (k = 0; k < n; k++) {
-		const struct gfxstat_layer_metrics *l = gfxstat_metrics_get(r->m, k);
-
-		for (i = 0; !l->is_app && i < l->njanky_list; i++) {
-			rows[w].l = l;
-			rows[w++].j = &l->janky_list[i];
-		}
-	}
-	if (nrows)
-		qsort(rows, nrows, sizeof(*rows), cmp_row);
 	if (r->ncauses) /* never qsort(NULL, 0, ...) */
 		qsort(r->causes, r->ncauses, sizeof(*r->causes), cmp_cause);
 	for (i = 0; i < nrows; i++) {
-		const struct gfxstat_janky_frame *j = rows[i].j;
-		const struct gfxstat_layer_metrics *l = rows[i].l;
+		const struct gfxstat_janky_frame *j = rows[i].frame;
+		const struct gfxstat_layer_metrics *l = rows[i].layer;
 		struct cause_rec key, *c;
 
 		key.layer = (char *)l->name;

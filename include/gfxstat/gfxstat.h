@@ -744,6 +744,21 @@ size_t gfxstat_metrics_count(const struct gfxstat_metrics *m);
 /* Layers left out past the 4096-layer limit (at most 4096 counted), and their frames in
  * *@frames when not NULL. 0: none. */
 uint64_t gfxstat_metrics_dropped(const struct gfxstat_metrics *m, uint64_t *frames);
+
+/* A janky frame with the layer it belongs to. */
+struct gfxstat_janky_ref {
+	const struct gfxstat_layer_metrics *layer;
+	const struct gfxstat_janky_frame *frame;
+};
+
+/**
+ * gfxstat_metrics_janky_all() - every janky frame of every layer (apps merge them again, so
+ * they are left out), in present order, frames with no present last in their order
+ * @out: set to a new array, to free() (NULL when there is none)
+ * Return: the number of frames, or (size_t)-1 when out of memory.
+ */
+size_t gfxstat_metrics_janky_all(const struct gfxstat_metrics *m,
+				 struct gfxstat_janky_ref **out);
 const struct gfxstat_layer_metrics *gfxstat_metrics_get(const struct gfxstat_metrics *m,
 							 size_t i);
 

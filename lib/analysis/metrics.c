@@ -1208,3 +1208,48 @@ const struct gfxstat_layer_metrics *gfxstat_metrics_get(const struct gfxstat_met
 {
 	return i < gfxstat_metrics_count(m) ? &m->s[i].m : NULL;
 }
+
+static int cmp_janky_ref(const void *a, const void *b)
+{
+	const struct gfxstat_janky_ref *x = a, *y = b;
+	int64_t p = x->frame->present_ns, q = y->frame->present_ns;
+
+	if ((p == GFXSTAT_NS_NONE) != (q == GFXSTAT_NS_NONE))
+		return p == GFXSTAT_NS_NONE ? 1 : -1;
+	if (p != q)
+		return p < q ? -1 : 1;
+	if (x->layer != y->layer)
+		return strcmp(x->layer->name, y->layer->name);
+	return (x->frame->index > y->frame->index) - (x->frame->index < y->frame->index);
+}
+
+size_t gfxstat_metrics_janky_all(const struct gfxstat_metrics *m,
+				 struct gfxstat_janky_ref **out)
+{
+	size_t n = gfxstat_metrics_count(m), k, i, total = 0, w = 0;
+	struct gfxstat_janky_ref *r;
+
+	*out = NULL;
+	for (k = 0; k < n; k++) {
+		const struct gfxstat_layer_metrics *l = gfxstat_metrics_get(m, k);
+
+		if (!l->is_app)
+			total += l->njanky_list;
+	}
+	if (!total)
+		return 0;
+	r = malloc(total * sizeof(*r));
+	if (!r)
+		return (size_t)-1;
+	for (k = 0; k < n; k++) {
+		const struct gfxstat_layer_metrics *l = gfxstat_metrics_get(m, k);
+
+		for (i = 0; !l->is_app && i < l->njanky_list; i++) {
+			r[w].layer = l;
+			r[w++].frame = &l->janky_list[i];
+		}
+	}
+	qsort(r, total, sizeof(*r), cmp_janky_ref);
+	*out = r;
+	return total;
+}

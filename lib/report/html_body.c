@@ -111,26 +111,6 @@ static void summary(struct gx_wr *w, const struct gfxstat_metrics *m)
 	gx_wr_puts(w, "</section>\n");
 }
 
-struct jrow {
-	const struct gfxstat_layer_metrics *l;
-	const struct gfxstat_janky_frame *j;
-};
-
-static int cmp_jrow(const void *a, const void *b)
-{
-	const struct jrow *x = a, *y = b;
-	int64_t p = x->j->present_ns, q = y->j->present_ns;
-
-	/* as analyze --janky: by present, untimed last */
-	if ((p == GFXSTAT_NS_NONE) != (q == GFXSTAT_NS_NONE))
-		return p == GFXSTAT_NS_NONE ? 1 : -1;
-	if (p != q)
-		return p < q ? -1 : 1;
-	if (x->l != y->l)
-		return strcmp(x->l->name, y->l->name);
-	return (x->j->index > y->j->index) - (x->j->index < y->j->index);
-}
-
 /* The kind of a cause: its text up to the first number ("measure/layout", "FrameTimeline:
  * App Deadline Missed"), so that the breakdown counts kinds, not durations. */
 static size_t cause_kind(const char *c)
@@ -154,31 +134,19 @@ struct kind {
 
 static void janky_table(struct gfxstat_html *h, const struct gfxstat_metrics *m, struct gx_wr *w)
 {
-	size_t n = gfxstat_metrics_count(m), k, i, q, nrows = 0, o = 0, nk = 0;
+	size_t i, q, nrows = 0, nk = 0;
 	struct kind kinds[MAX_KINDS];
 	uint64_t other = 0;
-	struct jrow *rows;
+	struct gfxstat_janky_ref *rows;
 
-	for (k = 0; k < n; k++)
-		if (!gfxstat_metrics_get(m, k)->is_app)
-			nrows += gfxstat_metrics_get(m, k)->njanky_list;
-	gx_wr_printf(w, "<section id=\"janky\"><h2>Janky frames</h2><p><span data-k=\"janky_total\">"
-		     "%zu</span> janky frames (the library's one definition: the source's own "
-		     "verdict where it gives one, else slower than the content's cadence).", nrows);
-	rows = malloc((nrows ? nrows : 1) * sizeof(*rows));
-	if (!rows) {
+	nrows = gfxstat_metrics_janky_all(m, &rows);
+	if (nrows == (size_t)-1) {
 		w->err = w->err ? w->err : GFXSTAT_E_NOMEM;
 		return;
 	}
-	for (k = 0; k < n; k++) {
-		const struct gfxstat_layer_metrics *l = gfxstat_metrics_get(m, k);
-
-		for (i = 0; !l->is_app && i < l->njanky_list; i++) {
-			rows[o].l = l;
-			rows[o++].j = &l->janky_list[i];
-		}
-	}
-	qsort(rows, nrows, sizeof(*rows), cmp_jrow);
+	gx_wr_printf(w, "<section id=\"janky\"><h2>Janky frames</h2><p><span data-k=\"janky_total\">"
+		     "%zu</span> janky frames (the library's one definition: the source's own "
+		     "verdict where it gives one, else slower than the content's cadence).", nrows);
 	if (nrows > GFXSTAT_HTML_MAX_JANKY_ROWS)
 		gx_wr_printf(w, " The first %d are listed; <code>gfxstat analyze --janky</code> "
 			     "lists them all.", GFXSTAT_HTML_MAX_JANKY_ROWS);
@@ -189,8 +157,8 @@ static void janky_table(struct gfxstat_html *h, const struct gfxstat_metrics *m,
 		   "<th class=\"sort\">cadence FPS</th><th class=\"sort t\">cause</th></tr></thead>"
 		   "<tbody>");
 	for (i = 0; i < nrows; i++) {
-		const struct gfxstat_janky_frame *j = rows[i].j;
-		const struct gfxstat_layer_metrics *l = rows[i].l;
+		const struct gfxstat_janky_frame *j = rows[i].frame;
+		const struct gfxstat_layer_metrics *l = rows[i].layer;
 		const char *c = j->present_ns != GFXSTAT_NS_NONE ?
 				gx_html_cause_of(h, l->name, j->present_ns) : NULL;
 		size_t kn;
