@@ -17,7 +17,8 @@
 enum { OPT_FORMAT = 256, OPT_LAYER, OPT_APP };
 
 static const struct cli_opt frames_opts[] = {
-	{ OPT_FORMAT, "format", "csv|jsonl", "output format (csv)" },
+	{ OPT_FORMAT, "format", "csv|jsonl|json", "output format (csv); json: one document, the "
+	  "frames then the header" },
 	{ OPT_LAYER, "layer", "SUBSTRING", "only layers whose name contains SUBSTRING" },
 	{ OPT_APP, "app", "PKG", "only the layers of this package" },
 	{ 'o', "output", "FILE", "write to FILE instead of standard output (created once a frame "
@@ -48,7 +49,8 @@ static const char frames_details[] =
 
 static const struct cli_cmd frames_cmd = {
 	"gfxstat frames",
-	"gfxstat frames [--format csv|jsonl] [--layer SUBSTRING] [--app PKG] [-o FILE] [-q] INPUT...",
+	"gfxstat frames [--format csv|jsonl|json] [--layer SUBSTRING] [--app PKG] [-o FILE] [-q] "
+	"INPUT...",
 	"List every frame of every layer, from any supported input, one per line.",
 	frames_details,
 	frames_opts,
@@ -56,6 +58,7 @@ static const struct cli_cmd frames_cmd = {
 
 struct frames_run {
 	int jsonl;
+	int json;               /* one document: {"frames":[...],"header":{...}} */
 	const char *layer, *app;
 	const char *out_path;
 	FILE *out;
@@ -71,11 +74,12 @@ static int frames_opt(void *user, int id, const char *arg)
 
 	switch (id) {
 	case OPT_FORMAT:
-		if (strcmp(arg, "csv") && strcmp(arg, "jsonl")) {
-			cli_error("--format takes csv or jsonl, not '%s'", arg);
+		if (strcmp(arg, "csv") && strcmp(arg, "jsonl") && strcmp(arg, "json")) {
+			cli_error("--format takes csv, jsonl or json, not '%s'", arg);
 			return -1;
 		}
-		r->jsonl = !strcmp(arg, "jsonl");
+		r->json = !strcmp(arg, "json");
+		r->jsonl = r->json || !strcmp(arg, "jsonl");
 		return 0;
 	case OPT_LAYER:
 		r->layer = arg;
@@ -104,6 +108,10 @@ static int open_output(struct frames_run *r)
 		r->write_errno = errno ? errno : EIO;
 		return -1;
 	}
+	if (r->json && fputs("{\"frames\":[\n", r->out) == EOF) {
+		r->write_errno = errno ? errno : EIO;
+		return -1;
+	}
 	if (!r->jsonl) {
 		char hdr[2048];
 		size_t n = gfxstat_frame_csv_header(hdr, sizeof(hdr));
@@ -126,6 +134,10 @@ static int on_frame(void *user, const struct gfxstat_frame *f)
 		return 0;
 	if (!r->out && open_output(r))
 		return -1;
+	if (r->json && r->written && fputs(",", r->out) == EOF) {
+		r->write_errno = errno ? errno : EIO;
+		return -1;
+	}
 	r->write_errno = cli_write_row(r->out, &r->rb, r->jsonl ? cli_fmt_frame_json
 								: cli_fmt_frame_csv, f, 0);
 	if (r->write_errno)
@@ -141,7 +153,8 @@ static int on_frame(void *user, const struct gfxstat_frame *f)
  */
 static int frames_jsonl_header(struct frames_run *r)
 {
-	fputs("{\"header\":", r->out);
+	/* --format json: the same header closes the document (key order means nothing in JSON) */
+	fputs(r->json ? "],\"header\":" : "{\"header\":", r->out);
 	cli_json_header_write(r->out, &r->hdr);
 	fputs("}\n", r->out);
 	return ferror(r->out) ? (errno ? errno : EIO) : 0;

@@ -20,6 +20,7 @@ c55_all() { # c55_all NAME INPUT: every JSON output of one input
 	c55_run "$1.analyze.json" analyze -q --format json "$2"
 	c55_run "$1.inspect.json" inspect -q --format json "$2"
 	c55_run "$1.frames.jsonl" frames -q --format jsonl "$2"
+	c55_run "$1.frames.json" frames -q "$2" --format json
 }
 
 if ! command -v node > /dev/null 2>&1; then
@@ -76,7 +77,7 @@ else
 		echo "$out" | head -10
 	fi
 	# every command that has a JSON output was seen (a missing one would pass unnoticed)
-	for kind in analyze.json inspect.json frames.jsonl latency.json devices.json; do
+	for kind in analyze.json inspect.json frames.jsonl frames.json latency.json devices.json; do
 		ls "$c55/out" | grep -q "\.$kind\$" && pass || fail "schema: no $kind output to validate"
 	done
 
