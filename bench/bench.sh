@@ -40,3 +40,30 @@ row "gfxstat gfx" "$("$DIR/bench_run" "$RUNS" "$BUILD/gfxstat" gfx -q -F "$DIR/o
 row "gfxstat gfx (stdin)" "$("$DIR/bench_run" "$RUNS" sh -c "\"$BUILD/gfxstat\" gfx -q -F \"$DIR/out\" - < \"$TRACE\"")"
 row "gfxstat frames" "$("$DIR/bench_run" "$RUNS" "$BUILD/gfxstat" frames -q -o /dev/null "$TRACE")"
 row "gfxstat analyze" "$("$DIR/bench_run" "$RUNS" "$BUILD/gfxstat" analyze -q "$TRACE")"
+
+# The report on a 1 M-frame input (issue 9): a 120 Hz simulated capture of 4800 s without
+# idle (about 490 k app frames and as many SurfaceFlinger refreshes), time to write the report,
+# its size, and the time until the page is interactive in headless Chromium (when node,
+# playwright-core in report/node_modules and Debian's chromium are there).
+RTRACE=$DIR/report-1m.trace
+if [ ! -f "$RTRACE" ]; then
+	echo "bench: generating $RTRACE (gfxsim, 120 Hz, 4800 s, 1 app, no idle)" >&2
+	"$BUILD/gfxsim" --seed 3 --hz 120 --duration 4800 --apps 1 --idle 0 -o "$RTRACE.tmp" \
+		2> /dev/null
+	mv "$RTRACE.tmp" "$RTRACE"
+fi
+RFRAMES=$("$BUILD/gfxstat" frames -q "$RTRACE" | tail -n +2 | wc -l)
+row_report=$("$DIR/bench_run" 1 "$BUILD/gfxstat" report -q -o "$DIR/report-1m.html" "$RTRACE")
+echo "$row_report" | awk -v frames="$RFRAMES" '{
+	for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	printf "%-22s %8.3f s for %d frames %9.1f MB peak RSS\n", "gfxstat report", v["wall"],
+		frames, v["maxrss_kb"] / 1024
+}'
+echo "report file:           $(wc -c < "$DIR/report-1m.html") bytes"
+if command -v node > /dev/null 2>&1 && [ -d report/node_modules/playwright-core ] &&
+	[ -x /usr/bin/chromium ]; then
+	echo "report interactive:    $(node report/test/check-report.js "$DIR/report-1m.html" 2>&1 |
+		grep -o '"tti_ms":[0-9]*' | cut -d: -f2) ms (headless Chromium, from navigation)"
+else
+	echo "report interactive:    not measured (node, report/node_modules or chromium missing)"
+fi
