@@ -268,7 +268,7 @@ void cli_store_close(struct cli_store *s)
 
 static int save_rows(struct cli_store *s, const char *id,
 		     const struct gfxstat_layer_metrics *const *rows, size_t nrows,
-		     const char *version)
+		     const char *version, const char *package)
 {
 	static const char sql[] =
 		"INSERT INTO metrics (run_id, name, app, is_app, metric, value, app_version) "
@@ -280,8 +280,10 @@ static int save_rows(struct cli_store *s, const char *id,
 
 	for (i = 0; i < nrows && !rc; i++) {
 		const struct gfxstat_layer_metrics *l = rows[i];
+		/* the version is the measured app's: another app of the same run has its own */
+		const char *ver = !package || (l->app && !strcmp(l->app, package)) ? version : NULL;
 		const char *p[7] = { id, l->name, l->app && l->app[0] ? l->app : NULL,
-				     l->is_app ? "1" : "0", NULL, val, version };
+				     l->is_app ? "1" : "0", NULL, val, ver };
 
 		snprintf(frames, sizeof(frames), "%llu", (unsigned long long)l->frames);
 		p[4] = "frames";
@@ -322,7 +324,7 @@ int cli_store_save(struct cli_store *s, const struct cli_store_run *run,
 	if (!rc && !id[0])
 		rc = store_fail(s, "no run id");
 	if (!rc)
-		rc = save_rows(s, id, rows, nrows, run->app_version);
+		rc = save_rows(s, id, rows, nrows, run->app_version, run->app_package);
 	if (rc) {
 		exec_plain(s, "ROLLBACK");
 		return rc;

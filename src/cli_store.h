@@ -22,6 +22,8 @@ struct cli_store_run {
 	int64_t when_ns;          /* wall clock, ns since the epoch (0: now) */
 	const char *device_serial, *device_model, *android, *refresh_modes;
 	const char *app_version;  /* versionName (versionCode) when the recorder knows it */
+	const char *app_package;  /* the package @app_version is of: only its rows get it (NULL:
+				   * every row, as for a run of one app) */
 	const char *label;        /* --label: build id, git sha, branch */
 	const char *source;       /* trace, perfetto, latency, gfxinfo, or the input's format */
 	const char *session_path; /* the session folder or input file */

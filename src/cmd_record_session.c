@@ -126,6 +126,23 @@ static void write_device_json(struct rec *r)
 	fprintf(f, ",\"root\":%s,\"perfetto\":%s,\"focus\":", d->root ? "true" : "false",
 		d->perfetto ? "true" : "false");
 	cli_json_str(f, d->focus);
+	/* the app measured and its version at the start (`dumpsys package`), null unknown */
+	fprintf(f, ",\"app\":");
+	if (d->app[0]) {
+		fprintf(f, "{\"package\":");
+		cli_json_str(f, d->app);
+		fprintf(f, ",\"version_name\":");
+		if (d->app_version_name[0])
+			cli_json_str(f, d->app_version_name);
+		else
+			fprintf(f, "null");
+		if (d->app_version_code >= 0)
+			fprintf(f, ",\"version_code\":%lld}", (long long)d->app_version_code);
+		else
+			fprintf(f, ",\"version_code\":null}");
+	} else {
+		fprintf(f, "null");
+	}
 	fprintf(f, ",\"source\":\"%s\",\"source_reason\":",
 		gfxstat_capture_source_name(gfxstat_capture_source(r->cap)));
 	cli_json_str(f, gfxstat_capture_reason(r->cap));
@@ -390,11 +407,23 @@ static int store_session(struct rec *r)
 	const struct gfxstat_device_info *d = gfxstat_capture_device(r->cap);
 	struct cli_store_run run = { 0 };
 	struct cli_store *st = NULL;
-	char *abs;
+	char *abs, version[200];
 	int rc;
 
 	if (!cmd_record_store.save)
 		return CLI_OK;
+	/* "versionName (versionCode)", or the one known; NULL when neither is */
+	if (d->app_version_name[0] && d->app_version_code >= 0)
+		snprintf(version, sizeof(version), "%s (%lld)", d->app_version_name,
+			 (long long)d->app_version_code);
+	else if (d->app_version_name[0])
+		snprintf(version, sizeof(version), "%s", d->app_version_name);
+	else if (d->app_version_code >= 0)
+		snprintf(version, sizeof(version), "(%lld)", (long long)d->app_version_code);
+	else
+		version[0] = 0;
+	run.app_version = version[0] ? version : NULL;
+	run.app_package = d->app[0] ? d->app : NULL;
 	run.device_serial = d->serial;
 	run.device_model = d->model;
 	run.android = d->release;

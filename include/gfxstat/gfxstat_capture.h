@@ -112,6 +112,12 @@ struct gfxstat_device_info {
 	char modes[128];      /* refresh rates in Hz, "60 90 120" */
 	char focus[256];      /* the focused "pkg/full.Activity" */
 	int tracing_on;       /* 1, 0, or -1 unknown */
+	/* The app measured, set by gfxstat_capture_start() (gfxstat_device_probe() leaves
+	 * them alone): --app, else the focused app's package, "" when none; and its version
+	 * from one `dumpsys package PKG` at the start ("" and -1 when unknown). */
+	char app[256];
+	char app_version_name[128];
+	int64_t app_version_code;
 };
 
 /**
@@ -203,7 +209,9 @@ struct gfxstat_capture *gfxstat_capture_new(const struct gfxstat_adb_transport *
 void gfxstat_capture_free(struct gfxstat_capture *c);
 
 /**
- * gfxstat_capture_start() - probe the device and choose the source (sink->source is called)
+ * gfxstat_capture_start() - probe the device, read the app's version when there is an app
+ * (an unknown package or no answer leaves it unknown, never an error), and choose the
+ * source (sink->source is called)
  * Return: 0, or a GFXSTAT_CAP_E_* code after a GFXSTAT_LOG_ERROR message.
  */
 int gfxstat_capture_start(struct gfxstat_capture *c);

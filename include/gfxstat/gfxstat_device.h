@@ -3,7 +3,8 @@
  * Pure parsers for what `adb` and an Android device print, for `gfxstat devices` and
  * `gfxstat record`: `adb devices -l`, the focused window (`dumpsys window`, `dumpsys input`),
  * refresh rates (`dumpsys display`, `dumpsys SurfaceFlinger`, `--latency`), `getprop`,
- * `id -u`, the tracefs directory, `tracing_on` and SurfaceFlinger's page-flip counter.
+ * `id -u`, the tracefs directory, `tracing_on`, SurfaceFlinger's page-flip counter and an
+ * app's version (`dumpsys package PKG`).
  *
  * Ownership: every function reads text already captured by the caller and allocates
  * nothing. Every gfxstat_str it returns borrows the caller's text and is valid as long as
@@ -368,5 +369,38 @@ enum gfxstat_pageflip_step_kind gfxstat_pageflip_step(uint32_t prev, uint32_t cu
 							int64_t interval_ns, int64_t slack_ns,
 							uint32_t max_mhz,
 							struct gfxstat_pageflip_step *out);
+
+/* ---------------------------------------------------------------------------------------- */
+/* An app's version (`dumpsys package PKG`)                                                  */
+
+/* The version of one package block. */
+struct gfxstat_pkg_version {
+	struct gfxstat_str pkg;  /* the block's package, as in "Package [com.pkg] (1a2b3c):" */
+	struct gfxstat_str name; /* versionName; empty when not printed or printed "null" */
+	int64_t code;            /* versionCode (a long since Android 9); -1 when not printed
+				  * or not a decimal number */
+};
+
+/**
+ * gfxstat_pkg_version_parse() - the versionName and versionCode of a package in
+ * `dumpsys package PKG` output
+ * @s: the whole output; @n: its length
+ * @pkg: the package wanted (NUL-terminated), or NULL for the first block
+ * @out: filled on GFXSTAT_PARSE_OK and GFXSTAT_PARSE_UNSUPPORTED (name empty, code -1
+ * otherwise)
+ *
+ * Reads the block that starts "Package [PKG] (hash):" (Settings.dumpPackageLPr(), Android
+ * 4-15, under "Packages:") and ends at the next line indented no deeper than that header;
+ * a block whose header names another package but whose "compat name=PKG" line names @pkg
+ * (a renamed package) is taken too. In it, "versionCode=N[ minSdk=M targetSdk=T]" and
+ * "versionName=V" (the rest of the line, trimmed; "null" when the APK has none). Only the
+ * first such block counts: an updated system app prints a second one, the version on the
+ * system image, under "Hidden system packages:".
+ * Return: GFXSTAT_PARSE_OK when the block gives a versionName or a versionCode;
+ * GFXSTAT_PARSE_UNSUPPORTED when the block is there but gives neither; GFXSTAT_PARSE_FAIL
+ * when there is no block for @pkg (an unknown package, an empty or foreign answer).
+ */
+enum gfxstat_parse_res gfxstat_pkg_version_parse(const char *s, size_t n, const char *pkg,
+						 struct gfxstat_pkg_version *out);
 
 #endif

@@ -383,6 +383,41 @@ static enum gfxstat_capture_source choose(struct gfxstat_capture *c,
 	return GFXSTAT_CAPTURE_PAGEFLIP;
 }
 
+/* A Java package name ("com.example.app2"): nothing a device shell would read as syntax. */
+static int package_name_ok(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._", *s))
+			return 0;
+	return 1;
+}
+
+/* The app measured and its version, from one `dumpsys package PKG` (issue 10). */
+static void app_version(struct gfxstat_capture *c)
+{
+	struct gfxstat_device_info *d = &c->dev;
+	struct gfxstat_pkg_version v;
+	char cmd[300];
+
+	d->app_version_name[0] = 0;
+	d->app_version_code = -1;
+	gx_cap_package(c, d->app, sizeof(d->app));
+	if (!package_name_ok(d->app))
+		return;
+	snprintf(cmd, sizeof(cmd), "dumpsys package %s", d->app);
+	/* not started or over the time: what came may be cut anywhere */
+	if (gx_cap_shell(c->t, c->buf, GX_CAP_OUT_MAX, cmd) < 0)
+		return;
+	if (gfxstat_pkg_version_parse(c->buf, strlen(c->buf), d->app, &v) != GFXSTAT_PARSE_OK)
+		return;
+	if (v.name.n < sizeof(d->app_version_name))
+		snprintf(d->app_version_name, sizeof(d->app_version_name), "%.*s", (int)v.name.n,
+			 v.name.p);
+	d->app_version_code = v.code;
+}
+
 int gfxstat_capture_start(struct gfxstat_capture *c)
 {
 	int rc = gfxstat_device_probe(c->t, c->o.tracefs, &c->dev);
@@ -391,6 +426,7 @@ int gfxstat_capture_start(struct gfxstat_capture *c)
 		gx_cap_log(c, GFXSTAT_LOG_ERROR, "%s: the device does not answer", c->dev.serial);
 		return rc;
 	}
+	app_version(c);
 	c->source = choose(c, c->o.want);
 	if (c->source == GFXSTAT_CAPTURE_TRACE && !c->dev.tracefs[0]) {
 		gx_cap_log(c, GFXSTAT_LOG_ERROR, "%s: trace_pipe is not reachable (no tracefs, or "

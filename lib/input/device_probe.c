@@ -41,6 +41,13 @@
  *   mobileperf/android/fps.py _get_surface_stats_legacy() (re '^Result: Parcel\((\w+)',
  *   base 16) and Gracker/FPSDump FPSUtils.java (reply.readInt(), frames over
  *   System.nanoTime()).
+ * - dumpsys package PKG: LineageOS/android_frameworks_base @09a217e (Android 9)
+ *   services/core/java/com/android/server/pm/Settings.java dumpPackageLPr() ("Package [" +
+ *   realName or name + "] (" + identity hash + "):", "  compat name=", "  versionCode=" +
+ *   " minSdk=.. targetSdk=.." when the package is parsed, "  versionName=" + mVersionName,
+ *   each after the block's prefix) and dumpPackagesLPr() ("Packages:", then "Hidden system
+ *   packages:" with the system image's block of an updated system app), reached from
+ *   PackageManagerService.dump() (Android 4-12) and ComputerEngine/DumpHelper (13+).
  */
 #include <stdint.h>
 #include <string.h>
@@ -1117,4 +1124,124 @@ enum gfxstat_pageflip_step_kind gfxstat_pageflip_step(uint32_t prev, uint32_t cu
 	/* d / span <= max by construction; the min only absorbs the rounding */
 	out->fps_mhz = fps >= (double)max_mhz ? max_mhz : (uint32_t)fps;
 	return out->kind;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* An app's version                                                                            */
+
+/* Leading spaces and tabs of a line. */
+static size_t indent_of(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i;
+}
+
+/* A Java long printed in decimal, >= 0; the whole slice. 0 on success. */
+static int parse_long(const char *s, size_t n, int64_t *v)
+{
+	int64_t x = 0;
+	size_t i;
+
+	if (!n || n > 19)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (!gx_isdigit(s[i]) || x > (INT64_MAX - (s[i] - '0')) / 10)
+			return -1;
+		x = x * 10 + (s[i] - '0');
+	}
+	*v = x;
+	return 0;
+}
+
+/* "Package [NAME] (hash):" (trimmed): NAME into @name. 0 on success. */
+static int package_header(const char *t, size_t tn, struct gfxstat_str *name)
+{
+	const char *close;
+
+	if (!starts(t, tn, "Package [") || tn < 11 || t[tn - 1] != ':')
+		return -1;
+	close = memchr(t + 9, ']', tn - 9);
+	if (!close || close == t + 9)
+		return -1;
+	*name = mkstr(t + 9, (size_t)(close - t - 9));
+	return 0;
+}
+
+static int str_is(struct gfxstat_str s, const char *lit)
+{
+	return s.n == strlen(lit) && memcmp(s.p, lit, s.n) == 0;
+}
+
+/* versionCode= and versionName= of one line of a block, the first of each kept. */
+static void version_line(const char *t, size_t tn, int *have_code, int *have_name,
+			 struct gfxstat_pkg_version *out)
+{
+	if (!*have_code && starts(t, tn, "versionCode=")) {
+		size_t k = 12, e = k;
+
+		while (e < tn && t[e] != ' ' && t[e] != '\t')
+			e++;
+		*have_code = 1;
+		if (parse_long(t + k, e - k, &out->code))
+			out->code = -1;
+	} else if (!*have_name && starts(t, tn, "versionName=")) {
+		const char *v = t + 12;
+		size_t vn = tn - 12;
+
+		*have_name = 1;
+		trim(&v, &vn);
+		if (!(vn == 4 && memcmp(v, "null", 4) == 0))
+			out->name = mkstr(v, vn);
+	}
+}
+
+enum gfxstat_parse_res gfxstat_pkg_version_parse(const char *s, size_t n, const char *pkg,
+						 struct gfxstat_pkg_version *out)
+{
+	const char *p = s, *end = s + n, *ls;
+	size_t ln, head = 0;
+	int in = 0, mine = 0, have_code = 0, have_name = 0;
+
+	out->pkg = mkstr(NULL, 0);
+	out->name = mkstr(NULL, 0);
+	out->code = -1;
+	if (!s)
+		return GFXSTAT_PARSE_FAIL;
+	while (next_line(&p, end, &ls, &ln)) {
+		const char *t = ls;
+		size_t tn = ln, ind = indent_of(ls, ln);
+		struct gfxstat_str name;
+
+		trim(&t, &tn);
+		if (!tn)
+			continue;
+		if (in && ind <= head) {
+			/* the block ended: the first one of the package is the one */
+			if (mine)
+				break;
+			in = 0;
+		}
+		if (!in) {
+			if (package_header(t, tn, &name))
+				continue;
+			in = 1;
+			head = ind;
+			out->pkg = name;
+			mine = !pkg || str_is(name, pkg);
+			continue;
+		}
+		if (!mine && pkg && starts(t, tn, "compat name=") &&
+		    str_is(mkstr(t + 12, tn - 12), pkg))
+			mine = 1;
+		if (mine)
+			version_line(t, tn, &have_code, &have_name, out);
+	}
+	if (!in || !mine) {
+		out->pkg = mkstr(NULL, 0);
+		return GFXSTAT_PARSE_FAIL;
+	}
+	return out->name.n || out->code >= 0 ? GFXSTAT_PARSE_OK : GFXSTAT_PARSE_UNSUPPORTED;
 }

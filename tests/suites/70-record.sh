@@ -671,3 +671,65 @@ if [ -x "$GFXSIM" ]; then
 	fi
 	unset ADB R
 fi
+
+# -- the app's version in device.json and the history (issue 10) -----------------------------
+# The focused app is an updated system app: `dumpsys package` prints the running version's
+# block, then the system image's under "Hidden system packages:"; the first one is taken, once.
+if [ -x "$GFXSIM" ]; then
+	export ADB="$FAKE"
+	scenario "$rec/s40" FAKE1
+	mkdir -p "$rec/s40/FAKE1/package"
+	printf '%s\n' 'Packages:' \
+		'  Package [com.example.app2] (9a7c3e1):' \
+		'    appId=10123' \
+		'    pkg=Package{5b2e0d8 com.example.app2}' \
+		'    codePath=/data/app/~~Qk3b9xw==/com.example.app2-Zr0wq==' \
+		'    versionCode=241 minSdk=24 targetSdk=34' \
+		'    minExtensionVersions=[]' \
+		'    versionName=2.4.1' \
+		'    flags=[ SYSTEM HAS_CODE UPDATED_SYSTEM_APP ALLOW_BACKUP ]' \
+		'' \
+		'Hidden system packages:' \
+		'  Package [com.example.app2] (3c8d2b7):' \
+		'    codePath=/product/app/App2' \
+		'    versionCode=200 minSdk=24 targetSdk=34' \
+		'    versionName=2.0.0' > "$rec/s40/FAKE1/package/com.example.app2"
+	FAKE_ADB=$rec/s40 "$GFXSTAT" record -q --duration 1 --save --db "$rec/h40.db" \
+		-o "$rec/sess40" > "$rec/r40.out" 2>&1
+	rc=$?
+	"$GFXSTAT" history --db "$rec/h40.db" > "$rec/h40.out" 2>&1
+	hrc=$?
+	if [ $rc -eq 0 ] && [ $hrc -eq 0 ] &&
+		grep -q '"focus":"com.example.app2/com.example.app2.MainActivity","app":{"package":"com.example.app2","version_name":"2.4.1","version_code":241},"source":"trace"' \
+			"$rec/sess40/device.json" &&
+		[ "$(grep -c 'shell dumpsys package' "$rec/s40/log")" = 1 ] &&
+		grep -q '^-s FAKE1 shell dumpsys package com.example.app2$' "$rec/s40/log" &&
+		grep -q ' FAKE1 .* trace .* com.example.app2 .* 2.4.1 (241) .*/sess40$' "$rec/h40.out" &&
+		! grep -q 'com.example.app1 .* 2.4.1 (241)' "$rec/h40.out"
+	then pass; else
+		fail "record --save: the app's version (dumpsys package) in device.json and history (exits $rc $hrc)"
+		cat "$rec/r40.out" "$rec/sess40/device.json" "$rec/h40.out"; grep package "$rec/s40/log"
+	fi
+	# an app the device does not know (--app): no output, the version null, no failure;
+	# nothing named at all: "app" is null
+	FAKE_ADB=$rec/s40 "$GFXSTAT" record -q --duration 1 --app com.example.gone --save \
+		--db "$rec/h40.db" -o "$rec/sess41" > "$rec/r41.out" 2>&1
+	rc=$?
+	scenario "$rec/s42" FAKE1
+	: > "$rec/s42/FAKE1/window"
+	FAKE_ADB=$rec/s42 "$GFXSTAT" record -q --duration 1 -o "$rec/sess42" > "$rec/r42.out" 2>&1
+	rc2=$?
+	"$GFXSTAT" history --db "$rec/h40.db" > "$rec/h41.out" 2>&1
+	if [ $rc -eq 0 ] && [ $rc2 -eq 0 ] &&
+		grep -q '"app":{"package":"com.example.gone","version_name":null,"version_code":null},' \
+			"$rec/sess41/device.json" &&
+		grep -q '"focus":"","app":null,"source"' "$rec/sess42/device.json" &&
+		! grep -q 'dumpsys package' "$rec/s42/log" &&
+		[ "$(grep -c '/sess41$' "$rec/h41.out")" -ge 1 ] &&
+		! grep '/sess41$' "$rec/h41.out" | grep -q '2\.4\.1'
+	then pass; else
+		fail "record: an unknown app's version is null, no app gives \"app\":null (exits $rc $rc2)"
+		cat "$rec/r41.out" "$rec/sess41/device.json" "$rec/r42.out" "$rec/sess42/device.json" "$rec/h41.out"
+	fi
+	unset ADB
+fi

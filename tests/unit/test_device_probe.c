@@ -654,6 +654,200 @@ TEST(pageflip_step)
 	CHECK(st.fps_mhz <= 10000000u && st.span_ns == INT64_MAX);
 }
 
+/* ---------------------------------------------------------------------------------------- */
+/* An app's version: `dumpsys package PKG`                                                     */
+
+/* An updated system app, as Android 14 prints it (Settings.dumpPackageLPr() under
+ * "Packages:", then the system image's copy under "Hidden system packages:"): the first
+ * block, the version running, wins. */
+static const char chrome_a14[] =
+	"Activity Resolver Table:\n"
+	"  Non-Data Actions:\n"
+	"      android.intent.action.MAIN:\n"
+	"        4f1c2a3 com.android.chrome/com.google.android.apps.chrome.Main filter 8e2d1f0\n"
+	"          Action: \"android.intent.action.MAIN\"\n"
+	"\n"
+	"Key Set Manager:\n"
+	"  [com.android.chrome]\n"
+	"      Signing KeySets: 52\n"
+	"\n"
+	"Packages:\n"
+	"  Package [com.android.chrome] (9a7c3e1):\n"
+	"    appId=10123\n"
+	"    pkg=Package{5b2e0d8 com.android.chrome}\n"
+	"    codePath=/data/app/~~Qk3b9xw==/com.android.chrome-Zr0wq==\n"
+	"    resourcePath=/data/app/~~Qk3b9xw==/com.android.chrome-Zr0wq==\n"
+	"    legacyNativeLibraryDir=/data/app/~~Qk3b9xw==/com.android.chrome-Zr0wq==/lib\n"
+	"    extractNativeLibs=false\n"
+	"    primaryCpuAbi=arm64-v8a\n"
+	"    secondaryCpuAbi=armeabi-v7a\n"
+	"    cpuAbiOverride=null\n"
+	"    versionCode=631209833 minSdk=29 targetSdk=34\n"
+	"    minExtensionVersions=[]\n"
+	"    versionName=124.0.6367.113\n"
+	"    usesNonSdkApi=false\n"
+	"    splits=[base, chrome, config.en]\n"
+	"    apkSigningVersion=3\n"
+	"    flags=[ SYSTEM HAS_CODE ALLOW_CLEAR_USER_DATA UPDATED_SYSTEM_APP ALLOW_BACKUP ]\n"
+	"    User 0: ceDataInode=4195 installed=true hidden=false suspended=false "
+	"distractionFlags=0 stopped=false notLaunched=false enabled=0 instant=false virtual=false\n"
+	"      gids=[3003]\n"
+	"\n"
+	"Hidden system packages:\n"
+	"  Package [com.android.chrome] (3c8d2b7):\n"
+	"    appId=10123\n"
+	"    pkg=Package{e41f6a9 com.android.chrome}\n"
+	"    codePath=/product/app/Chrome\n"
+	"    versionCode=609911433 minSdk=29 targetSdk=34\n"
+	"    minExtensionVersions=[]\n"
+	"    versionName=119.0.6045.66\n"
+	"\n"
+	"Queries:\n"
+	"  system apps queryable: false\n"
+	"\n"
+	"Dexopt state:\n"
+	"  [com.android.chrome]\n"
+	"    path: /data/app/~~Qk3b9xw==/com.android.chrome-Zr0wq==/base.apk\n"
+	"      arm64: [status=speed-profile] [reason=bg-dexopt]\n";
+
+TEST(pkg_version_updated_system_app)
+{
+	struct gfxstat_pkg_version v;
+
+	CHECK_EQ(gfxstat_pkg_version_parse(S(chrome_a14), "com.android.chrome", &v),
+		 GFXSTAT_PARSE_OK);
+	CHECK_STR(v.pkg, "com.android.chrome");
+	CHECK_STR(v.name, "124.0.6367.113");
+	CHECK_EQ(v.code, 631209833);
+	/* no package asked: the first block too */
+	CHECK_EQ(gfxstat_pkg_version_parse(S(chrome_a14), NULL, &v), GFXSTAT_PARSE_OK);
+	CHECK_STR(v.name, "124.0.6367.113");
+	CHECK_EQ(v.code, 631209833);
+	/* another package: none of these blocks */
+	CHECK_EQ(gfxstat_pkg_version_parse(S(chrome_a14), "com.android", &v), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(v.pkg.n, 0);
+	CHECK_EQ(v.name.n, 0);
+	CHECK_EQ(v.code, -1);
+}
+
+TEST(pkg_version_old_and_pty)
+{
+	/* Android 5-8 (PackageManagerService/Settings of the time): "versionCode=N targetSdk=T",
+	 * through an `adb shell` pty */
+	static const char a6[] =
+		"Packages:\r\r\n"
+		"  Package [com.example.app2] (2b1e3c4):\r\r\n"
+		"    userId=10087\r\r\n"
+		"    pkg=Package{1a2b3c4 com.example.app2}\r\r\n"
+		"    codePath=/data/app/com.example.app2-1\r\r\n"
+		"    versionCode=123 targetSdk=23\r\r\n"
+		"    versionName=1.2.3 \r\r\n"
+		"    splits=[base]\r\r\n"
+		"    dataDir=/data/user/0/com.example.app2";
+	struct gfxstat_pkg_version v;
+
+	CHECK_EQ(gfxstat_pkg_version_parse(S(a6), "com.example.app2", &v), GFXSTAT_PARSE_OK);
+	CHECK_STR(v.name, "1.2.3");
+	CHECK_EQ(v.code, 123);
+}
+
+TEST(pkg_version_blocks)
+{
+	/* a block of another package first (a shared uid's), then the one asked for */
+	static const char two[] =
+		"Packages:\n"
+		"  Package [com.example.other] (1):\n"
+		"    versionCode=7 minSdk=24 targetSdk=34\n"
+		"    versionName=9.9\n"
+		"  Package [com.example.app2] (2):\n"
+		"    versionCode=42 minSdk=24 targetSdk=34\n"
+		"    versionName=2.0-beta (build 7)\n";
+	/* a renamed package: the header has the real name, "compat name=" the old one */
+	static const char renamed[] =
+		"Packages:\n"
+		"  Package [com.example.newname] (5d):\n"
+		"    compat name=com.example.oldname\n"
+		"    userId=10090\n"
+		"    versionCode=17 minSdk=21 targetSdk=33\n"
+		"    versionName=3.1\n";
+	/* versionName="null" (an APK without one), a code over a Java long, lines cut */
+	static const char odd[] =
+		"Packages:\n"
+		"  Package [a.b] (1):\n"
+		"    versionCode=99999999999999999999 minSdk=21 targetSdk=33\n"
+		"    versionName=null\n"
+		"Hidden system packages:\n"
+		"    versionName=1.0\n";
+	static const char code_only[] =
+		"  Package [a.b] (1):\n"
+		"    versionCode=4294967298 minSdk=21 targetSdk=33\n"
+		"    versionName=null\n";
+	struct gfxstat_pkg_version v;
+
+	CHECK_EQ(gfxstat_pkg_version_parse(S(two), "com.example.app2", &v), GFXSTAT_PARSE_OK);
+	CHECK_STR(v.pkg, "com.example.app2");
+	CHECK_STR(v.name, "2.0-beta (build 7)");
+	CHECK_EQ(v.code, 42);
+	CHECK_EQ(gfxstat_pkg_version_parse(S(two), NULL, &v), GFXSTAT_PARSE_OK);
+	CHECK_STR(v.name, "9.9");
+	CHECK_EQ(v.code, 7);
+	CHECK_EQ(gfxstat_pkg_version_parse(S(renamed), "com.example.oldname", &v),
+		 GFXSTAT_PARSE_OK);
+	CHECK_STR(v.pkg, "com.example.newname");
+	CHECK_STR(v.name, "3.1");
+	CHECK_EQ(v.code, 17);
+	CHECK_EQ(gfxstat_pkg_version_parse(S(odd), "a.b", &v), GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_STR(v.pkg, "a.b");
+	CHECK_EQ(v.name.n, 0);
+	CHECK_EQ(v.code, -1);
+	/* versionCodeMajor 1 << 32 | 2 (PackageInfo.getLongVersionCode()) */
+	CHECK_EQ(gfxstat_pkg_version_parse(S(code_only), "a.b", &v), GFXSTAT_PARSE_OK);
+	CHECK_EQ(v.name.n, 0);
+	CHECK_EQ(v.code, 4294967298LL);
+}
+
+TEST(pkg_version_unknown_and_garbage)
+{
+	/* `dumpsys package com.nope`: the sections, no block */
+	static const char unknown[] =
+		"Activity Resolver Table:\n\nKey Set Manager:\n\nPackages:\n\nQueries:\n"
+		"  system apps queryable: false\n\nDexopt state:\n  Unable to find package: "
+		"com.nope\n";
+	static const char *const bad[] = {
+		"",
+		"\n\n\r\n",
+		"/system/bin/sh: dumpsys: inaccessible or not found\n",
+		"Can't find service: package\n",
+		"  Package [com.nope (1):\n    versionCode=1\n",
+		"  Package [] (1):\n    versionCode=1\n",
+		"  Package [com.nope] (1)\n    versionCode=1\n",
+		"    versionCode=5 minSdk=21\n    versionName=1.0\n",
+		"\x01\xff garbage Package [ ]:\n    versionCode=3\n",
+	};
+	struct gfxstat_pkg_version v;
+	size_t i;
+
+	CHECK_EQ(gfxstat_pkg_version_parse(S(unknown), "com.nope", &v), GFXSTAT_PARSE_FAIL);
+	CHECK_EQ(gfxstat_pkg_version_parse(NULL, 0, "com.nope", &v), GFXSTAT_PARSE_FAIL);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK_EQ(gfxstat_pkg_version_parse(bad[i], strlen(bad[i]), "com.nope", &v),
+			 GFXSTAT_PARSE_FAIL);
+		CHECK_EQ(gfxstat_pkg_version_parse(bad[i], strlen(bad[i]), NULL, &v),
+			 GFXSTAT_PARSE_FAIL);
+		CHECK_EQ(v.name.n + v.pkg.n, 0);
+		CHECK_EQ(v.code, -1);
+	}
+	/* a NUL inside the name: not the package asked for */
+	CHECK_EQ(gfxstat_pkg_version_parse(S("  Package [a\0b] (1):\n    versionCode=3\n"), "a", &v),
+		 GFXSTAT_PARSE_FAIL);
+	/* a block without a version: there, but unknown */
+	CHECK_EQ(gfxstat_pkg_version_parse(S("Packages:\n  Package [com.nope] (1):\n    userId=1\n"),
+					   "com.nope", &v), GFXSTAT_PARSE_UNSUPPORTED);
+	CHECK_EQ(gfxstat_pkg_version_parse(S("  Package [com.nope] (1):\n    versionCode=12x "
+					     "minSdk=1\n"), "com.nope", &v),
+		 GFXSTAT_PARSE_UNSUPPORTED);
+}
+
 /* A transport that answers `adb devices -l` with @ctx, or fails when @ctx is NULL. */
 static int fake_run(void *ctx, const char *const *args, char *out, size_t cap, int timeout_s)
 {
@@ -714,5 +908,9 @@ TEST_SUITE(test_device_probe)
 	RUN(tracefs);
 	RUN(pageflip_reply);
 	RUN(pageflip_step);
+	RUN(pkg_version_updated_system_app);
+	RUN(pkg_version_old_and_pty);
+	RUN(pkg_version_blocks);
+	RUN(pkg_version_unknown_and_garbage);
 	RUN(capture_devices);
 }
