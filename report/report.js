@@ -5,9 +5,10 @@
 	'use strict';
 	document.documentElement.classList.add('js');
 	var D = JSON.parse(document.getElementById('gfxstat-data').textContent);
+	if (D.view) { view(D); return; }
 	var COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd', '#8c564b', '#e377c2', '#17becf',
 		'#bcbd22', '#7f7f7f'];
-	var W = function () { return Math.max(400, document.body.clientWidth - 40); };
+	function W() { return Math.max(400, document.body.clientWidth - 40); }
 	var layers = D.layers.filter(function (l) { return l.kind === 'layer'; });
 	var charts = [];
 
@@ -265,4 +266,192 @@
 	pick.addEventListener('change', function () { frameCharts(layers[+pick.value]); });
 	document.querySelectorAll('table.sortable').forEach(sortable);
 	window.gfxstatReady = true;
+
+	// ---- view pages: a trend from the history store, a comparison side by side ----------
+	// What each chart draws is kept in window.gfxstatView, so that the test can hold it
+	// against the CLI's own JSON.
+	function view(V) {
+		var charts = document.getElementById('charts');
+		if (charts) charts.parentNode.removeChild(charts);
+		var out = document.getElementById('view-charts'), seen = { trend: {}, compare: {} };
+		window.gfxstatView = seen;
+		function h3(text) {
+			var h = document.createElement('h3');
+			h.textContent = text;
+			out.appendChild(h);
+		}
+		function box() {
+			var d = document.createElement('div');
+			d.className = 'chart';
+			out.appendChild(d);
+			return d;
+		}
+		function fixed(v) { return v == null ? '-' : v.toFixed(3); }
+		if (V.view === 'trend') {
+			V.series.forEach(function (S) { trendChart(S, h3, box, seen.trend); });
+		} else if (V.view === 'compare') {
+			compareView(V, h3, box, seen.compare, fixed);
+		}
+		window.gfxstatReady = true;
+		window.gfxstatDone = true;
+	}
+
+	// One metric over groups: the mean as a line, each group's min-max as a whisker and
+	// mean +- sd as a box, a significant step as a red segment marked '*'.
+	function trendChart(S, h3, box, seen) {
+		var P = S.points, n = P.length, x = new Float64Array(n), mean = new Float64Array(n);
+		var lo = Infinity, hi = -Infinity, sig = [];
+		P.forEach(function (p, i) {
+			x[i] = i; mean[i] = p.mean;
+			lo = Math.min(lo, p.min, p.mean - p.sd); hi = Math.max(hi, p.max, p.mean + p.sd);
+			if (p.step && p.step.significant) sig.push(i);
+		});
+		seen[S.metric] = { keys: P.map(function (p) { return p.key; }), mean: Array.from(mean),
+			min: P.map(function (p) { return p.min; }), max: P.map(function (p) { return p.max; }),
+			sd: P.map(function (p) { return p.sd; }), runs: P.map(function (p) { return p.runs; }),
+			significant: sig };
+		h3(S.metric + ' (' + S.unit + ') of ' + S.app + ' by ' + S.by);
+		var el = box(), pad = (hi - lo) * 0.1 || Math.abs(hi) * 0.1 || 1;
+		var whiskers = function (u) {
+			var ctx = u.ctx;
+			ctx.save();
+			sig.forEach(function (i) {
+				var a = u.valToPos(i - 1, 'x', true), b = u.valToPos(i, 'x', true);
+				var ya = u.valToPos(mean[i - 1], 'y', true), yb = u.valToPos(mean[i], 'y', true);
+				ctx.strokeStyle = '#c62828'; ctx.lineWidth = 3;
+				ctx.beginPath(); ctx.moveTo(a, ya); ctx.lineTo(b, yb); ctx.stroke();
+				ctx.fillStyle = '#c62828'; ctx.font = 'bold 14px sans-serif';
+				ctx.fillText('*', (a + b) / 2 + 3, (ya + yb) / 2 - 4);
+			});
+			P.forEach(function (p, i) {
+				var px = u.valToPos(i, 'x', true), y0 = u.valToPos(p.min, 'y', true);
+				var y1 = u.valToPos(p.max, 'y', true);
+				var s0 = u.valToPos(p.mean - p.sd, 'y', true), s1 = u.valToPos(p.mean + p.sd, 'y', true);
+				ctx.strokeStyle = '#555'; ctx.lineWidth = 1;
+				ctx.beginPath(); ctx.moveTo(px, y0); ctx.lineTo(px, y1);
+				ctx.moveTo(px - 5, y0); ctx.lineTo(px + 5, y0);
+				ctx.moveTo(px - 5, y1); ctx.lineTo(px + 5, y1); ctx.stroke();
+				ctx.fillStyle = 'rgba(31,119,180,0.25)';
+				ctx.fillRect(px - 8, s1, 16, Math.max(1, s0 - s1));
+			});
+			ctx.restore();
+		};
+		new uPlot({ width: W(), height: 260,
+			series: [{ label: S.by, value: function (u, v) { return v == null ? '' : (P[v] || {}).key; } },
+				{ label: 'mean ' + S.metric, stroke: '#1f77b4', width: 2,
+					points: { show: true, size: 7 } }],
+			scales: { x: { time: false, range: function () { return [-0.5, n - 0.5]; } },
+				y: { range: function () { return [lo - pad, hi + pad]; } } },
+			axes: [{ label: S.by, splits: function () { return Array.from(x); },
+				values: function (u, vals) { return vals.map(function (v) {
+					return P[v] ? P[v].key : ''; }); } },
+				{ label: S.unit }],
+			hooks: { draw: [whiskers] } }, [x, mean], el);
+	}
+
+	function compareView(V, h3, box, seen, fixed) {
+		var C = V.compare, key = C.layers ? 'layers' : 'apps', rows = C[key] || [];
+		var tables = document.getElementById('view-tables');
+		var p = document.createElement('p');
+		p.className = 'note';
+		p.textContent = '95 % interval: ' + (C.method === 'welch' ?
+			"Welch's t over the per-recording values" : 'block bootstrap of ' + C.block_s +
+			' s blocks, ' + C.resamples + ' resamples (fewer than 3 recordings a side)') +
+			'. Base: ' + C.base.path + ' (' + C.base.recordings + '), new: ' + C.new.path +
+			' (' + C.new.recordings + ').';
+		tables.appendChild(p);
+		var t = document.createElement('table');
+		t.id = 'compare-table';
+		t.className = 'view';
+		var head = ['app', 'metric', 'unit', 'base', 'new', 'diff', '95% CI', 'verdict'];
+		t.innerHTML = '<thead><tr>' + head.map(function (h) { return '<th>' + h + '</th>'; }).join('') +
+			'</tr></thead>';
+		var body = document.createElement('tbody');
+		rows.forEach(function (a) {
+			a.metrics.forEach(function (m) {
+				var tr = document.createElement('tr');
+				tr.dataset.app = a.name; tr.dataset.metric = m.name;
+				tr.className = m.verdict === 'worse' ? 'bad' : m.verdict === 'better' ? 'good' : '';
+				[['app', a.name], ['metric', m.name], ['unit', m.unit], ['base', fixed(m.base)],
+					['new', fixed(m.new)], ['diff', fixed(m.diff)],
+					['ci', m.ci ? '[' + fixed(m.ci[0]) + ', ' + fixed(m.ci[1]) + ']' : '-'],
+					['verdict', m.verdict]].forEach(function (c, i) {
+					var td = document.createElement('td');
+					td.dataset.k = c[0];
+					if (i < 3 || i === 7) td.className = 't';
+					td.textContent = c[1];
+					tr.appendChild(td);
+				});
+				body.appendChild(tr);
+			});
+		});
+		t.appendChild(body);
+		tables.appendChild(t);
+		var SIDE = [['base', '#1f77b4', 'rgba(31,119,180,0.35)'], ['new', '#ff7f0e', 'rgba(255,127,14,0.35)']];
+		(C.layers ? [] : rows).forEach(function (a) {
+			// the FPS timelines: every recording of both sides, from its own first frame
+			var sets = [], series = [{}], got = { timelines: [], hist: [] };
+			V.sides.forEach(function (S, k) {
+				S.recordings.forEach(function (R, q) {
+					var A = R.apps.filter(function (x) { return x.name === a.name; })[0];
+					if (!A || !A.wfps.length) return;
+					sets.push([A.wfps.map(function (_, i) { return A.first_s + i * A.window_s; }), A.wfps]);
+					series.push({ label: SIDE[k][0] + (S.recordings.length > 1 ? ' #' + (q + 1) : ''),
+						stroke: SIDE[k][1], width: 1.5, points: { show: false } });
+					got.timelines.push({ side: SIDE[k][0], recording: q, fps: A.wfps.slice() });
+				});
+			});
+			h3(a.name + ': FPS per second, base and new');
+			var el = box();
+			if (sets.length) {
+				var data = sets.length > 1 ? uPlot.join(sets) : [sets[0][0], sets[0][1]];
+				new uPlot({ width: W(), height: 220, series: series,
+					scales: { x: { time: false } }, axes: [{ label: 's from the first frame' },
+						{ label: 'FPS' }] }, data, el);
+			} else el.textContent = 'No full FPS window on either side.';
+			// the frame-time distributions: share of each side's frames per bin
+			var hs = V.sides.map(function (S) {
+				return S.hist.filter(function (x) { return x.name === a.name; })[0]; });
+			var last = 0;
+			hs.forEach(function (H) { if (H) H.counts.forEach(function (c, i) { if (c) last = Math.max(last, i); }); });
+			var xs = [], ys = [[], []];
+			for (var i = 0; i <= last; i++) xs.push((i + 0.5) * V.bin_ms);
+			hs.forEach(function (H, k) {
+				for (var i2 = 0; i2 <= last; i2++)
+					ys[k].push(H && H.frames ? 100 * H.counts[i2] / H.frames : 0);
+				got.hist.push({ side: SIDE[k][0], frames: H ? H.frames : 0,
+					counts: H ? H.counts.slice() : [] });
+			});
+			h3(a.name + ': distribution of frame times, base and new');
+			var el2 = box();
+			var mk = [];
+			a.metrics.forEach(function (m) {
+				if (m.name === 'p50_ms' || m.name === 'p99_ms') mk.push(m);
+			});
+			new uPlot({ width: W(), height: 220,
+				series: [{ label: 'ms' }].concat(SIDE.map(function (s, k) {
+					return { label: s[0] + ' % of frames', stroke: s[1], fill: s[2], width: 1,
+						paths: uPlot.paths.stepped({ align: 1 }), points: { show: false },
+						value: function (u, v) { return v == null ? '' : v.toFixed(2); } }; })),
+				scales: { x: { time: false } }, axes: [{ label: 'frame ms (' + V.bin_ms +
+					' ms bins; the last holds all longer)' }, { label: '% of frames' }],
+				hooks: { draw: [function (u) {
+					var ctx = u.ctx;
+					ctx.save(); ctx.setLineDash([4, 3]); ctx.font = '11px sans-serif';
+					mk.forEach(function (m) {
+						[m.base, m.new].forEach(function (v, k) {
+							if (v == null) return;
+							var px = u.valToPos(v, 'x', true);
+							ctx.strokeStyle = SIDE[k][1]; ctx.fillStyle = SIDE[k][1];
+							ctx.beginPath(); ctx.moveTo(px, u.bbox.top);
+							ctx.lineTo(px, u.bbox.top + u.bbox.height); ctx.stroke();
+							ctx.fillText(m.name.replace('_ms', '') + ' ' + v.toFixed(1), px + 3,
+								u.bbox.top + 12 + 12 * k);
+						});
+					});
+					ctx.restore();
+				}] } }, [xs, ys[0], ys[1]], el2);
+			seen[a.name] = got;
+		});
+	}
 })();

@@ -9,11 +9,12 @@
 
 #include "cli.h"
 #include "cli_gate.h"
+#include "cli_json.h"
 #include "cli_store.h"
 #include "cmd_history.h"
 #include "gfxstat/gfxstat_compare.h"
 
-enum { OPT_DB = 256, OPT_APP, OPT_DEVICE, OPT_LABEL, OPT_METRIC, OPT_BY };
+enum { OPT_DB = 256, OPT_APP, OPT_DEVICE, OPT_LABEL, OPT_METRIC, OPT_BY, OPT_FORMAT };
 
 static const struct cli_opt history_opts[] = {
 	{ OPT_DB, "db", "PATH|URL", "history store: SQLite file or postgresql:// URL" },
@@ -22,6 +23,7 @@ static const struct cli_opt history_opts[] = {
 	{ OPT_LABEL, "label", "L", "only runs with this label" },
 	{ OPT_METRIC, "metric", "NAME", "trend: the metric (janky_pct, fps, p99_ms, ...)" },
 	{ OPT_BY, "by", "label|version|day", "trend: how runs are grouped (label)" },
+	{ OPT_FORMAT, "format", "table|json", "trend: output format (table)" },
 	{ 0, NULL, NULL, NULL },
 };
 
@@ -38,18 +40,21 @@ static const struct cli_cmd history_cmd = {
 static const struct cli_cmd trend_cmd = {
 	"gfxstat trend",
 	"gfxstat trend --app PKG --metric NAME [--by label|version|day] [--db PATH|URL]\n"
-	"                     [--device SERIAL]",
+	"                     [--device SERIAL] [--format table|json]",
 	"One metric of one app over labels, versions or days, with each point's spread.",
 	"Groups come in the order of their first run. A step between neighbours is marked\n"
 	"significant ('*') when Welch's 95 % interval of the difference excludes 0 (both\n"
-	"groups need >= 2 runs; see docs/compare.md).\n\n"
+	"groups need >= 2 runs; see docs/compare.md). --format json prints the header, then\n"
+	"\"points\": per group key, runs, mean, sd, min, max, the values, and the step from\n"
+	"the previous group (diff, lo, hi, significant; null for the first); 'gfxstat report\n"
+	"--history' draws the same points.\n\n"
 	"Exit status: 0 ok, 2 usage, 5 the store cannot be read.\n",
 	history_opts,
 };
 
 struct hist {
 	const char *db, *app, *device, *label, *metric, *by;
-	int metric_id;
+	int metric_id, json;
 	unsigned long rows;
 	/* trend groups */
 	struct group {
@@ -91,6 +96,13 @@ static int history_opt(void *user, int id, const char *arg)
 			return -1;
 		}
 		h->by = arg;
+		return 0;
+	case OPT_FORMAT:
+		if (strcmp(arg, "table") && strcmp(arg, "json")) {
+			cli_error("--format must be table or json, not '%s'", arg);
+			return -1;
+		}
+		h->json = !strcmp(arg, "json");
 		return 0;
 	}
 	return -1;
@@ -191,6 +203,136 @@ static void print_trend(const struct hist *h)
 	}
 }
 
+static void json_num(FILE *o, double v)
+{
+	if (isnan(v) || isinf(v))
+		fputs("null", o);
+	else
+		fprintf(o, "%.10g", v);
+}
+
+/* The same groups as print_trend(), as one JSON document (the common header first); each
+ * point also to @point, when given. */
+static void json_trend(FILE *o, const struct hist *h,
+		       void (*point)(void *user, const struct cli_trend_point *p), void *user)
+{
+	struct cli_json_header hdr;
+	size_t i, k;
+
+	cli_json_header_init(&hdr, "trend");
+	cli_json_begin(o, &hdr);
+	cli_json_header_free(&hdr);
+	fputs("\"app\":", o);
+	cli_json_str(o, h->app);
+	fputs(",\"metric\":", o);
+	cli_json_str(o, h->metric);
+	fprintf(o, ",\"unit\":\"%s\",\"by\":\"%s\",\"level\":0.95,\"points\":[",
+		h->metric_id >= 0 ? cli_metrics[h->metric_id].unit : "frames", h->by);
+	for (i = 0; i < h->ng; i++) {
+		const struct group *g = &h->g[i];
+		struct cli_trend_point p;
+		struct gfxstat_ci ci;
+		double sd;
+
+		memset(&p, 0, sizeof(p));
+		p.key = g->key;
+		p.runs = g->n;
+		p.values = g->v;
+		p.mean = gfxstat_mean_sd(g->v, g->n, &p.sd);
+		p.min = p.max = g->v[0];
+		for (k = 1; k < g->n; k++) {
+			p.min = g->v[k] < p.min ? g->v[k] : p.min;
+			p.max = g->v[k] > p.max ? g->v[k] : p.max;
+		}
+		if (i && !gfxstat_ci_welch(h->g[i - 1].v, h->g[i - 1].n, g->v, g->n, 0.95, &ci)) {
+			p.has_step = p.has_ci = 1;
+			p.diff = ci.diff;
+			p.lo = ci.lo;
+			p.hi = ci.hi;
+			p.significant = ci.lo > 0 || ci.hi < 0;
+		} else if (i) {
+			p.has_step = 1;
+			p.diff = p.mean - gfxstat_mean_sd(h->g[i - 1].v, h->g[i - 1].n, &sd);
+		}
+		fprintf(o, "%s{\"key\":", i ? "," : "");
+		cli_json_str(o, p.key);
+		fprintf(o, ",\"runs\":%zu,\"mean\":", p.runs);
+		json_num(o, p.mean);
+		fputs(",\"sd\":", o);
+		json_num(o, p.sd);
+		fputs(",\"min\":", o);
+		json_num(o, p.min);
+		fputs(",\"max\":", o);
+		json_num(o, p.max);
+		fputs(",\"values\":[", o);
+		for (k = 0; k < g->n; k++) {
+			fputs(k ? "," : "", o);
+			json_num(o, g->v[k]);
+		}
+		fputs("],\"step\":", o);
+		if (!p.has_step) {
+			fputs("null", o);
+		} else {
+			fputs("{\"diff\":", o);
+			json_num(o, p.diff);
+			fputs(",\"lo\":", o);
+			json_num(o, p.has_ci ? p.lo : NAN);
+			fputs(",\"hi\":", o);
+			json_num(o, p.has_ci ? p.hi : NAN);
+			fprintf(o, ",\"significant\":%s}", p.significant ? "true" : "false");
+		}
+		fputs("}", o);
+		if (point)
+			point(user, &p);
+	}
+	fputs("]}\n", o);
+}
+
+static const char trend_sql[] =
+	"SELECT r.created_ns, r.label, m.app_version, m.value"
+	" FROM runs r JOIN metrics m ON m.run_id = r.id"
+	" WHERE m.is_app = 1 AND m.app = $1 AND m.metric = $2"
+	" AND (CAST($3 AS TEXT) IS NULL OR r.device_serial = $3)"
+	" AND (CAST($4 AS TEXT) IS NULL OR r.label = $4)"
+	" ORDER BY r.created_ns, r.id";
+
+static void hist_free(struct hist *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->ng; i++)
+		free(h->g[i].v);
+	free(h->g);
+	h->g = NULL;
+	h->ng = 0;
+}
+
+int cli_trend_json(FILE *o, struct cli_store *st, const struct cli_trend_query *q,
+		   unsigned long *runs, void (*point)(void *user, const struct cli_trend_point *p),
+		   void *user)
+{
+	struct hist h;
+	const char *p[4];
+	int rc;
+
+	memset(&h, 0, sizeof(h));
+	h.app = q->app;
+	h.metric = q->metric;
+	h.metric_id = cli_metric_find(q->metric, strlen(q->metric));
+	h.by = q->by ? q->by : "label";
+	p[0] = h.app;
+	p[1] = h.metric;
+	p[2] = q->device;
+	p[3] = q->label;
+	rc = cli_store_query(st, trend_sql, p, 4, trend_row, &h);
+	if (!rc)
+		json_trend(o, &h, point, user);
+	if (runs)
+		*runs = h.rows;
+	hist_free(&h);
+	return rc;
+}
+
 static int run(const struct cli_cmd *cmd, int argc, char **argv, int trend)
 {
 	static const char hist_sql[] =
@@ -203,16 +345,8 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv, int trend)
 		" AND (CAST($3 AS TEXT) IS NULL OR r.label = $3)"
 		" GROUP BY r.id, r.created_ns, r.label, r.device_serial, r.source, m.app,"
 		" r.session_path ORDER BY r.id, m.app";
-	static const char trend_sql[] =
-		"SELECT r.created_ns, r.label, m.app_version, m.value"
-		" FROM runs r JOIN metrics m ON m.run_id = r.id"
-		" WHERE m.is_app = 1 AND m.app = $1 AND m.metric = $2"
-		" AND (CAST($3 AS TEXT) IS NULL OR r.device_serial = $3)"
-		" AND (CAST($4 AS TEXT) IS NULL OR r.label = $4)"
-		" ORDER BY r.created_ns, r.id";
 	struct hist h;
 	struct cli_store *st;
-	size_t i;
 	int first, rc;
 
 	memset(&h, 0, sizeof(h));
@@ -226,6 +360,10 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv, int trend)
 		cli_error("unexpected operand '%s'", argv[first]);
 		return CLI_USAGE;
 	}
+	if (h.json && !trend) {
+		cli_error("--format goes with trend");
+		return CLI_USAGE;
+	}
 	if (trend && (!h.app || !h.metric)) {
 		cli_error("trend needs --app PKG and --metric NAME");
 		return CLI_USAGE;
@@ -233,7 +371,17 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv, int trend)
 	rc = cli_store_open(h.db, &st);
 	if (rc)
 		return rc;
-	if (trend) {
+	if (trend && h.json) {
+		struct cli_trend_query q = { h.app, h.metric, h.by, h.device, h.label };
+
+		rc = cli_trend_json(stdout, st, &q, NULL, NULL, NULL);
+		cli_store_close(st);
+		if (!rc && fflush(stdout)) {
+			cli_error("cannot write standard output");
+			rc = CLI_OUTPUT;
+		}
+		return rc;
+	} else if (trend) {
 		const char *p[4] = { h.app, h.metric, h.device, h.label };
 
 		rc = cli_store_query(st, trend_sql, p, 4, trend_row, &h);
@@ -247,9 +395,7 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv, int trend)
 	if (!rc && !h.rows)
 		printf("no runs saved%s\n", h.app || h.device || h.label ? " that match" : "");
 	cli_store_close(st);
-	for (i = 0; i < h.ng; i++)
-		free(h.g[i].v);
-	free(h.g);
+	hist_free(&h);
 	return rc;
 }
 

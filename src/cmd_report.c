@@ -9,17 +9,25 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "cli_gate.h"
 #include "cli_source.h"
 #include "cmd_report.h"
+#include "cmd_report_view.h"
 #include "gfxstat/gfxstat.h"
 
-enum { OPT_TITLE = 256 };
+enum { OPT_TITLE = 256, OPT_HISTORY, OPT_COMPARE, OPT_DB, OPT_APP, OPT_METRIC, OPT_BY };
 
 static const struct cli_opt report_opts[] = {
 	{ 'o', "output", "FILE", "where to write the report (report.html; for one session folder, "
 	  "SESSION/report.html)" },
 	{ OPT_TITLE, "title", "TEXT", "the page title (the inputs' names)" },
 	{ 'q', "quiet", NULL, "no warnings about skipped input lines" },
+	{ OPT_HISTORY, "history", NULL, "a trend page of --app from the history store, no INPUT" },
+	{ OPT_COMPARE, "compare", NULL, "BASE NEW side by side, with compare's table" },
+	{ OPT_DB, "db", "PATH|URL", "--history: the store (SQLite file or postgresql:// URL)" },
+	{ OPT_APP, "app", "PKG", "--history: the app (required); --compare: only this app" },
+	{ OPT_METRIC, "metric", "NAME", "--history: a metric to draw (repeatable; all of compare's)" },
+	{ OPT_BY, "by", "label|version|day", "--history: how runs are grouped (label)" },
 	{ 0, NULL, NULL, NULL },
 };
 
@@ -32,12 +40,19 @@ static const char report_details[] =
 	"The file holds all data, style and script (uPlot, embedded at build time): it opens\n"
 	"from disk in any browser with no network. The summary and tables read without\n"
 	"JavaScript; the numbers are those of 'gfxstat analyze --json' (see docs/report.md).\n"
+	"--history (no INPUT) draws, per metric, --app's trend from the history store: each\n"
+	"group's mean with its min-max and sd, significant steps marked, the numbers of 'gfxstat\n"
+	"trend --format json'. --compare BASE NEW overlays both sides' FPS timelines and\n"
+	"frame-time distributions per app, with the table of 'gfxstat compare --format json'.\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage, 3 unreadable input or no frames, 5 cannot write.\n";
 
 static const struct cli_cmd report_cmd = {
 	"gfxstat report",
-	"gfxstat report [-o FILE.html] [--title TEXT] [-q] INPUT...",
+	"gfxstat report [-o FILE.html] [--title TEXT] [-q] INPUT...\n"
+	"       gfxstat report --history --app PKG [--metric NAME]... [--by label|version|day]\n"
+	"                      [--db PATH|URL] [-o FILE.html]\n"
+	"       gfxstat report --compare [--app PKG] [-o FILE.html] BASE NEW",
 	"One self-contained HTML report: summary, charts, janky frames and the seed's table.",
 	report_details,
 	report_opts,
@@ -45,6 +60,8 @@ static const struct cli_cmd report_cmd = {
 
 struct report_run {
 	const char *out, *title;
+	int history, compare;
+	struct cli_report_view view;
 	struct cli_source *src;
 	struct gfxstat_metrics_opts mo;
 	struct gfxstat_metrics *m;
@@ -69,8 +86,65 @@ static int report_opt(void *user, int id, const char *arg)
 	case 'q':
 		cli_quiet = 1;
 		return 0;
+	case OPT_HISTORY:
+		r->history = 1;
+		return 0;
+	case OPT_COMPARE:
+		r->compare = 1;
+		return 0;
+	case OPT_DB:
+		r->view.db = arg;
+		return 0;
+	case OPT_APP:
+		r->view.app = arg;
+		return 0;
+	case OPT_BY:
+		if (strcmp(arg, "label") && strcmp(arg, "version") && strcmp(arg, "day")) {
+			cli_error("--by must be label, version or day, not '%s'", arg);
+			return -1;
+		}
+		r->view.by = arg;
+		return 0;
+	case OPT_METRIC:
+		if (cli_metric_find(arg, strlen(arg)) < 0 && strcmp(arg, "frames")) {
+			cli_error("unknown metric '%s'", arg);
+			return -1;
+		}
+		if (r->view.nmetrics == CLI_REPORT_MAX_METRICS) {
+			cli_error("at most %d --metric", CLI_REPORT_MAX_METRICS);
+			return -1;
+		}
+		r->view.metrics[r->view.nmetrics++] = arg;
+		return 0;
 	}
 	return -1;
+}
+
+/* --history and --compare: a view page instead of a recording's report */
+static int report_view(struct report_run *r, int nin, char **in)
+{
+	r->view.out = r->out;
+	r->view.title = r->title;
+	if (r->history && r->compare) {
+		cli_error("--history and --compare are two different pages: give one");
+		return CLI_USAGE;
+	}
+	if (r->history) {
+		if (nin) {
+			cli_error("--history takes no INPUT (the runs come from the store)");
+			return CLI_USAGE;
+		}
+		return cli_report_history(&r->view);
+	}
+	if (r->view.db || r->view.by || r->view.nmetrics) {
+		cli_error("--db, --by and --metric go with --history");
+		return CLI_USAGE;
+	}
+	if (nin != 2) {
+		cli_error("--compare takes two inputs, BASE and NEW, not %d", nin);
+		return CLI_USAGE;
+	}
+	return cli_report_compare(&r->view, in[0], in[1]);
 }
 
 /*
@@ -476,6 +550,12 @@ int cmd_report(int argc, char **argv)
 		return CLI_OK;
 	if (first < 0)
 		return CLI_USAGE;
+	if (r.history || r.compare)
+		return report_view(&r, argc - first, argv + first);
+	if (r.view.db || r.view.app || r.view.by || r.view.nmetrics) {
+		cli_error("--db, --app, --by and --metric go with --history or --compare");
+		return CLI_USAGE;
+	}
 	if (first == argc) {
 		cli_error("no input; give a trace, a dump, a session folder or a seed fps/ folder");
 		return CLI_USAGE;

@@ -79,6 +79,43 @@ int gfxstat_html_write(struct gfxstat_html *h, const struct gfxstat_metrics *m,
 		       int64_t window_ns, const char *title, gfxstat_write_fn fn, void *user);
 
 /* ---------------------------------------------------------------------------------------- */
+/* Views: pages drawn from numbers computed elsewhere (a trend from the history, a comparison) */
+
+/* One plain-HTML table of a view page: it reads without JavaScript. */
+struct gfxstat_html_table {
+	const char *id;           /* the table's id, or NULL */
+	const char *caption;      /* a heading above it, or NULL */
+	const char *attr;         /* data-view="..." on the table (e.g. the metric), or NULL */
+	size_t ncols, nrows;
+	const char *const *head;  /* @ncols column titles */
+	const char *const *keys;  /* @ncols data-k names of the cells (NULL: none) */
+	const char *const *cells; /* @nrows x @ncols texts, row by row (NULL: an empty cell); the
+				   * first cell of a row is also the row's data-key */
+};
+
+/* A view page; everything is borrowed for the call only. */
+struct gfxstat_html_view {
+	const char *kind;         /* "trend" or "compare": what the page's script draws */
+	const char *title;
+	const char *const *meta;  /* key, value, key, value, ...: the header's rows */
+	size_t nmeta;
+	const struct gfxstat_html_table *tables;
+	size_t ntables;
+	const char *data;         /* a JSON object for the charts and the script's tables */
+	size_t data_len;
+};
+
+/**
+ * gfxstat_html_view_write() - write one self-contained view page (the report's template,
+ * style, script and charting library, @v's header and tables as plain HTML, @v->data as the
+ * page's data block with '<' escaped, so that it cannot end the block)
+ * @assets: as gfxstat_html_new() takes them
+ * Return: 0, GFXSTAT_E_NOMEM, GFXSTAT_E_INVAL when an asset is missing, or @fn's non-zero.
+ */
+int gfxstat_html_view_write(const struct gfxstat_report_asset *assets,
+			    const struct gfxstat_html_view *v, gfxstat_write_fn fn, void *user);
+
+/* ---------------------------------------------------------------------------------------- */
 /* Trace Event Format (JSON) export                                                           */
 
 struct gfxstat_trace_event;

@@ -57,9 +57,6 @@ GFXSTAT_HIDDEN void gx_wr_json_str(struct gx_wr *w, const char *s, size_t n);
 GFXSTAT_HIDDEN void gx_wr_html(struct gx_wr *w, const char *s, size_t n);
 /* Flush. Return: 0 or the first error. */
 GFXSTAT_HIDDEN int gx_wr_flush(struct gx_wr *w);
-
-
-
 /* The report being collected (gfxstat_report.h). */
 struct gx_hcause {
 	long layer;
@@ -90,6 +87,14 @@ GFXSTAT_HIDDEN const char *gx_html_cause_of(struct gfxstat_html *h, const char *
 /* The summary, tables and seed table: plain HTML. */
 GFXSTAT_HIDDEN void gx_html_body(struct gfxstat_html *h, const struct gfxstat_metrics *m,
 				 const char *title, struct gx_wr *w);
+/*
+ * Write the template of @assets with title, style, script and license filled in; @part
+ * writes every other marker ("body", "data"). Return: 0, GFXSTAT_E_NOMEM, GFXSTAT_E_INVAL
+ * when an asset is missing, or @fn's non-zero.
+ */
+GFXSTAT_HIDDEN int gx_html_fill(const struct gfxstat_report_asset *assets, const char *title,
+				void (*part)(void *ctx, const char *name, struct gx_wr *w),
+				void *ctx, gfxstat_write_fn fn, void *user);
 /* Split one CSV row into at most @max fields (quotes removed, in place). Return: the count. */
 GFXSTAT_HIDDEN size_t gx_csv_split(char *row, char **fields, size_t max);
 #endif

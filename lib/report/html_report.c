@@ -217,11 +217,12 @@ size_t gx_csv_split(char *row, char **fields, size_t max)
 	return n;
 }
 
-static const struct gfxstat_report_asset *asset(const struct gfxstat_html *h, const char *name)
+static const struct gfxstat_report_asset *asset(const struct gfxstat_report_asset *assets,
+					       const char *name)
 {
 	const struct gfxstat_report_asset *a;
 
-	for (a = h->assets; a && a->name; a++)
+	for (a = assets; a && a->name; a++)
 		if (!strcmp(a->name, name))
 			return a;
 	return NULL;
@@ -351,19 +352,38 @@ static void data_block(struct gfxstat_html *h, const struct gfxstat_metrics *m, 
 	gx_wr_puts(w, "]}");
 }
 
-int gfxstat_html_write(struct gfxstat_html *h, const struct gfxstat_metrics *m,
-		       int64_t window_ns, const char *title, gfxstat_write_fn fn, void *user)
+/* The body and data parts of the main report, for gx_html_fill(). */
+struct report_parts {
+	struct gfxstat_html *h;
+	const struct gfxstat_metrics *m;
+	int64_t window_ns;
+	const char *title;
+};
+
+static void report_part(void *ctx, const char *name, struct gx_wr *w)
+{
+	struct report_parts *r = ctx;
+
+	if (!strcmp(name, "body"))
+		gx_html_body(r->h, r->m, r->title, w);
+	else if (!strcmp(name, "data"))
+		data_block(r->h, r->m, r->window_ns, w);
+}
+
+int gx_html_fill(const struct gfxstat_report_asset *assets, const char *title,
+		 void (*part)(void *ctx, const char *name, struct gx_wr *w), void *ctx,
+		 gfxstat_write_fn fn, void *user)
 {
 	static const char *const need[] = { "template.html", "report.css", "report.js",
 					    "uPlot.iife.min.js", "uPlot.min.css", "LICENSE" };
-	const struct gfxstat_report_asset *tpl = asset(h, "template.html");
+	const struct gfxstat_report_asset *tpl = asset(assets, "template.html");
 	struct gx_wr *w;
 	const char *p, *end;
 	size_t i;
 	int rc;
 
 	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++)
-		if (!asset(h, need[i]))
+		if (!asset(assets, need[i]))
 			return GFXSTAT_E_INVAL;
 	w = calloc(1, sizeof(*w));
 	if (!w)
@@ -389,19 +409,25 @@ int gfxstat_html_write(struct gfxstat_html *h, const struct gfxstat_metrics *m,
 		p = close + 3;
 		if (!strcmp(name, "title"))
 			gx_wr_html(w, title, strlen(title));
-		else if (!strcmp(name, "body"))
-			gx_html_body(h, m, title, w);
-		else if (!strcmp(name, "data"))
-			data_block(h, m, window_ns, w);
-		else if (!strcmp(name, "license") && (a = asset(h, "LICENSE")))
+		else if (!strcmp(name, "license") && (a = asset(assets, "LICENSE")))
 			gx_wr_html(w, (const char *)a->data, a->len);
-		else if ((!strcmp(name, "css") && (a = asset(h, "report.css"))) ||
-			 (!strcmp(name, "js") && (a = asset(h, "report.js"))) ||
-			 (!strcmp(name, "uplot-css") && (a = asset(h, "uPlot.min.css"))) ||
-			 (!strcmp(name, "uplot-js") && (a = asset(h, "uPlot.iife.min.js"))))
+		else if ((!strcmp(name, "css") && (a = asset(assets, "report.css"))) ||
+			 (!strcmp(name, "js") && (a = asset(assets, "report.js"))) ||
+			 (!strcmp(name, "uplot-css") && (a = asset(assets, "uPlot.min.css"))) ||
+			 (!strcmp(name, "uplot-js") && (a = asset(assets, "uPlot.iife.min.js"))))
 			gx_wr_put(w, (const char *)a->data, a->len);
+		else
+			part(ctx, name, w);
 	}
 	rc = gx_wr_flush(w);
 	free(w);
 	return rc;
+}
+
+int gfxstat_html_write(struct gfxstat_html *h, const struct gfxstat_metrics *m,
+		       int64_t window_ns, const char *title, gfxstat_write_fn fn, void *user)
+{
+	struct report_parts r = { h, m, window_ns, title };
+
+	return gx_html_fill(h->assets, title, report_part, &r, fn, user);
 }

@@ -173,3 +173,63 @@ if [ -d "$SAMPLES" ]; then
 else
 	skip "report on real samples: $SAMPLES absent"
 fi
+
+# the views that sit on the decisions (issue 10): report --history draws trend's points,
+# report --compare shows BASE and NEW side by side with compare's table
+if command -v sqlite3 > /dev/null || "$GFXSTAT" history --db "$rep/probe.db" > /dev/null 2>&1; then
+	i=0
+	for lj in v1:3 v1:3 v1:3 v2:3 v2:3 v2:3 v3:30 v3:30 v3:30; do
+		i=$((i + 1))
+		"$BUILD/gfxsim" --seed $((40 + i)) --duration 6 --apps 1 --idle 0 --jank "${lj#*:}" \
+			> "$rep/h$i.trace" 2> /dev/null
+		"$GFXSTAT" analyze -q --save --db "$rep/h.db" --label "${lj%%:*}" "$rep/h$i.trace" \
+			> /dev/null 2>&1 || fail "analyze --save run $i: exit $?"
+	done
+	for m in fps janky_pct p99_ms; do
+		"$GFXSTAT" trend --db "$rep/h.db" --app com.example.app1 --metric $m --format json \
+			> "$rep/trend-$m.json" 2> "$rep/trend.err" || fail "trend --format json $m: exit $?"
+	done
+	grep -q '"significant":true' "$rep/trend-janky_pct.json" && pass ||
+		fail "trend: jank 3 % -> 30 % is not a significant step ($(cat "$rep/trend-janky_pct.json"))"
+	if "$GFXSTAT" report --history --db "$rep/h.db" --app com.example.app1 --metric fps \
+		--metric janky_pct --metric p99_ms -o "$rep/trend.html" 2> "$rep/trend.err"; then
+		grep -q 'src=\|href="http' "$rep/trend.html" && fail "trend page refers outside"
+		[ "$have_browser" = 1 ] && { node "$CHECK" "$rep/trend.html" --trend "$rep/trend-fps.json" \
+			"$rep/trend-janky_pct.json" "$rep/trend-p99_ms.json" > "$rep/trend.out" 2>&1 &&
+			pass || fail "report --history in Chromium: $(head -c 600 "$rep/trend.out")"; }
+	else
+		fail "report --history: $(cat "$rep/trend.err")"
+	fi
+	"$GFXSTAT" report --history --db "$rep/h.db" -o "$rep/x.html" > /dev/null 2>&1
+	[ $? = 2 ] && pass || fail "report --history without --app: want exit 2"
+else
+	skip "report --history: no history store in this build"
+fi
+# one recording a side (block bootstrap), and run folders of 3 iterations a side (Welch)
+"$BUILD/gfxsim" --seed 61 --duration 8 --jank 5 > "$rep/cb.trace" 2> /dev/null
+"$BUILD/gfxsim" --seed 62 --duration 8 --jank 25 > "$rep/cn.trace" 2> /dev/null
+for k in 1 2 3; do
+	mkdir -p "$rep/runb/iter-0$k" "$rep/runn/iter-0$k"
+	"$BUILD/gfxsim" --seed $((70 + k)) --duration 5 --jank 5 2> /dev/null | gzip -c > "$rep/runb/iter-0$k/trace.txt.gz"
+	"$BUILD/gfxsim" --seed $((80 + k)) --duration 5 --jank 25 2> /dev/null | gzip -c > "$rep/runn/iter-0$k/trace.txt.gz"
+done
+cmp_view() { # cmp_view NAME BASE NEW [analyze jsons]
+	n=$1 b=$2 nw=$3
+	"$GFXSTAT" compare -q --format json "$b" "$nw" > "$rep/$n.json" 2> /dev/null
+	if ! "$GFXSTAT" report -q --compare -o "$rep/$n.html" "$b" "$nw" 2> "$rep/$n.err"; then
+		fail "report --compare $n: exit $? ($(head -c 300 "$rep/$n.err"))"
+		return
+	fi
+	grep -q 'src=\|href="http' "$rep/$n.html" && fail "compare page $n refers outside"
+	[ "$have_browser" = 1 ] || return
+	shift 3
+	node "$CHECK" "$rep/$n.html" --compare "$rep/$n.json" ${1:+--analyze "$@"} > "$rep/$n.out" 2>&1 &&
+		pass || fail "report --compare $n in Chromium: $(head -c 600 "$rep/$n.out")"
+}
+"$GFXSTAT" analyze -q --json "$rep/cb.trace" > "$rep/cb.json" 2> /dev/null
+"$GFXSTAT" analyze -q --json "$rep/cn.trace" > "$rep/cn.json" 2> /dev/null
+cmp_view cmp1 "$rep/cb.trace" "$rep/cn.trace" "$rep/cb.json" "$rep/cn.json"
+cmp_view cmp3 "$rep/runb" "$rep/runn"
+grep -q '"method":"welch"' "$rep/cmp3.html" && pass || fail "report --compare of run folders: not Welch"
+"$GFXSTAT" report --compare "$rep/cb.trace" -o "$rep/x.html" > /dev/null 2>&1
+[ $? = 2 ] && pass || fail "report --compare with one input: want exit 2"

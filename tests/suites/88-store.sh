@@ -82,3 +82,11 @@ fi
 	> /dev/null 2> "$st/nopg.err"
 if [ $? = 5 ] && grep -q 'cannot connect to postgresql://gfxstat@127.0.0.1:1/none' "$st/nopg.err"
 then pass; else fail "an unreachable PostgreSQL: not exit 5"; cat "$st/nopg.err"; fi
+# trend --format json: the same points as the table (v1 and v2 of h.db, janky_pct of app1)
+"$GFXSTAT" trend --db "$st/h.db" --app com.example.app1 --metric janky_pct --format json \
+	> "$st/t.json" 2>&1
+if grep -q '"command":"trend"' "$st/t.json" && grep -q '"key":"v1","runs":' "$st/t.json" &&
+	[ "$(grep -o '"key":"v1","runs":[0-9]*,"mean":[0-9.e+-]*' "$st/t.json" |
+		sed 's/.*"mean"://' | awk '{ printf "%.3f", $1 }')" = \
+	"$(awk '$1 == "v1" { print $3 }' "$st/t.txt")" ]; then pass
+else fail "trend --format json: v1 not the table's mean"; cat "$st/t.json"; fi

@@ -74,7 +74,7 @@ else
 	i95_want="complete -o default -F _gfxstat gfxstat
 analyze
 --json
-jsonl
+jsonl json
 unwrap"
 	[ "$i95_got" = "$i95_want" ] && pass || fail "bash completion: got '$i95_got'"
 	# every command, and each one's options

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gfxstat report --history: per metric, one app's trend from the history store, drawn with
+ * each point's spread and the significant steps; the numbers are those of `gfxstat trend
+ * --format json`, printed into the page by the same function.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_gate.h"
+#include "cli_source.h"
+#include "cli_store.h"
+#include "cmd_compare.h"
+#include "cmd_history.h"
+#include "cmd_report.h"
+#include "cmd_report_view.h"
+#include "gfxstat/gfxstat.h"
+#include "gfxstat/gfxstat_report.h"
+
+/* ---- the trend ---------------------------------------------------------------------- */
+
+#define TREND_COLS 9
+
+static const char *const trend_head[TREND_COLS] = { "group", "runs", "mean", "sd", "min", "max",
+						    "step", "95% CI of the step", "significant" };
+static const char *const trend_keys[TREND_COLS] = { "key", "runs", "mean", "sd", "min", "max",
+						    "step", "ci", "sig" };
+
+/* one table's cells, kept as text */
+struct trend_table {
+	char *text;     /* rows x TREND_COLS x 64 */
+	const char **cells;
+	size_t rows, cap;
+	int err;
+};
+
+static void trend_point(void *user, const struct cli_trend_point *p)
+{
+	struct trend_table *t = user;
+	char *c;
+	size_t k;
+
+	if (t->rows == t->cap) {
+		size_t nc = t->cap ? 2 * t->cap : 16;
+		char *nt = realloc(t->text, nc * TREND_COLS * 64);
+
+		if (!nt) {
+			t->err = 1;
+			return;
+		}
+		t->text = nt;
+		t->cap = nc;
+	}
+	c = t->text + t->rows * TREND_COLS * 64;
+	for (k = 0; k < TREND_COLS; k++)
+		c[k * 64] = 0;
+	snprintf(c, 64, "%s", p->key);
+	snprintf(c + 64, 64, "%zu", p->runs);
+	snprintf(c + 128, 64, "%.3f", p->mean);
+	snprintf(c + 192, 64, "%.3f", p->sd);
+	snprintf(c + 256, 64, "%.3f", p->min);
+	snprintf(c + 320, 64, "%.3f", p->max);
+	if (p->has_step)
+		snprintf(c + 384, 64, "%+.3f", p->diff);
+	if (p->has_ci)
+		snprintf(c + 448, 64, "[%+.3f, %+.3f]", p->lo, p->hi);
+	snprintf(c + 512, 64, "%s", p->significant ? "*" : "");
+	t->rows++;
+}
+
+int cli_report_history(const struct cli_report_view *v)
+{
+	struct cli_store *st = NULL;
+	struct trend_table tt[CLI_REPORT_MAX_METRICS];
+	struct gfxstat_html_table tab[CLI_REPORT_MAX_METRICS];
+	const char *names[CLI_REPORT_MAX_METRICS], *meta[8];
+	char title[512], db[4096], captions[CLI_REPORT_MAX_METRICS][96];
+	struct cli_sbuf data = { 0 };
+	struct gfxstat_html_view view;
+	size_t nm = v->nmetrics, i, r, ntab = 0;
+	unsigned long total = 0;
+	int rc, nseries = 0;
+
+	if (!v->app) {
+		cli_error("--history needs --app PKG");
+		return CLI_USAGE;
+	}
+	if (!nm)
+		for (nm = 0; nm < CLI_M_COUNT; nm++)
+			names[nm] = cli_metrics[nm].name;
+	else
+		memcpy(names, v->metrics, nm * sizeof(*names));
+	rc = cli_store_open(v->db, &st);
+	if (rc)
+		return rc;
+	memset(tt, 0, sizeof(tt));
+	cli_sb_puts(&data, "{\"view\":\"trend\",\"app\":");
+	cli_sb_str(&data, v->app);
+	cli_sb_printf(&data, ",\"by\":\"%s\",\"series\":[", v->by ? v->by : "label");
+	for (i = 0; i < nm && !rc; i++) {
+		struct cli_trend_query q = { v->app, names[i], v->by, v->device, v->label };
+		unsigned long runs = 0;
+		FILE *f = tmpfile();
+
+		if (!f) {
+			cli_error("cannot make a temporary file: %s", strerror(errno));
+			rc = CLI_OUTPUT;
+			break;
+		}
+		rc = cli_trend_json(f, st, &q, &runs, trend_point, &tt[i]);
+		if (!rc && runs) {
+			if (nseries++)
+				cli_sb_puts(&data, ",");
+			cli_sb_file(&data, f);
+			total += runs;
+		}
+		fclose(f);
+		if (tt[i].err)
+			data.err = 1;
+	}
+	cli_sb_puts(&data, "]}");
+	cli_store_close(st);
+	if (!rc && data.err) {
+		cli_error("out of memory");
+		rc = CLI_INPUT;
+	}
+	if (!rc && !total) {
+		cli_error("no runs of %s in the history store%s", v->app,
+			  v->label || v->device ? " that match" : "");
+		rc = CLI_INPUT;
+	}
+	for (i = 0; i < nm && !rc; i++) {
+		const char **cells;
+
+		if (!tt[i].rows)
+			continue;
+		cells = malloc(tt[i].rows * TREND_COLS * sizeof(*cells));
+		if (!cells) {
+			cli_error("out of memory");
+			rc = CLI_INPUT;
+			break;
+		}
+		for (r = 0; r < tt[i].rows * TREND_COLS; r++)
+			cells[r] = tt[i].text + r * 64;
+		tt[i].cells = cells;
+		snprintf(captions[i], sizeof(captions[i]), "%s by %s", names[i],
+			 v->by ? v->by : "label");
+		memset(&tab[ntab], 0, sizeof(tab[ntab]));
+		tab[ntab].caption = captions[i];
+		tab[ntab].attr = names[i];
+		tab[ntab].ncols = TREND_COLS;
+		tab[ntab].nrows = tt[i].rows;
+		tab[ntab].head = trend_head;
+		tab[ntab].keys = trend_keys;
+		tab[ntab].cells = cells;
+		ntab++;
+	}
+	if (!rc) {
+		snprintf(title, sizeof(title), "%s", v->title ? v->title : "");
+		if (!v->title)
+			snprintf(title, sizeof(title), "gfxstat trend: %s", v->app);
+		snprintf(db, sizeof(db), "%s", v->db ? v->db : "the default store");
+		meta[0] = "history";
+		meta[1] = db;
+		meta[2] = "app";
+		meta[3] = v->app;
+		meta[4] = "grouped by";
+		meta[5] = v->by ? v->by : "label";
+		meta[6] = "made by";
+		meta[7] = "gfxstat " GFXSTAT_VERSION;
+		memset(&view, 0, sizeof(view));
+		view.kind = "trend";
+		view.title = title;
+		view.meta = meta;
+		view.nmeta = 4;
+		view.tables = tab;
+		view.ntables = ntab;
+		view.data = data.p;
+		view.data_len = data.n;
+		rc = cli_view_write_page(v->out, &view);
+	}
+	for (i = 0; i < nm; i++) {
+		free(tt[i].text);
+		free(tt[i].cells);
+	}
+	free(data.p);
+	return rc;
+}
+

@@ -1,0 +1,446 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gfxstat report --compare BASE NEW: both sides' FPS timelines and frame-time distributions
+ * overlaid per app, with the comparison; the numbers are those of `gfxstat compare --format
+ * json`, printed into the page by the same function. The view pages' text buffer and writer.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_gate.h"
+#include "cli_source.h"
+#include "cli_store.h"
+#include "cmd_compare.h"
+#include "cmd_history.h"
+#include "cmd_report.h"
+#include "cmd_report_view.h"
+#include "gfxstat/gfxstat.h"
+#include "gfxstat/gfxstat_report.h"
+
+void cli_sb_put(struct cli_sbuf *b, const char *s, size_t n)
+{
+	if (b->err)
+		return;
+	if (b->n + n + 1 > b->cap) {
+		size_t nc = b->cap ? b->cap : 4096;
+		char *np;
+
+		while (nc < b->n + n + 1)
+			nc *= 2;
+		np = realloc(b->p, nc);
+		if (!np) {
+			b->err = 1;
+			return;
+		}
+		b->p = np;
+		b->cap = nc;
+	}
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+	b->p[b->n] = 0;
+}
+
+void cli_sb_puts(struct cli_sbuf *b, const char *s)
+{
+	cli_sb_put(b, s, strlen(s));
+}
+
+void cli_sb_printf(struct cli_sbuf *b, const char *fmt, ...)
+{
+	char t[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(t, sizeof(t), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		cli_sb_put(b, t, (size_t)n < sizeof(t) ? (size_t)n : sizeof(t) - 1);
+}
+
+void cli_sb_str(struct cli_sbuf *b, const char *s)
+{
+	cli_sb_puts(b, "\"");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == '"' || c == '\\')
+			cli_sb_printf(b, "\\u%04x", c);
+		else
+			cli_sb_put(b, s, 1);
+	}
+	cli_sb_puts(b, "\"");
+}
+
+/* all of @f from its start, appended to @b */
+void cli_sb_file(struct cli_sbuf *b, FILE *f)
+{
+	char t[8192];
+	size_t n;
+
+	rewind(f);
+	while ((n = fread(t, 1, sizeof(t), f)) > 0)
+		cli_sb_put(b, t, n);
+	/* one line of JSON: the newline is not part of it */
+	while (b->n && (b->p[b->n - 1] == '\n'))
+		b->p[--b->n] = 0;
+}
+
+static int write_file(void *user, const void *buf, size_t n)
+{
+	return fwrite(buf, 1, n, user) == n ? 0 : errno ? errno : EIO;
+}
+
+int cli_view_write_page(const char *out, const struct gfxstat_html_view *v)
+{
+	FILE *f = fopen(out, "w");
+	int rc;
+
+	if (!f) {
+		cli_error("cannot write %s: %s", out, strerror(errno));
+		return CLI_OUTPUT;
+	}
+	rc = gfxstat_html_view_write(cli_report_assets, v, write_file, f);
+	if (fclose(f) && !rc)
+		rc = errno ? errno : EIO;
+	if (rc) {
+		cli_error("cannot write %s: %s", out, gfxstat_strerror(rc));
+		remove(out);
+		return CLI_OUTPUT;
+	}
+	return CLI_OK;
+}
+
+/* ---- the comparison ------------------------------------------------------------------ */
+
+/* frame-time histogram: 0.5 ms bins up to 100 ms, the last bin for everything longer */
+#define HIST_BIN_MS 0.5
+#define HIST_BINS 201
+
+struct app_hist {
+	char *app;
+	unsigned long long frames;
+	unsigned long long count[HIST_BINS];
+};
+
+struct cmp_side {
+	const char *path;
+	char **recs;
+	size_t nrec;
+	struct app_hist *h;
+	size_t nh;
+	int err;
+};
+
+static int is_dir(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int push_rec(struct cmp_side *s, const char *path)
+{
+	char **n = realloc(s->recs, (s->nrec + 1) * sizeof(*n));
+
+	if (!n || !(n[s->nrec] = strdup(path)))
+		return -1;
+	s->recs = n;
+	s->nrec++;
+	return 0;
+}
+
+static int failed_iteration(const char *dir)
+{
+	char p[4200], buf[4096];
+	size_t n;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/iteration.json", dir);
+	if (!(f = fopen(p, "r")))
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	return strstr(buf, "\"failed\":true") != NULL;
+}
+
+static int sub_entry(const struct dirent *e)
+{
+	return e->d_name[0] != '.';
+}
+
+/* as compare takes a side: a file, a session folder, a run folder of sessions (the failed
+ * iterations left out, as compare leaves them out) */
+static int side_recordings(struct cmp_side *s)
+{
+	struct dirent **ents = NULL;
+	const char *in;
+	char p[4096];
+	int i, n;
+
+	if (!is_dir(s->path))
+		return push_rec(s, s->path);
+	if ((in = cli_report_input(s->path)))
+		return push_rec(s, in);
+	n = scandir(s->path, &ents, sub_entry, alphasort);
+	for (i = 0; i < n; i++) {
+		snprintf(p, sizeof(p), "%s/%s", s->path, ents[i]->d_name);
+		if (is_dir(p) && (in = cli_report_input(p)) && !failed_iteration(p) &&
+		    push_rec(s, in))
+			s->err = 1;
+		free(ents[i]);
+	}
+	free(ents);
+	return s->err || !s->nrec ? -1 : 0;
+}
+
+struct cmp_read {
+	struct cmp_side *side;
+	struct gfxstat_metrics *m;
+	int lib_rc;
+};
+
+static struct app_hist *hist_of(struct cmp_side *s, const struct gfxstat_str *app)
+{
+	struct app_hist *h;
+	size_t i;
+
+	for (i = 0; i < s->nh; i++)
+		if (strlen(s->h[i].app) == app->n && !memcmp(s->h[i].app, app->p, app->n))
+			return &s->h[i];
+	h = realloc(s->h, (s->nh + 1) * sizeof(*h));
+	if (!h)
+		return NULL;
+	s->h = h;
+	h = &h[s->nh];
+	memset(h, 0, sizeof(*h));
+	if (!(h->app = malloc(app->n + 1)))
+		return NULL;
+	memcpy(h->app, app->p, app->n);
+	h->app[app->n] = 0;
+	s->nh++;
+	return h;
+}
+
+static int cmp_frame(void *user, const struct gfxstat_frame *f)
+{
+	struct cmp_read *c = user;
+	struct app_hist *h;
+	double ms;
+	size_t b;
+
+	if ((c->lib_rc = gfxstat_metrics_frame(c->m, f)))
+		return c->lib_rc;
+	if (!f->app.n || f->present_ns == GFXSTAT_NS_NONE || f->interval_ns == GFXSTAT_NS_NONE ||
+	    f->interval_ns <= 0)
+		return 0;
+	if (!(h = hist_of(c->side, &f->app)))
+		return c->lib_rc = GFXSTAT_E_NOMEM;
+	ms = (double)f->interval_ns / 1e6;
+	b = ms / HIST_BIN_MS >= HIST_BINS - 1 ? HIST_BINS - 1 : (size_t)(ms / HIST_BIN_MS);
+	h->count[b]++;
+	h->frames++;
+	return 0;
+}
+
+/* one recording: its apps' FPS windows into @b; frame times into the side's histograms */
+static int read_recording(struct cmp_side *s, const char *path, struct cli_sbuf *b)
+{
+	struct gfxstat_metrics_opts mo;
+	struct cmp_read c = { s, NULL, 0 };
+	struct cli_source src;
+	size_t i, n, k, na = 0;
+	int64_t t0 = GFXSTAT_NS_NONE;
+	int rc;
+
+	gfxstat_metrics_opts_init(&mo);
+	cli_source_end_recording(); /* each recording on its own, as compare reads them */
+	if (!(c.m = gfxstat_metrics_new(&mo))) {
+		cli_error("out of memory");
+		return CLI_INPUT;
+	}
+	rc = cli_source_read(path, cmp_frame, &c, &src);
+	if (rc) {
+		gfxstat_metrics_free(c.m);
+		return rc;
+	}
+	cli_source_report(&src, 0);
+	cli_source_free(&src);
+	if (c.lib_rc || gfxstat_metrics_finish(c.m)) {
+		cli_error("%s: %s", path, gfxstat_strerror(c.lib_rc ? c.lib_rc : GFXSTAT_E_NOMEM));
+		gfxstat_metrics_free(c.m);
+		return CLI_INPUT;
+	}
+	n = gfxstat_metrics_count(c.m);
+	for (i = 0; i < n; i++) {
+		const struct gfxstat_layer_metrics *l = gfxstat_metrics_get(c.m, i);
+
+		if (l->frames && (t0 == GFXSTAT_NS_NONE || l->first_ns < t0))
+			t0 = l->first_ns;
+	}
+	cli_sb_puts(b, "{\"path\":");
+	cli_sb_str(b, path);
+	cli_sb_puts(b, ",\"apps\":[");
+	for (i = 0; i < n; i++) {
+		const struct gfxstat_layer_metrics *l = gfxstat_metrics_get(c.m, i);
+
+		if (!l->is_app || !l->app || !l->app[0])
+			continue;
+		if (na++)
+			cli_sb_puts(b, ",");
+		cli_sb_puts(b, "{\"name\":");
+		cli_sb_str(b, l->app);
+		cli_sb_printf(b, ",\"frames\":%llu,\"first_s\":%.6f,\"window_s\":%.6f,\"wfps\":[",
+			  (unsigned long long)l->frames,
+			  (double)(l->first_ns - (t0 == GFXSTAT_NS_NONE ? l->first_ns : t0)) / 1e9,
+			  (double)mo.window_ns / 1e9);
+		for (k = 0; k < l->nwindows; k++)
+			cli_sb_printf(b, "%s%.3f", k ? "," : "", l->window_fps[k]);
+		cli_sb_puts(b, "]}");
+	}
+	cli_sb_puts(b, "]}");
+	gfxstat_metrics_free(c.m);
+	return CLI_OK;
+}
+
+/* `gfxstat compare --format json [--app PKG] BASE NEW`, its standard output kept in @f */
+static int compare_json(const struct cli_report_view *v, const char *base, const char *new_,
+			FILE *f)
+{
+	char *av[8];
+	int ac = 0, saved, rc;
+
+	av[ac++] = "compare";
+	av[ac++] = "--format";
+	av[ac++] = "json";
+	if (v->app) {
+		av[ac++] = "--app";
+		av[ac++] = (char *)v->app;
+	}
+	av[ac++] = (char *)base;
+	av[ac++] = (char *)new_;
+	av[ac] = NULL;
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	if (saved < 0 || dup2(fileno(f), STDOUT_FILENO) < 0) {
+		cli_error("cannot redirect standard output: %s", strerror(errno));
+		if (saved >= 0)
+			close(saved);
+		return CLI_OUTPUT;
+	}
+	rc = cmd_compare(ac, av);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	return rc == CLI_JANK ? CLI_OK : rc;
+}
+
+static void side_free(struct cmp_side *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nrec; i++)
+		free(s->recs[i]);
+	for (i = 0; i < s->nh; i++)
+		free(s->h[i].app);
+	free(s->recs);
+	free(s->h);
+}
+
+int cli_report_compare(const struct cli_report_view *v, const char *base, const char *new_)
+{
+	struct cmp_side s[2];
+	struct cli_sbuf data = { 0 };
+	struct gfxstat_html_view view;
+	const char *meta[8];
+	char title[512], nb[160], nn[64];
+	size_t i, k, b;
+	int rc = CLI_OK;
+	FILE *f = tmpfile();
+
+	memset(s, 0, sizeof(s));
+	s[0].path = base;
+	s[1].path = new_;
+	if (!f) {
+		cli_error("cannot make a temporary file: %s", strerror(errno));
+		return CLI_OUTPUT;
+	}
+	rc = compare_json(v, base, new_, f);
+	if (rc) {
+		fclose(f);
+		return rc;
+	}
+	cli_sb_puts(&data, "{\"view\":\"compare\",\"compare\":");
+	cli_sb_file(&data, f);
+	fclose(f);
+	cli_sb_printf(&data, ",\"bin_ms\":%.3f,\"sides\":[", HIST_BIN_MS);
+	for (k = 0; k < 2 && !rc; k++) {
+		if (side_recordings(&s[k])) {
+			cli_error("%s: no recording to draw", s[k].path);
+			rc = CLI_INPUT;
+			break;
+		}
+		cli_sb_puts(&data, k ? ",{\"path\":" : "{\"path\":");
+		cli_sb_str(&data, s[k].path);
+		cli_sb_puts(&data, ",\"recordings\":[");
+		for (i = 0; i < s[k].nrec && !rc; i++) {
+			cli_sb_puts(&data, i ? "," : "");
+			rc = read_recording(&s[k], s[k].recs[i], &data);
+		}
+		cli_sb_puts(&data, "],\"hist\":[");
+		for (i = 0; i < s[k].nh; i++) {
+			cli_sb_puts(&data, i ? ",{\"name\":" : "{\"name\":");
+			cli_sb_str(&data, s[k].h[i].app);
+			cli_sb_printf(&data, ",\"frames\":%llu,\"counts\":[", s[k].h[i].frames);
+			for (b = 0; b < HIST_BINS; b++)
+				cli_sb_printf(&data, "%s%llu", b ? "," : "", s[k].h[i].count[b]);
+			cli_sb_puts(&data, "]}");
+		}
+		cli_sb_puts(&data, "]}");
+	}
+	cli_source_end_recording();
+	cli_sb_puts(&data, "]}");
+	if (!rc && data.err) {
+		cli_error("out of memory");
+		rc = CLI_INPUT;
+	}
+	if (!rc) {
+		if (v->title)
+			snprintf(title, sizeof(title), "%s", v->title);
+		else
+			snprintf(title, sizeof(title), "gfxstat compare: %s vs %s", base, new_);
+		snprintf(nb, sizeof(nb), "%zu", s[0].nrec);
+		snprintf(nn, sizeof(nn), "%zu", s[1].nrec);
+		meta[0] = "base";
+		meta[1] = base;
+		meta[2] = "new";
+		meta[3] = new_;
+		meta[4] = "recordings (base, new)";
+		snprintf(nb + strlen(nb), sizeof(nb) - strlen(nb), ", %s", nn);
+		meta[5] = nb;
+		meta[6] = "made by";
+		meta[7] = "gfxstat " GFXSTAT_VERSION;
+		memset(&view, 0, sizeof(view));
+		view.kind = "compare";
+		view.title = title;
+		view.meta = meta;
+		view.nmeta = 4;
+		view.data = data.p;
+		view.data_len = data.n;
+		rc = cli_view_write_page(v->out, &view);
+	}
+	side_free(&s[0]);
+	side_free(&s[1]);
+	free(data.p);
+	return rc;
+}
