@@ -355,8 +355,11 @@
 		var p = document.createElement('p');
 		p.className = 'note';
 		p.textContent = '95 % interval: ' + (C.method === 'welch' ?
-			"Welch's t over the per-recording values" : 'block bootstrap of ' + C.block_s +
-			' s blocks, ' + C.resamples + ' resamples (fewer than 3 recordings a side)') +
+			"Welch's t over the per-recording values" :
+			C.method === 'welch_segments' ? "Welch's t over " + C.segment_s +
+			' s segments of each recording, widened ' + C.widen + 'x (fewer than 3 ' +
+			'recordings a side)' : 'block bootstrap of ' + C.block_s + ' s blocks, ' +
+			C.resamples + ' resamples (not calibrated)') +
 			'. Base: ' + C.base.path + ' (' + C.base.recordings + '), new: ' + C.new.path +
 			' (' + C.new.recordings + ').';
 		tables.appendChild(p);

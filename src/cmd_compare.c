@@ -20,7 +20,7 @@
 
 enum {
 	OPT_APP = 256, OPT_LAYER, OPT_FORMAT, OPT_FAIL_IF, OPT_JUNIT, OPT_RESAMPLES, OPT_SEED,
-	OPT_BLOCK, OPT_SAVE, OPT_DB, OPT_LABEL
+	OPT_BLOCK, OPT_SAVE, OPT_DB, OPT_LABEL, OPT_METHOD, OPT_SEGMENT
 };
 
 static const struct cli_opt compare_opts[] = {
@@ -29,9 +29,11 @@ static const struct cli_opt compare_opts[] = {
 	{ OPT_FORMAT, "format", "table|json", "output format (table)" },
 	{ OPT_FAIL_IF, "fail-if", "EXPR", "a gate, e.g. 'fps<55', 'janky_pct regressed' (repeatable)" },
 	{ OPT_JUNIT, "junit", "FILE", "write the gates as JUnit XML" },
-	{ OPT_RESAMPLES, "resamples", "N", "block bootstrap resamples, one recording a side (400)" },
-	{ OPT_SEED, "seed", "N", "seed of the resampling, for reproducible intervals (1)" },
-	{ OPT_BLOCK, "block", "SEC", "block of time resampled together (1)" },
+	{ OPT_METHOD, "method", "segments|block", "under 3 recordings a side (segments)" },
+	{ OPT_SEGMENT, "segment", "SEC", "segments: one per SEC of a recording, 2 to 8 (5)" },
+	{ OPT_RESAMPLES, "resamples", "N", "block: bootstrap resamples (400)" },
+	{ OPT_SEED, "seed", "N", "block: seed of the resampling, for reproducible intervals (1)" },
+	{ OPT_BLOCK, "block", "SEC", "block: block of time resampled together (1)" },
 	{ OPT_SAVE, "save", NULL, "store NEW's recordings in the history (gfxstat history)" },
 	{ OPT_DB, "db", "PATH|URL", "history store: SQLite file or postgresql:// URL" },
 	{ OPT_LABEL, "label", "TEXT", "label of the saved runs: build id, git sha, branch" },
@@ -44,9 +46,12 @@ static const char compare_details[] =
 	"'gfxstat record', or a run folder of iterations (one session per subfolder; an\n"
 	"iteration marked failed in its iteration.json is left out and named).\n"
 	"With >= 3 recordings a side the interval is Welch's t interval over the per-recording\n"
-	"values. Otherwise the frames of each side are cut into blocks of time (--block), which\n"
-	"are resampled with replacement (frames within a second are not independent) and every\n"
-	"metric recomputed by the library on each resample: a percentile interval of NEW - BASE.\n"
+	"values. Otherwise the frames of each side are cut into 2 to 8 consecutive segments of\n"
+	"time (one per --segment SEC), the library computes every metric on each, and the\n"
+	"interval is Welch's t over the segment values, centred on the whole recordings'\n"
+	"difference: segments see what drifts over seconds, which differs between recordings.\n"
+	"--method block instead resamples 1 s blocks (--block); it sees only the noise inside\n"
+	"one recording and calls too many same-distribution pairs different.\n"
 	"The verdict is better or worse when the 95 % interval excludes 0, else no significant\n"
 	"change. See docs/compare.md for the calibration.\n"
 	"Gates (--fail-if): METRIC<N, <=, >, >= on NEW's value; 'METRIC regressed' and\n"
@@ -107,6 +112,17 @@ static int compare_opt(void *user, int id, const char *arg)
 		return cli_duration_ns("--block", arg, GFXSTAT_NSEC_PER_SEC, &c->block_ns) ||
 		       (c->block_ns < 10 * GFXSTAT_NSEC_PER_MSEC &&
 			(cli_error("--block must be at least 0.01 s"), 1)) ? -1 : 0;
+	case OPT_METHOD:
+		if (strcmp(arg, "segments") && strcmp(arg, "block")) {
+			cli_error("--method must be segments or block, not '%s'", arg);
+			return -1;
+		}
+		c->block = !strcmp(arg, "block");
+		return 0;
+	case OPT_SEGMENT:
+		return cli_duration_ns("--segment", arg, GFXSTAT_NSEC_PER_SEC, &c->seg_ns) ||
+		       (c->seg_ns < GFXSTAT_NSEC_PER_SEC &&
+			(cli_error("--segment must be at least 1 s"), 1)) ? -1 : 0;
 	case OPT_SAVE:
 		c->save = 1;
 		return 0;
@@ -451,6 +467,7 @@ int cmd_compare(int argc, char **argv)
 	c.resamples = 400;
 	c.seed = 1;
 	c.block_ns = GFXSTAT_NSEC_PER_SEC;
+	c.seg_ns = 5 * GFXSTAT_NSEC_PER_SEC;
 	first = cli_parse(&compare_cmd, argc, argv, compare_opt, &c);
 	if (first == -2)
 		return CLI_OK;
@@ -521,7 +538,7 @@ int cmd_compare(int argc, char **argv)
 				res[i].ci[j].new_ = pn[j];
 				res[i].ci[j].diff = pn[j] - pb[j];
 			}
-			if (cmp_boot_key(&c, kb, kn, &res[i]))
+			if ((c.block ? cmp_boot_key : cmp_seg_key)(&c, kb, kn, &res[i]))
 				goto nomem;
 		}
 		for (j = 0; j < CLI_M_COUNT; j++)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* gfxstat compare's pieces: the sides, the block bootstrap, the output. */
+/* gfxstat compare's pieces: the sides, segments and the block bootstrap, the output. */
 #ifndef CMD_COMPARE_H
 #define CMD_COMPARE_H
 
@@ -11,6 +11,9 @@
 
 #define LEVEL 0.95
 #define MAX_GATES 32
+#define MAX_SEGMENTS 8
+/* segments: the half-width x 1.5, from 300 pairs of same-setting gfxsim recordings */
+#define SEG_WIDEN 1.5
 
 /* One key's (app's or layer's) frames, for the block bootstrap. */
 struct keyed_frames {
@@ -37,6 +40,8 @@ struct compare {
 	long resamples;
 	unsigned long long seed;
 	long long block_ns;
+	int block;               /* --method block: the block bootstrap, not segments */
+	long long seg_ns;        /* --segment: one segment per this much span (5 s) */
 	struct cli_gate gates[MAX_GATES];
 	size_t ngates;
 	struct side *cur;        /* the side being read */
@@ -64,6 +69,9 @@ const struct gfxstat_layer_metrics *cmp_find_row(const struct compare *c,
 int cmp_point(const struct compare *c, struct side *s, struct keyed_frames *k, double *out);
 int cmp_boot_key(const struct compare *c, struct keyed_frames *kb, struct keyed_frames *kn,
 		 struct result *res);
+/* cmp_seg_key() - Welch's t over segments of time of every metric of one key, as above */
+int cmp_seg_key(const struct compare *c, struct keyed_frames *kb, struct keyed_frames *kn,
+		struct result *res);
 
 void cmp_print_json(const struct compare *c, struct side *s, int boot, const struct result *res,
 		    size_t nres, const struct cli_gate_result *g, size_t ng);

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* gfxstat compare, one recording a side: the block bootstrap over the library's metrics. */
+/*
+ * gfxstat compare, fewer than 3 recordings a side: Welch's t over segments of time (the
+ * default), or the block bootstrap (--method block), both over the library's metrics.
+ */
 #include <math.h>
 #include <stdlib.h>
 
@@ -81,8 +84,9 @@ static int resample(const struct compare *c, const struct keyed_frames *k, const
 	return rc;
 }
 
-/* Block starts of @k: bstart[b] is the first frame of block b, bstart[nb] = k->n. */
-static size_t *blocks(const struct compare *c, struct keyed_frames *k, size_t *nb)
+/* Block starts of @k, blocks of @len ns: bstart[b] is the first frame of block b, bstart[nb] =
+ * k->n. */
+static size_t *blocks(int64_t len, struct keyed_frames *k, size_t *nb)
 {
 	int64_t t0, span;
 	size_t *bs, b, i = 0;
@@ -90,12 +94,12 @@ static size_t *blocks(const struct compare *c, struct keyed_frames *k, size_t *n
 	qsort(k->f, k->n, sizeof(*k->f), cmp_present);
 	t0 = k->f[0].present_ns;
 	span = k->f[k->n - 1].present_ns - t0;
-	*nb = (size_t)(span / c->block_ns) + 1;
+	*nb = (size_t)(span / len) + 1;
 	bs = malloc((*nb + 1) * sizeof(*bs));
 	if (!bs)
 		return NULL;
 	for (b = 0; b < *nb; b++) {
-		while (i < k->n && k->f[i].present_ns < t0 + (int64_t)b * c->block_ns)
+		while (i < k->n && k->f[i].present_ns < t0 + (int64_t)b * len)
 			i++;
 		bs[b] = i;
 	}
@@ -107,7 +111,8 @@ static size_t *blocks(const struct compare *c, struct keyed_frames *k, size_t *n
 int cmp_boot_key(const struct compare *c, struct keyed_frames *kb, struct keyed_frames *kn,
 		    struct result *res)
 {
-	size_t nbb, nbn, *bb = blocks(c, kb, &nbb), *bn = blocks(c, kn, &nbn), *draw, r;
+	size_t nbb, nbn, *bb = blocks(c->block_ns, kb, &nbb), *bn = blocks(c->block_ns, kn, &nbn);
+	size_t *draw, r;
 	double *d = malloc((size_t)c->resamples * CLI_M_COUNT * sizeof(*d)), vb[CLI_M_COUNT],
 	       vn[CLI_M_COUNT], *col = malloc((size_t)c->resamples * sizeof(*col));
 	struct gfxstat_rng rng;
@@ -150,6 +155,82 @@ out:
 	return rc;
 }
 
+/*
+ * Every metric of each of @k's segments into @v (MAX_SEGMENTS x CLI_M_COUNT): the frames cut
+ * into consecutive segments of equal time, one per c->seg_ns of span, 2 to MAX_SEGMENTS.
+ * Return: the number of segments, 0 when out of memory.
+ */
+static size_t seg_values(const struct compare *c, struct keyed_frames *k, double *v)
+{
+	int64_t span, len;
+	size_t want, nb, b, *bs;
+
+	qsort(k->f, k->n, sizeof(*k->f), cmp_present);
+	span = k->f[k->n - 1].present_ns - k->f[0].present_ns;
+	want = (size_t)(span / c->seg_ns);
+	want = want < 2 ? 2 : want > MAX_SEGMENTS ? MAX_SEGMENTS : want;
+	len = span / (int64_t)want + 1; /* then span / len < want: at most want segments */
+	bs = blocks(len, k, &nb);
+	if (!bs)
+		return 0;
+	for (b = 0; b < nb; b++)
+		if (resample(c, k, bs, 1, &b, v + b * CLI_M_COUNT)) {
+			free(bs);
+			return 0;
+		}
+	free(bs);
+	return nb;
+}
+
+/* the span of @k's frames (sorted) in seconds, at least 1 */
+static double span_s(const struct keyed_frames *k)
+{
+	double s = (double)(k->f[k->n - 1].present_ns - k->f[0].present_ns) / 1e9;
+
+	return s > 1 ? s : 1;
+}
+
+int cmp_seg_key(const struct compare *c, struct keyed_frames *kb, struct keyed_frames *kn,
+		struct result *res)
+{
+	double vb[MAX_SEGMENTS * CLI_M_COUNT], vn[MAX_SEGMENTS * CLI_M_COUNT];
+	double a[MAX_SEGMENTS], b[MAX_SEGMENTS];
+	size_t sb = seg_values(c, kb, vb), sn = sb ? seg_values(c, kn, vn) : 0, i, na, nb;
+	int j;
+
+	if (!sn)
+		return GFXSTAT_E_NOMEM;
+	for (j = 0; j < CLI_M_COUNT; j++) {
+		/* a count (frozen frames) grows with the span: a segment's count x the number of
+		 * segments estimates the whole recording's */
+		double sca = j == CLI_M_FROZEN ? (double)sb : 1, scb = j == CLI_M_FROZEN ? (double)sn : 1;
+		for (i = na = 0; i < sb; i++)
+			if (!isnan(vb[i * CLI_M_COUNT + j]))
+				a[na++] = sca * vb[i * CLI_M_COUNT + j];
+		for (i = nb = 0; i < sn; i++)
+			if (!isnan(vn[i * CLI_M_COUNT + j]))
+				b[nb++] = scb * vn[i * CLI_M_COUNT + j];
+		struct gfxstat_ci ci;
+		double v = 0;
+
+		/* rare events: at least Poisson's variance, which segments without any miss */
+		if (j == CLI_M_FROZEN)
+			v = res->ci[j].base + res->ci[j].new_;
+		else if (j == CLI_M_JANK_PER_MIN || j == CLI_M_BIG_JANK_PER_MIN)
+			v = res->ci[j].base * 60 / span_s(kb) + res->ci[j].new_ * 60 / span_s(kn);
+		if (isnan(res->ci[j].diff) ||
+		    gfxstat_ci_segments(a, na, b, nb, res->ci[j].diff, v, LEVEL, &ci))
+			continue;
+		/* the whole recordings' values stay the point estimates; SEG_WIDEN: what two
+		 * recordings differ by beyond their segments (docs/compare.md, measured) */
+		res->ci[j].method = ci.method;
+		res->ci[j].lo = ci.diff - SEG_WIDEN * (ci.diff - ci.lo);
+		res->ci[j].hi = ci.diff + SEG_WIDEN * (ci.hi - ci.diff);
+		res->ci[j].df = ci.df;
+	}
+	return 0;
+}
+
 /* The point estimate of every metric of @key on side @s: the recording's own metrics when it
  * is one, else all of the side's frames in order (several recordings, fewer than 3). */
 int cmp_point(const struct compare *c, struct side *s, struct keyed_frames *k, double *out)
@@ -163,7 +244,7 @@ int cmp_point(const struct compare *c, struct side *s, struct keyed_frames *k, d
 			out[j] = cli_metric_value(l, j);
 		return 0;
 	}
-	bs = blocks(c, k, &nb);
+	bs = blocks(c->block_ns, k, &nb);
 	if (!bs)
 		return GFXSTAT_E_NOMEM;
 	rc = resample(c, k, bs, nb, NULL, out);

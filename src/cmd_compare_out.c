@@ -21,8 +21,12 @@ void cmp_print_json(const struct compare *c, struct side *s, int boot,
 	size_t i, k;
 	int j;
 
-	printf("{\"method\":\"%s\",\"level\":%.2f", boot ? "block_bootstrap" : "welch", LEVEL);
-	if (boot)
+	printf("{\"method\":\"%s\",\"level\":%.2f",
+	       !boot ? "welch" : c->block ? "block_bootstrap" : "welch_segments", LEVEL);
+	if (boot && !c->block)
+		printf(",\"segment_s\":%.3f,\"max_segments\":%d,\"widen\":%.2f",
+		       (double)c->seg_ns / 1e9, MAX_SEGMENTS, SEG_WIDEN);
+	if (boot && c->block)
 		printf(",\"block_s\":%.3f,\"resamples\":%ld,\"seed\":%llu",
 		       (double)c->block_ns / 1e9, c->resamples, c->seed);
 	for (k = 0; k < 2; k++) {
@@ -101,7 +105,12 @@ void cmp_print_table(const struct compare *c, struct side *s, int boot,
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < s[k].nfailed; i++)
 			printf("left out: %s (the iteration failed)\n", s[k].failed[i]);
-	if (boot)
+	if (boot && !c->block)
+		printf("95 %% interval: Welch's t over segments of time, one per %.3g s of each "
+		       "recording (2 to %d), x %.2g for what differs between recordings (fewer "
+		       "than 3 recordings a side; calibration: docs/compare.md)\n",
+		       (double)c->seg_ns / 1e9, MAX_SEGMENTS, SEG_WIDEN);
+	else if (boot)
 		printf("95 %% interval: block bootstrap, %.3g s blocks of time resampled %ld times "
 		       "(frames inside a block are not independent; fewer than 3 recordings a "
 		       "side)\n", (double)c->block_ns / 1e9, c->resamples);

@@ -30,6 +30,7 @@ enum gfxstat_ci_method {
 	GFXSTAT_CI_NONE,      /* not enough data: no interval */
 	GFXSTAT_CI_WELCH,     /* per-run values, Welch's t interval */
 	GFXSTAT_CI_BLOCK,     /* one recording a side, block bootstrap percentile interval */
+	GFXSTAT_CI_SEGMENTS,  /* few recordings a side: Welch's t over segments of time */
 };
 
 /* The difference NEW - BASE and its confidence interval [lo, hi]. */
@@ -61,6 +62,25 @@ double gfxstat_t_quantile(double p, double df);
  */
 int gfxstat_ci_welch(const double *a, size_t na, const double *b, size_t nb, double level,
 		     struct gfxstat_ci *out);
+
+/**
+ * gfxstat_ci_segments() - an interval for @diff from the values of consecutive segments of
+ * time of one recording a side: Welch's t interval of mean(@b) - mean(@a), moved to be
+ * centred on @diff (the difference of the whole recordings' values)
+ * @a, @na: the base segments' values (>= 2); @b, @nb: the new segments' values (>= 2)
+ * @diff: NEW - BASE over the whole recordings
+ * @min_var: a floor for the variance of @diff, 0 for none; for a count of rare events, its
+ *	Poisson variance (base + new counts), which segments cannot see when each holds none
+ * @level: e.g. 0.95
+ * @out: the interval, half-width t(@level; Welch's df) x max(Welch's se, sqrt(@min_var));
+ *	base and new_ are the segment means, diff is @diff
+ *
+ * Segments see whatever moves over seconds (bursts, drifts), which a block bootstrap of 1 s
+ * blocks does not, and Welch's t pays for having few of them (docs/compare.md).
+ * Return: 0, or -1 when a side has fewer than 2 values (@out->method is then NONE).
+ */
+int gfxstat_ci_segments(const double *a, size_t na, const double *b, size_t nb, double diff,
+			double min_var, double level, struct gfxstat_ci *out);
 
 /**
  * gfxstat_ci_percentile() - the central @level interval of replicate differences

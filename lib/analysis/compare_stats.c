@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Confidence intervals for `gfxstat compare`: Welch's t, block bootstrap, a seeded PRNG. */
+/* Confidence intervals for `gfxstat compare`: Welch's t (over runs or segments of time), block
+ * bootstrap, a seeded PRNG. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -173,6 +174,26 @@ int gfxstat_ci_welch(const double *a, size_t na, const double *b, size_t nb, dou
 	q = gfxstat_t_quantile(0.5 + level / 2, out->df);
 	out->lo = out->diff - q * sqrt(se2);
 	out->hi = out->diff + q * sqrt(se2);
+	return 0;
+}
+
+int gfxstat_ci_segments(const double *a, size_t na, const double *b, size_t nb, double diff,
+			double min_var, double level, struct gfxstat_ci *out)
+{
+	double half;
+
+	if (gfxstat_ci_welch(a, na, b, nb, level, out))
+		return -1;
+	half = (out->hi - out->lo) / 2;
+	if (min_var > 0) {
+		double q = gfxstat_t_quantile(0.5 + level / 2, out->df), f = q * sqrt(min_var);
+
+		half = f > half ? f : half;
+	}
+	out->method = GFXSTAT_CI_SEGMENTS;
+	out->diff = diff;
+	out->lo = diff - half;
+	out->hi = diff + half;
 	return 0;
 }
 

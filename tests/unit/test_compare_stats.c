@@ -40,6 +40,31 @@ TEST(welch_by_hand)
 	CHECK_EQ(ci.method, GFXSTAT_CI_NONE);
 }
 
+TEST(segments_by_hand)
+{
+	/* a = 1 2 3, b = 4 5 6 as in welch_by_hand: se = 0.8164966, df = 4, half-width
+	 * 2.7764451 x 0.8164966 = 2.2669580, here centred on the whole recordings' 2.5 */
+	const double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 }, c[] = { 7, 7, 7 }, d[] = { 7, 7 };
+	struct gfxstat_ci ci;
+
+	CHECK_EQ(gfxstat_ci_segments(a, 3, b, 3, 2.5, 0, 0.95, &ci), 0);
+	CHECK_EQ(ci.method, GFXSTAT_CI_SEGMENTS);
+	CHECK(fabs(ci.diff - 2.5) < 1e-12 && fabs(ci.base - 2) < 1e-12 && fabs(ci.new_ - 5) < 1e-12);
+	CHECK(fabs(ci.lo - 0.2330420) < 1e-6 && fabs(ci.hi - 4.7669580) < 1e-6);
+	/* a variance floor of 4 (se 2) above Welch's: half-width 2.7764451 x 2 = 5.5528902 */
+	CHECK_EQ(gfxstat_ci_segments(a, 3, b, 3, 2.5, 4, 0.95, &ci), 0);
+	CHECK(fabs(ci.lo + 3.0528902) < 1e-6 && fabs(ci.hi - 8.0528902) < 1e-6);
+	/* a floor below Welch's changes nothing */
+	CHECK_EQ(gfxstat_ci_segments(a, 3, b, 3, 2.5, 0.5, 0.95, &ci), 0);
+	CHECK(fabs(ci.lo - 0.2330420) < 1e-6);
+	/* no spread in the segments (rare events none of them holds): the floor alone, with
+	 * 3 + 2 - 2 = 3 degrees of freedom: 1 -+ t(0.975; 3) = 3.1824463 */
+	CHECK_EQ(gfxstat_ci_segments(c, 3, d, 2, 1, 1, 0.95, &ci), 0);
+	CHECK(fabs(ci.lo + 2.1824463) < 1e-6 && fabs(ci.hi - 4.1824463) < 1e-6);
+	CHECK_EQ(gfxstat_ci_segments(a, 1, b, 3, 2.5, 0, 0.95, &ci), -1);
+	CHECK_EQ(ci.method, GFXSTAT_CI_NONE);
+}
+
 TEST(percentile_by_hand)
 {
 	/* sorted 1..5; 50 % interval: quantiles 0.25 and 0.75 at positions 1 and 3 -> 2 and 4;
@@ -115,6 +140,7 @@ TEST_SUITE(test_compare_stats)
 {
 	RUN(t_quantiles);
 	RUN(welch_by_hand);
+	RUN(segments_by_hand);
 	RUN(percentile_by_hand);
 	RUN(rng_reproducible_uniform);
 	RUN(welch_coverage);
