@@ -731,5 +731,28 @@ if [ -x "$GFXSIM" ]; then
 		fail "record: an unknown app's version is null, no app gives \"app\":null (exits $rc $rc2)"
 		cat "$rec/r41.out" "$rec/sess41/device.json" "$rec/r42.out" "$rec/sess42/device.json" "$rec/h41.out"
 	fi
+	# issue 10: two record runs with different labels appear in history and in trend, on
+	# SQLite and on a real local PostgreSQL (tests/pg.sh)
+	. "$ROOT/tests/pg.sh"
+	r43_dbs=$rec/h43.db
+	if pg_start 43; then r43_dbs="$r43_dbs $PG_URL"; else skip "record --save: $PG_WHY"; fi
+	for db in $r43_dbs; do
+		for label in v1 v2; do
+			scenario "$rec/s43$label" FAKE1
+			FAKE_ADB=$rec/s43$label "$GFXSTAT" record -q --duration 1 --save --db "$db" \
+				--label "$label" -o "$rec/sess43$label$$" > "$rec/r43.out" 2>&1 ||
+				cat "$rec/r43.out"
+			rm -rf "$rec/sess43$label$$"
+		done
+		"$GFXSTAT" history --db "$db" > "$rec/h43.out" 2>&1
+		"$GFXSTAT" trend --db "$db" --app com.example.app2 --metric fps > "$rec/t43.out" 2>&1
+		if grep -q ' v1 .* com.example.app2 ' "$rec/h43.out" &&
+			grep -q ' v2 .* com.example.app2 ' "$rec/h43.out" &&
+			grep -q '^v1 ' "$rec/t43.out" && grep -q '^v2 ' "$rec/t43.out"; then pass; else
+			fail "record --save --label v1/v2 in history and trend ($db)"
+			cat "$rec/h43.out" "$rec/t43.out"
+		fi
+	done
+	[ "$r43_dbs" != "$rec/h43.db" ] && pg_stop
 	unset ADB
 fi

@@ -46,36 +46,23 @@ if [ -f "$st/xdg/gfxstat/history.db" ]; then pass; else fail "no store under XDG
 "$GFXSTAT" history --db "$st/h.db" --by week > /dev/null 2>&1
 if [ $? = 2 ]; then pass; else fail "history: a bad --by is not a usage error"; fi
 
-# PostgreSQL: a real server, trust auth on 127.0.0.1 only, in its own folder
-pgbin=$(ls -d /usr/lib/postgresql/*/bin 2> /dev/null | sort -V | tail -n 1)
-if [ -z "$pgbin" ] || [ ! -x "$pgbin/initdb" ]; then
-	skip "PostgreSQL server not installed (scripts/deps.d/store.sh): store on PostgreSQL untested"
+# PostgreSQL: a real server, trust auth on 127.0.0.1 only, in its own folder (tests/pg.sh)
+. "$ROOT/tests/pg.sh"
+if ! pg_start 0; then
+	case $PG_WHY in
+	"PostgreSQL server not installed"*) skip "$PG_WHY: store on PostgreSQL untested" ;;
+	*) fail "$PG_WHY" ;;
+	esac
 else
-	pgdir=$(mktemp -d /tmp/gfxstat-pg.XXXXXX)
-	as_pg() { "$@"; }
-	if [ "$(id -u)" = 0 ]; then
-		# postgres refuses to run as root
-		chown postgres "$pgdir"
-		as_pg() { runuser -u postgres -- "$@"; }
-	fi
-	port=$((20000 + $$ % 20000))
-	if as_pg "$pgbin/initdb" -D "$pgdir/data" -U gfxstat --auth=trust > "$pgdir/initdb.log" 2>&1 &&
-		as_pg "$pgbin/pg_ctl" -D "$pgdir/data" -l "$pgdir/server.log" -w -t 30 \
-			-o "-c listen_addresses=127.0.0.1 -p $port -k $pgdir" start > /dev/null 2>&1; then
-		store_checks "postgresql://gfxstat@127.0.0.1:$port/postgres" postgresql
-		for i in 1 2 3; do
-			"$GFXSTAT" compare -q --save --db "postgresql://gfxstat@127.0.0.1:$port/postgres" \
-				--label "p$i" "$st/a.trace" "$st/b.trace" > /dev/null 2>&1 &
-		done
-		wait
-		n=$("$GFXSTAT" history --db "postgresql://gfxstat@127.0.0.1:$port/postgres" \
-			--app com.example.app1 | grep -c ' p[1-3] ')
-		if [ "$n" = 3 ]; then pass; else fail "postgresql: 3 concurrent writers saved $n"; fi
-		as_pg "$pgbin/pg_ctl" -D "$pgdir/data" -m fast -w stop > /dev/null 2>&1
-	else
-		fail "could not start a PostgreSQL server"; tail -n 5 "$pgdir"/*.log
-	fi
-	rm -rf "$pgdir"
+	store_checks "$PG_URL" postgresql
+	for i in 1 2 3; do
+		"$GFXSTAT" compare -q --save --db "$PG_URL" --label "p$i" "$st/a.trace" \
+			"$st/b.trace" > /dev/null 2>&1 &
+	done
+	wait
+	n=$("$GFXSTAT" history --db "$PG_URL" --app com.example.app1 | grep -c ' p[1-3] ')
+	if [ "$n" = 3 ]; then pass; else fail "postgresql: 3 concurrent writers saved $n"; fi
+	pg_stop
 fi
 # a URL to no server: exit 5 with the reason, not a crash
 "$GFXSTAT" history --db "postgresql://gfxstat@127.0.0.1:1/none?connect_timeout=2" \
