@@ -41,9 +41,9 @@ page() { # page NAME SUMMARY INCLUDE ARGS...
 }
 
 see_main=$OUT/.bin/see-main.h2m
-# the exit status line of 'gfxstat --help' ("Exit status: 0 ok, 1 gate failed, ...") as a list
-codes=$("$G" --help | sed -n 's/^Exit status: //p' | sed 's/\.$//' | tr ',' '\n' | sed 's/^ *//' |
-	awk 'NF { c = $1; $1 = ""; sub(/^ /, ""); print ".TP\n.B " c "\n" $0 }')
+# the exit-status table of 'gfxstat --help' ("exit status:", then "  N  text" rows) as a list
+codes=$("$G" --help | awk '/^exit status:$/ { t = 1; next } t && /^  [0-9] / {
+	c = $1; $1 = ""; sub(/^ +/, ""); print ".TP\n.B " c "\n" $0; next } t { t = 0 }')
 {
 	[ -z "$codes" ] || printf '[EXIT STATUS]\n%s\n' "$codes"
 	echo "[SEE ALSO]"

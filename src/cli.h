@@ -9,7 +9,7 @@
 
 enum cli_exit {
 	CLI_OK = 0,
-	CLI_JANK = 1,   /* a gate failed (reserved for CI gates) */
+	CLI_JANK = 1,   /* a --fail-if gate failed */
 	CLI_USAGE = 2,  /* bad command line */
 	CLI_INPUT = 3,  /* unreadable or unusable input */
 	CLI_DEVICE = 4, /* device or adb failure */

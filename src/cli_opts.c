@@ -15,7 +15,7 @@
 const char cli_exit_table[] =
 	"exit status:\n"
 	"  0  ok\n"
-	"  1  a gate failed (reserved for --fail-if, coming)\n"
+	"  1  a --fail-if gate failed (analyze, compare)\n"
 	"  2  usage: a bad command line\n"
 	"  3  input: unreadable, damaged or truncated, or nothing found in it\n"
 	"  4  device: adb or the phone failed\n"

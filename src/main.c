@@ -44,32 +44,6 @@ static const struct command commands[] = {
 	{ "unwrap", cmd_unwrap, "decode systrace HTML, atrace -z, gzip or UTF-16 to trace text" },
 };
 
-/*
- * "Exit status: 0 ok, 1 a gate failed, 2 usage, ..." from cli_exit_table's rows ("  3  input:
- * unreadable, ..."): each code with its text up to the first ':' or " (". man/gen.sh makes
- * the EXIT STATUS section of gfxstat(1) from this line; the table stays the one source.
- */
-static void exit_line(FILE *f)
-{
-	const char *p = cli_exit_table;
-	int n = 0;
-
-	fputs("Exit status:", f);
-	while ((p = strstr(p, "\n  ")) != NULL) {
-		const char *code = p + 3, *text = code + strcspn(code, " ");
-		size_t len;
-
-		text += strspn(text, " ");
-		len = strcspn(text, ":(\n");
-		while (len && text[len - 1] == ' ')
-			len--;
-		fprintf(f, "%s %.*s %.*s", n++ ? "," : "", (int)strcspn(code, " "), code, (int)len,
-			text);
-		p = text;
-	}
-	fputs(".\n", f);
-}
-
 static void usage(FILE *f)
 {
 	size_t i;
@@ -85,7 +59,6 @@ static void usage(FILE *f)
 	      "ftrace text, Perfetto, dumpsys gfxinfo or SurfaceFlinger --latency; '-' is\n"
 	      "standard input.\n\n", f);
 	fputs(cli_exit_table, f);
-	exit_line(f);
 }
 
 int main(int argc, char **argv)
