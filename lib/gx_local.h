@@ -97,6 +97,15 @@ GFXSTAT_HIDDEN long gx_strmap_add(struct gx_strmap *m, const char *p, size_t n, 
 #define GX_CLUSTER_MAX 128
 GFXSTAT_HIDDEN int64_t gx_cluster_mean(const int64_t *iv, unsigned n);
 
+/* qsort comparator of int64_t values, ascending. */
+GFXSTAT_HIDDEN int gx_cmp_i64(const void *a, const void *b);
+
+/*
+ * The package a process name stands for: "com.a.b" of "com.a.b:remote"; empty for what is no
+ * package ("/system/bin/surfaceflinger", "system_server", "[kworker/0:1]", "<pre-initialized>").
+ */
+GFXSTAT_HIDDEN struct gfxstat_str gx_process_package(const char *name);
+
 /* A bounded writer that counts what it would write past the end, like snprintf. */
 struct gx_out {
 	char *p;

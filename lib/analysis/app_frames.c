@@ -406,21 +406,6 @@ static const char *name_of(const struct gfxstat_app_frames *af, int32_t pid)
 	return i >= 0 ? af->names[i].s : NULL;
 }
 
-/* The package in a process name: "com.a.b" of "com.a.b:push"; none for "/system/bin/x". */
-static struct gfxstat_str package_of(const char *name)
-{
-	struct gfxstat_str s = { "", 0 };
-	const char *c;
-
-	if (!name || !name[0] || name[0] == '/' || name[0] == '[' || name[0] == '<' ||
-	    !strchr(name, '.'))
-		return s;
-	c = strchr(name, ':');
-	s.p = name;
-	s.n = c ? (size_t)(c - name) : strlen(name);
-	return s;
-}
-
 /* Present order; ties keep arrival order. */
 static int rec_cmp(const void *a, const void *b)
 {
@@ -482,7 +467,7 @@ int gfxstat_app_frames_finish(struct gfxstat_app_frames *af)
 			k = snprintf(layer, sizeof(layer), "pid %d (app-side)", (int)r->pid);
 		f.layer.p = layer;
 		f.layer.n = k > 0 && (size_t)k < sizeof(layer) ? (size_t)k : strlen(layer);
-		f.app = package_of(name);
+		f.app = name ? gx_process_package(name) : f.app;
 		f.pid = r->pid;
 		f.present_ns = r->present;
 		f.interval_ns = last[j].last == GFXSTAT_NS_NONE ? GFXSTAT_NS_NONE

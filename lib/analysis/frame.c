@@ -78,3 +78,30 @@ const char *gfxstat_frame_reason_name(unsigned bit)
 	return bit < GFXSTAT_GFXINFO_REASONS ? gfxstat_jank_type_name((enum gfxstat_jank_type)bit)
 					     : "?";
 }
+
+int gx_cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+struct gfxstat_str gx_process_package(const char *name)
+{
+	struct gfxstat_str s = { name, 0 };
+	size_t n = strcspn(name, ": ");
+	int dot = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || gx_isdigit(c) ||
+		      c == '_' || c == '.'))
+			return s;
+		dot |= c == '.';
+	}
+	if (dot && n && name[0] != '.' && name[n - 1] != '.')
+		s.n = n;
+	return s;
+}

@@ -310,13 +310,6 @@ int gfxstat_metrics_frame(void *mp, const struct gfxstat_frame *f)
 
 /* ------------------------------------------------------------------------------------ */
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 static int cmp_dbl(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -348,7 +341,7 @@ static int64_t stream_period(const struct stream *s, const int64_t *iv_sorted, s
 		for (i = 0; i < s->n; i++)
 			if (s->period[i] != GFXSTAT_NS_NONE && s->period[i] > 0)
 				p[k++] = s->period[i];
-		qsort(p, k, sizeof(*p), cmp_i64);
+		qsort(p, k, sizeof(*p), gx_cmp_i64);
 		for (i = 0; i < k; i++) {
 			run = i && p[i] == cur ? run + 1 : 1;
 			cur = p[i];
@@ -627,7 +620,7 @@ static void macro_pcts(int64_t *v, size_t n, double *out)
 
 	if (!n)
 		return;
-	qsort(v, n, sizeof(*v), cmp_i64);
+	qsort(v, n, sizeof(*v), gx_cmp_i64);
 	for (k = 0; k < 4; k++)
 		out[k] = lerp_pct(v, n, pct[k]) / 1e6;
 }
@@ -684,7 +677,7 @@ static int latency_median(const struct stream *s, int64_t *med)
 		free(v);
 		return 0;
 	}
-	qsort(v, k, sizeof(*v), cmp_i64);
+	qsort(v, k, sizeof(*v), gx_cmp_i64);
 	*med = rank(v, k, 50);
 	free(v);
 	return 1;
@@ -752,7 +745,7 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 		iv[i] = s->present[i + 1] - s->present[i];
 		sorted[i] = iv[i];
 	}
-	qsort(sorted, niv, sizeof(*sorted), cmp_i64);
+	qsort(sorted, niv, sizeof(*sorted), gx_cmp_i64);
 	period = stream_period(s, sorted, niv, o->default_period_ns, &m->period_assumed);
 	m->period_ns = period;
 	m->refresh_hz = 1e9 / (double)period;
@@ -862,7 +855,7 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 		for (k = 0; k < s->nu; k++)
 			if (s->ux[k].dur != GFXSTAT_NS_NONE && s->ux[k].dur >= 0)
 				cnt[nc++] = s->ux[k].dur;
-	qsort(cnt, nc, sizeof(*cnt), cmp_i64);
+	qsort(cnt, nc, sizeof(*cnt), gx_cmp_i64);
 	if (nc) {
 		int64_t slow_sum = 0;
 		size_t nslow = (nc + 99) / 100;

@@ -79,13 +79,6 @@ int gfxstat_vsync_detect_add(struct gfxstat_vsync_detect *d, const char *name, s
 	return 0;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* @d is @c or a whole multiple of it, within 12 % of @c: a toggle that skipped vsyncs */
 static int supports(int64_t d, int64_t c)
 {
@@ -111,7 +104,7 @@ int64_t gx_cluster_mean(const int64_t *iv, unsigned n)
 	if (n > GX_CLUSTER_MAX)
 		n = GX_CLUSTER_MAX;
 	memcpy(v, iv, n * sizeof(v[0]));
-	qsort(v, n, sizeof(v[0]), cmp_i64);
+	qsort(v, n, sizeof(v[0]), gx_cmp_i64);
 	need = n / 5 > 2 ? n / 5 : 2;
 	for (i = 0; i < n; i++) {
 		unsigned near = 0, support = 0;

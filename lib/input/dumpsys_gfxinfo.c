@@ -238,13 +238,6 @@ static int real_present(const int64_t *fi, int64_t prev_real)
 	return prev_real == GFXSTAT_NS_NONE || dp > prev_real;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 static int64_t row_period(const int64_t *fi, int64_t in)
 {
 	int64_t fint = fi[GFXSTAT_FI_FRAME_INTERVAL];
@@ -282,7 +275,7 @@ static int64_t present_latency(struct gfxstat_gfxinfo *g)
 	}
 	if (!n)
 		return GFXSTAT_NS_NONE;
-	qsort(g->tmp, n, sizeof(*g->tmp), cmp_i64);
+	qsort(g->tmp, n, sizeof(*g->tmp), gx_cmp_i64);
 	return g->tmp[(n - 1) / 2];
 }
 

@@ -26,7 +26,6 @@ struct layer_state {
 	char *app;              /* owned; pub.app points here or to "" */
 	int64_t last_present;   /* over the whole recording */
 	int64_t last_period;    /* the refresh period at that present */
-	int64_t input_first;    /* for the overlap check: span of the current input */
 };
 
 struct held {
@@ -37,9 +36,10 @@ struct held {
 	int drop;
 };
 
+/* The last present of the earlier inputs of one format: a later input must start after it. */
 struct format_span {
 	const char *format;
-	int64_t start, end;
+	int64_t end;
 };
 
 struct gfxstat_model {
@@ -54,11 +54,13 @@ struct gfxstat_model {
 	size_t procs_cap;
 	int hold;
 	const char *format;
+	int polls_repeat;           /* gfxinfo: each poll repeats the rows still in hwui's ring */
+	struct format_span *span;   /* the earlier inputs of this input's format, or NULL */
 	struct held *held;
 	size_t nheld, held_cap;
 	uint64_t seq;
 	int64_t period;             /* the refresh period in force, by present order */
-	int64_t in_start, in_end;   /* span of the current input's presents */
+	int64_t in_end;             /* the current input's last present */
 	struct format_span spans[MAX_FORMATS];
 	unsigned nspans;
 	int64_t overlap_end, overlap_at;
@@ -156,27 +158,6 @@ int gfxstat_model_process(struct gfxstat_model *m, int32_t pid, struct gfxstat_s
 	return 0;
 }
 
-/* A process name that is an Android package: "com.a.b" or "com.a.b:remote", not a path. */
-static struct gfxstat_str package_of_process(const char *name)
-{
-	struct gfxstat_str s = { name, 0 };
-	size_t n = strcspn(name, ": ");
-	int dot = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		char c = name[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || gx_isdigit(c) ||
-		      c == '_' || c == '.'))
-			return s;
-		dot |= c == '.';
-	}
-	if (dot && n && name[0] != '.' && name[n - 1] != '.')
-		s.n = n;
-	return s;
-}
-
 /*
  * The app of a frame: what the source says; else the process that produced it (its pid, as
  * the input names it); else the package in the layer's name.
@@ -192,7 +173,7 @@ static struct gfxstat_str resolve_app(const struct gfxstat_model *m, const struc
 		long i = gx_strmap_find(&m->procs, (const char *)&f->pid, sizeof(f->pid));
 
 		if (i >= 0 && m->proc_names[i]) {
-			app = package_of_process(m->proc_names[i]);
+			app = gx_process_package(m->proc_names[i]);
 			if (app.n)
 				return app;
 		}
@@ -242,27 +223,16 @@ static struct gfxstat_str layer_name_of(const struct gfxstat_frame *f)
 
 static int overlaps(struct gfxstat_model *m, int64_t present, int64_t period)
 {
-	unsigned i;
-
 	/* dumpsys gfxinfo polls repeat the rows still in hwui's ring: a repeated frame is the
-	 * same frame (dropped as not increasing), not an overlap */
-	if (strcmp(m->format, "gfxinfo") == 0)
+	 * same frame (dropped as not increasing), not an overlap. An input lying wholly before
+	 * an earlier one overlaps the recording as much as one inside it: the inputs of one run
+	 * come in time order. */
+	if (m->polls_repeat || !m->span || present >= m->span->end - SEAM_VSYNCS * period)
 		return 0;
-	for (i = 0; i < m->nspans; i++) {
-		const struct format_span *s = &m->spans[i];
-
-		if (strcmp(s->format, m->format) != 0)
-			continue;
-		/* an input lying wholly before an earlier one overlaps the recording as much as
-		 * one inside it: the inputs of one run come in time order */
-		if (present < s->end - SEAM_VSYNCS * period) {
-			m->overlap_end = s->end;
-			m->overlap_at = present;
-			m->overlapped = 1;
-			return 1;
-		}
-	}
-	return 0;
+	m->overlap_end = m->span->end;
+	m->overlap_at = present;
+	m->overlapped = 1;
+	return 1;
 }
 
 /* The frame as the model gives it: named, app set, ordered, interval and period filled. */
@@ -285,8 +255,7 @@ static int emit(struct gfxstat_model *m, const struct gfxstat_frame *in, long li
 		if (overlaps(m, f.present_ns, period))
 			return GFXSTAT_E_OVERLAP;
 		if (l->last_present != GFXSTAT_NS_NONE && f.present_ns <= l->last_present) {
-			gfxstat_model_count(m, f.present_ns == l->last_present &&
-						       strcmp(m->format, "gfxinfo") == 0
+			gfxstat_model_count(m, f.present_ns == l->last_present && m->polls_repeat
 					       ? GFXSTAT_MODEL_repeated : GFXSTAT_MODEL_not_increasing);
 			return 0;
 		}
@@ -317,8 +286,6 @@ static int emit(struct gfxstat_model *m, const struct gfxstat_frame *in, long li
 		if (l->pub.first_present == GFXSTAT_NS_NONE)
 			l->pub.first_present = f.present_ns;
 		l->pub.last_present = f.present_ns;
-		if (m->in_start == GFXSTAT_NS_NONE || f.present_ns < m->in_start)
-			m->in_start = f.present_ns;
 		if (m->in_end == GFXSTAT_NS_NONE || f.present_ns > m->in_end)
 			m->in_end = f.present_ns;
 	} else {
@@ -401,8 +368,13 @@ void gfxstat_model_input_begin(struct gfxstat_model *m, int hold_frames, const c
 
 	m->hold = hold_frames;
 	m->format = format ? format : "";
+	m->polls_repeat = strcmp(m->format, "gfxinfo") == 0;
+	m->span = NULL;
+	for (i = 0; i < m->nspans; i++)
+		if (strcmp(m->spans[i].format, m->format) == 0)
+			m->span = &m->spans[i];
 	m->nheld = 0;
-	m->in_start = m->in_end = GFXSTAT_NS_NONE;
+	m->in_end = GFXSTAT_NS_NONE;
 	memset(&m->stats, 0, sizeof(m->stats));
 	for (i = 0; i < m->layer_names.n; i++) {
 		m->layers[i].pub.frames = 0;
@@ -449,13 +421,6 @@ static int by_present(const void *a, const void *b)
 	if (present_key(x) != present_key(y))
 		return present_key(x) < present_key(y) ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 struct token_present {
@@ -553,7 +518,7 @@ static int reconcile(struct gfxstat_model *m)
 			for (k = i; k < i + nft; k++)
 				if (m->held[k].f.display_token >= 0)
 					tok[ntok++] = m->held[k].f.display_token;
-			qsort(tok, ntok, sizeof(*tok), cmp_i64);
+			qsort(tok, ntok, sizeof(*tok), gx_cmp_i64);
 			/* held[i .. i+nft) are FrameTimeline frames in present order */
 			for (k = i + nft; k < j; k++) {
 				struct held *h = &m->held[k];
@@ -570,7 +535,7 @@ static int reconcile(struct gfxstat_model *m)
 				if (h->f.display_token >= 0 && ntok) {
 					gfxstat_model_count(m, GFXSTAT_MODEL_markers_by_token);
 					if (bsearch(&h->f.display_token, tok, ntok, sizeof(*tok),
-						    cmp_i64))
+						    gx_cmp_i64))
 						gfxstat_model_count(m, GFXSTAT_MODEL_markers_agree);
 					continue;
 				}
@@ -621,24 +586,15 @@ int gfxstat_model_input_end(struct gfxstat_model *m)
 		m->nheld = 0;
 		m->hold = 0;
 	}
-	if (m->in_start != GFXSTAT_NS_NONE) {
-		unsigned s;
-
-		for (s = 0; s < m->nspans; s++)
-			if (strcmp(m->spans[s].format, m->format) == 0)
-				break;
-		if (s == m->nspans && m->nspans < MAX_FORMATS) {
-			m->spans[s].format = m->format;
-			m->spans[s].start = m->in_start;
-			m->spans[s].end = m->in_end;
-			m->nspans++;
-		} else if (s < m->nspans) {
-			if (m->in_start < m->spans[s].start)
-				m->spans[s].start = m->in_start;
-			if (m->in_end > m->spans[s].end)
-				m->spans[s].end = m->in_end;
+	if (m->in_end != GFXSTAT_NS_NONE) {
+		if (!m->span && m->nspans < MAX_FORMATS) {
+			m->span = &m->spans[m->nspans++];
+			m->span->format = m->format;
+			m->span->end = m->in_end;
+		} else if (m->span && m->in_end > m->span->end) {
+			m->span->end = m->in_end;
 		}
-		m->in_start = m->in_end = GFXSTAT_NS_NONE;
+		m->in_end = GFXSTAT_NS_NONE;
 	}
 	return rc;
 }
