@@ -425,11 +425,17 @@ void cli_source_report(const struct cli_source *src, int verbose)
 		printf("  surfaceflinger: no VSYNC counters: no frames from its markers%s\n",
 		       src->have_app ? "; the frames below are the app's own (Choreographer#doFrame "
 				       "and DrawFrame): rendered, not proven presented"
+		       : src->model.v[GFXSTAT_MODEL_frames_out] && src->fmt == GFXSTAT_FMT_PERFETTO
+		       ? "; the frames below are FrameTimeline's"
 		       : src->model.v[GFXSTAT_MODEL_frames_out] ? " (the frames below come from "
 								  "the source's own timeline)" : "");
 	} else {
-		printf("  surfaceflinger: pid %d, main thread %d, %llu refreshes with new frames\n",
-		       sf->sf_pid, sf->sf_main_tid, (unsigned long long)sf->refreshes);
+		printf("  surfaceflinger: pid %d, ", sf->sf_pid);
+		if (sf->sf_main_tid >= 0)
+			printf("main thread %d, ", sf->sf_main_tid);
+		else
+			printf("main thread unknown (no composition marker), ");
+		printf("%llu refreshes with new frames\n", (unsigned long long)sf->refreshes);
 		for (i = 0; i < sf->nmodes; i++) {
 			printf("  refresh rate: %.1f Hz (%.3f ms) from ",
 			       1e9 / (double)sf->modes[i].period_ns,

@@ -404,6 +404,10 @@ int cmd_inspect(int argc, char **argv)
 		}
 		if (cli_source_damaged(&src))
 			rc = CLI_INPUT;
+		/* described, and still "nothing found" (exit 3, saying what would help), as the
+		 * other commands say it */
+		if (!src.model.v[GFXSTAT_MODEL_frames_out] && strcmp(src.format, "repeated"))
+			rc = cli_source_no_frames(&src, NULL, NULL);
 		cli_source_free(&src);
 		/* each input is described on its own */
 		cli_source_end_recording();

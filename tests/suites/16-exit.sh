@@ -134,6 +134,10 @@ if [ -d "$SAMPLES" ]; then
 	# inspect on a --list dump points to latency --layers
 	c16_rc 3 "inspect on --list" "$GFXSTAT" inspect "$SAMPLES/sf_latency/zTT/temp.txt"
 	c16_says "gfxstat latency --layers" "inspect on --list"
+	# inspect describes an input with no frames, then says so like the others: exit 3
+	c16_rc 3 "inspect on a --latency dump with no rows" "$GFXSTAT" inspect \
+		"$SAMPLES/sf_latency/zTT/latency.txt"
+	c16_says "latency --layers" "inspect on a --latency dump with no rows"
 	# app-side frames only (no SurfaceFlinger): analyze still answers, exit 0
 	c16_rc 0 "analyze app-only" "$GFXSTAT" analyze "$SAMPLES/atrace_text/catapult/decompressed_atrace_data.txt"
 	# counters only (a VSYNC counter, no frame): exit 3 and what would help
