@@ -83,6 +83,11 @@ static void headline(const struct gfxstat_metrics *m, const struct gfxstat_layer
 		/* gfxinfo's legacy profile table: durations, no times: no rate can be said */
 		printf("  frames %llu with no present time: FPS n/a; janky %llu",
 		       (unsigned long long)l->frames, (unsigned long long)l->janky_frames);
+	else if (!l->intervals)
+		/* one frame, or only idle waits between them: a rate of 0 would be a claim */
+		printf("  frames %llu over %.2f s at %.1f Hz: FPS n/a (no interval under --wait); "
+		       "janky %llu", (unsigned long long)l->frames, l->duration_s, l->refresh_hz,
+		       (unsigned long long)l->janky_frames);
 	else
 		printf("  frames %llu over %.2f s at %.1f Hz: FPS %.1f; janky %llu",
 		       (unsigned long long)l->frames, l->duration_s, l->refresh_hz, l->fps,

@@ -222,3 +222,12 @@ if command -v timeout > /dev/null; then
 	rc=$?
 	[ $rc -eq 3 ] && pass || fail "analyze, 16000 threads: exit $rc (124: over 8 s), want 3"
 fi
+
+# a layer with a single frame (the 2012 systrace's StatusBar) has no rate: "FPS n/a", not 0.0
+if [ -f "$SAMPLES/systrace_html/catapult/android_systrace.html" ]; then
+	"$GFXSTAT" analyze -q "$SAMPLES/systrace_html/catapult/android_systrace.html" |
+		grep -A1 '^layer StatusBar' | grep -q 'frames 1 over .*FPS n/a' && pass ||
+		fail "analyze: a one-frame layer must say FPS n/a"
+else
+	skip "analyze: $SAMPLES/systrace_html/catapult absent: one-frame FPS not checked"
+fi
