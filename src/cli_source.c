@@ -68,12 +68,6 @@ static const struct gfxstat_model *model(void)
 	return gfxstat_source_model(recording);
 }
 
-const char *cli_source_layer_name(const struct cli_source *src, size_t i)
-{
-	(void)src;
-	return recording ? gfxstat_model_layer(model(), i)->name : "?";
-}
-
 const struct gfxstat_model_layer *cli_source_layer(const struct cli_source *src, size_t i)
 {
 	(void)src;

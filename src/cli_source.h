@@ -48,8 +48,6 @@ int cli_source_no_frames(const struct cli_source *last, const char *layer, const
 /* After the results are written: CLI_INPUT after saying so when @src was damaged, else 0. */
 int cli_source_damaged(const struct cli_source *src);
 
-/* The layer names of @src, in first-seen order: name i of src->nlayers. */
-const char *cli_source_layer_name(const struct cli_source *src, size_t i);
 /* Layer i of the recording, with its frames in @src's input (0 = none in this input). */
 const struct gfxstat_model_layer *cli_source_layer(const struct cli_source *src, size_t i);
 

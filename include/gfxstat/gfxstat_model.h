@@ -117,8 +117,6 @@ size_t gfxstat_model_layer_count(const struct gfxstat_model *m);
 const struct gfxstat_model_layer *gfxstat_model_layer(const struct gfxstat_model *m, size_t i);
 /* Counters of the current input (reset by gfxstat_model_input_begin()). */
 const struct gfxstat_model_stats *gfxstat_model_stats(const struct gfxstat_model *m);
-/* The same counters summed over the recording. */
-const struct gfxstat_model_stats *gfxstat_model_total_stats(const struct gfxstat_model *m);
 void gfxstat_model_count(struct gfxstat_model *m, enum gfxstat_model_stat s);
 
 #endif

@@ -65,7 +65,7 @@ struct gfxstat_model {
 	unsigned nspans;
 	int64_t overlap_end, overlap_at;
 	int overlapped;             /* sticky: producers may turn the error into "aborted" */
-	struct gfxstat_model_stats stats, total;
+	struct gfxstat_model_stats stats;
 };
 
 struct gfxstat_str gfxstat_layer_canonical(const char *name, size_t n)
@@ -126,7 +126,6 @@ void gfxstat_model_free(struct gfxstat_model *m)
 void gfxstat_model_count(struct gfxstat_model *m, enum gfxstat_model_stat s)
 {
 	m->stats.v[s]++;
-	m->total.v[s]++;
 }
 
 int gfxstat_model_process(struct gfxstat_model *m, int32_t pid, struct gfxstat_str name)
@@ -620,9 +619,4 @@ const struct gfxstat_model_layer *gfxstat_model_layer(const struct gfxstat_model
 const struct gfxstat_model_stats *gfxstat_model_stats(const struct gfxstat_model *m)
 {
 	return &m->stats;
-}
-
-const struct gfxstat_model_stats *gfxstat_model_total_stats(const struct gfxstat_model *m)
-{
-	return &m->total;
 }
