@@ -85,8 +85,10 @@ fuzz:
 			-o build-fuzz/$$n $$f $(LIB_SRC) -lz -lm || exit 1; \
 	done
 
-style:
+# house style, and the library's layering read from its objects (scripts/check-layers.sh)
+style: $(LIB_OBJ)
 	sh scripts/check-style.sh
+	sh scripts/check-layers.sh $(BUILD)
 
 clean:
 	rm -rf build build-asan build-fuzz build-android

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Library-internal helpers shared across lib/ files. Not installed, not for src/. */
+/*
+ * Library-internal helpers of lib/util/, which every stage may use. Not installed, not for
+ * src/. Each stage's own internals are in its folder's *_local.h.
+ */
 #ifndef GX_LOCAL_H
 #define GX_LOCAL_H
 
@@ -92,19 +95,8 @@ GFXSTAT_HIDDEN long gx_strmap_find(const struct gx_strmap *m, const char *p, siz
 /* Return: the index (new or old), GFXSTAT_E_LIMIT when full, or GFXSTAT_E_NOMEM. */
 GFXSTAT_HIDDEN long gx_strmap_add(struct gx_strmap *m, const char *p, size_t n, int *created);
 
-/* Mean of the cluster of intervals around their 10th percentile (+-15%): a refresh period
- * from vsync toggles that may skip. At most GX_CLUSTER_MAX values are used. */
-#define GX_CLUSTER_MAX 128
-GFXSTAT_HIDDEN int64_t gx_cluster_mean(const int64_t *iv, unsigned n);
-
-/* qsort comparator of int64_t values, ascending. */
+/* qsort comparator of int64_t values, ascending (lib/util/cmp.c). */
 GFXSTAT_HIDDEN int gx_cmp_i64(const void *a, const void *b);
-
-/*
- * The package a process name stands for: "com.a.b" of "com.a.b:remote"; empty for what is no
- * package ("/system/bin/surfaceflinger", "system_server", "[kworker/0:1]", "<pre-initialized>").
- */
-GFXSTAT_HIDDEN struct gfxstat_str gx_process_package(const char *name);
 
 /* A bounded writer that counts what it would write past the end, like snprintf. */
 struct gx_out {

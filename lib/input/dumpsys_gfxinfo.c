@@ -7,11 +7,11 @@
  * holds a summary, the optional "Draw Prepare Process Execute" table and a ---PROFILEDATA---
  * CSV. Rows are kept until the block ends, because before Android 12 the summary that tells
  * 7.1 from 8+ may follow the rows; then the block is run through the JankTracker of its
- * release (lib/analysis/janktracker.c) and passed on frame by frame.
+ * release (gfxinfo_janktracker.c) and passed on frame by frame.
  */
 #include <stdlib.h>
 
-#include "../analysis/janktracker_local.h"
+#include "janktracker_local.h"
 #include "utf16_local.h"
 
 #define NAME_CAP 512

@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 
-#include "../gx_local.h"
+#include "model_local.h"
 #include "gfxstat/gfxstat_model.h"
 
 #define DISPLAY_LAYER "(display)"

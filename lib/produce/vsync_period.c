@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 
-#include "../gx_local.h"
+#include "produce_local.h"
 
 #define DET_MAX 128
 #define DET_MIN 3                                /* fewest intervals we will trust */

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../gx_local.h"
+#include "produce_local.h"
 #include "gfxstat/gfxstat_perfetto.h"
 
 #define NAME_MAX_LEN 64

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../gx_local.h"
+#include "produce_local.h"
 
 #define MAX_THREADS 16384
 #define MAX_PROCS 4096

@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The per-frame record shared by every source. */
 #include "../gx_local.h"
-#include "gfxstat/gfxstat_gfxinfo.h"
-#include "gfxstat/gfxstat_perfetto.h"
 
 void gfxstat_frame_init(struct gfxstat_frame *f, enum gfxstat_frame_source source)
 {
@@ -61,47 +59,4 @@ static const char *const fi_names[] = { GFXSTAT_FRAMEINFO(GX_FI_NAME) };
 const char *gfxstat_frameinfo_name(enum gfxstat_frameinfo i)
 {
 	return (unsigned)i < GFXSTAT_FI_COUNT ? fi_names[i] : "?";
-}
-
-size_t gfxstat_frame_jank_type_str(int32_t jank_type, char *buf, size_t cap)
-{
-	return gfxstat_perfetto_jank_type_str(jank_type, buf, cap);
-}
-
-const char *gfxstat_frame_present_type_name(int32_t present_type)
-{
-	return gfxstat_perfetto_present_type_name(present_type);
-}
-
-const char *gfxstat_frame_reason_name(unsigned bit)
-{
-	return bit < GFXSTAT_GFXINFO_REASONS ? gfxstat_jank_type_name((enum gfxstat_jank_type)bit)
-					     : "?";
-}
-
-int gx_cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-struct gfxstat_str gx_process_package(const char *name)
-{
-	struct gfxstat_str s = { name, 0 };
-	size_t n = strcspn(name, ": ");
-	int dot = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		char c = name[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || gx_isdigit(c) ||
-		      c == '_' || c == '.'))
-			return s;
-		dot |= c == '.';
-	}
-	if (dot && n && name[0] != '.' && name[n - 1] != '.')
-		s.n = n;
-	return s;
 }

@@ -10,7 +10,7 @@
  */
 #include <stdlib.h>
 
-#include "../gx_local.h"
+#include "produce_local.h"
 
 #define MAX_NAMES 65536
 #define REFRESH_LAYERS 64    /* layers latched in one refresh; more are counted, not kept */
@@ -174,38 +174,6 @@ static int ensure(void **arr, size_t *cap, size_t i, size_t size)
 	return 0;
 }
 
-struct gfxstat_str gfxstat_layer_app(const char *name, size_t n)
-{
-	static const char leash[] = " - animation-leash of ";
-	struct gfxstat_str app = { name, 0 };
-	const char *slash = memchr(name, '/', n), *b;
-	size_t i;
-	int dot = 0;
-
-	if (!slash)
-		return app;
-	/* a window manager's animation leash wraps an app's surface in a layer of its own
-	 * ("<surface> - animation-leash of <type>", frameworks/base services/core/java/com/
-	 * android/server/wm/SurfaceAnimator.java createAnimationLeash): its frames are the
-	 * system's transactions, not the app's buffers, whatever package the name quotes */
-	for (i = 0; i + sizeof(leash) - 1 <= n; i++)
-		if (memcmp(name + i, leash, sizeof(leash) - 1) == 0)
-			return app;
-	/* the package is the run of [A-Za-z0-9._] right before the first '/' */
-	for (b = slash; b > name; b--) {
-		char c = b[-1];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || gx_isdigit(c) ||
-		      c == '.' || c == '_'))
-			break;
-		dot |= c == '.';
-	}
-	if (dot && b < slash && *b != '.') {
-		app.p = b;
-		app.n = (size_t)(slash - b);
-	}
-	return app;
-}
 
 /* ------------------------------------------------------------------------------------ */
 /* vsync grid and refresh period                                                          */

@@ -14,16 +14,6 @@
 #define FLAG_WINDOW_LAYOUT_CHANGED 1
 #define FLAG_SURFACE_CANVAS 4
 
-static const char *const jank_names[GFXSTAT_JANK_COUNT] = {
-	"Missed Vsync",        "High input latency",       "Slow UI thread",
-	"Slow bitmap uploads", "Slow issue draw commands", "Frame deadline missed",
-	"Frame deadline missed (legacy)",
-};
-
-const char *gfxstat_jank_type_name(enum gfxstat_jank_type t)
-{
-	return (unsigned)t < GFXSTAT_JANK_COUNT ? jank_names[t] : "?";
-}
 
 const char *gfxstat_gfxinfo_rules_name(enum gfxstat_gfxinfo_rules r)
 {
@@ -220,12 +210,6 @@ static void report_type(struct gx_jank_tracker *t, uint32_t *reasons, int type)
 	*reasons |= 1u << type;
 }
 
-unsigned gfxstat_jank_reason_count(uint32_t reasons, enum gfxstat_jank_type t)
-{
-	if ((unsigned)t >= GFXSTAT_JANK_COUNT || !(reasons & (1u << t)))
-		return 0;
-	return t == GFXSTAT_JANK_HIGH_INPUT_LATENCY && (reasons & GFXSTAT_JANK_REASON_TWICE) ? 2 : 1;
-}
 
 static void report_frame(struct gfxstat_profile *p, int64_t d)
 {

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/* lib/produce/'s internals shared by its files. Not installed, not for src/. */
+#ifndef PRODUCE_LOCAL_H
+#define PRODUCE_LOCAL_H
+
+#include "../gx_local.h"
+#include "../model/model_local.h"
+
+/* Mean of the cluster of intervals around their 10th percentile (+-15%): a refresh period
+ * from vsync toggles that may skip. At most GX_CLUSTER_MAX values are used. */
+#define GX_CLUSTER_MAX 128
+GFXSTAT_HIDDEN int64_t gx_cluster_mean(const int64_t *iv, unsigned n);
+
+#endif
