@@ -27,7 +27,7 @@ LIBA    := $(BUILD)/libgfxstat.a
 .PHONY: all check asan ci demo bench fuzz clean style
 all: $(GFXSTAT) $(BUILD)/gfxsim
 
-$(BUILD)/%.o: %.c $(wildcard include/gfxstat/*.h lib/*.h src/*.h tests/unit/*.h)
+$(BUILD)/%.o: %.c $(wildcard include/gfxstat/*.h lib/*.h lib/*/*.h src/*.h tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CPPFLAGS_ALL) $(CFLAGS) -c $< -o $@
 
@@ -76,13 +76,17 @@ demo: all
 bench: all
 	sh bench/bench.sh $(BUILD)
 
-# libFuzzer builds (clang): make fuzz, then build-fuzz/fuzz_<name> fuzz/corpus/<name>
+# libFuzzer builds (clang): make fuzz, then build-fuzz/fuzz_<name> fuzz/corpus/<name>.
+# The features' flags are the normal build's (FUZZ_CPPFLAGS, FUZZ_LDLIBS from mk/*.mk), so
+# fuzz_zip fuzzes libzip's reading, not the "cannot read zip" stub.
+FUZZ_BUILD ?= build-fuzz
 fuzz:
-	@mkdir -p build-fuzz
+	@mkdir -p $(FUZZ_BUILD)
 	for f in $(FUZZ_SRC); do \
 		n=$$(basename $$f .c); \
-		clang $(WARN) $(CPPFLAGS_ALL) -O1 -g -fsanitize=fuzzer,address,undefined \
-			-o build-fuzz/$$n $$f $(LIB_SRC) -lz -lm || exit 1; \
+		clang $(WARN) $(CPPFLAGS_ALL) $(FUZZ_CPPFLAGS) -O1 -g \
+			-fsanitize=fuzzer,address,undefined -o $(FUZZ_BUILD)/$$n $$f $(LIB_SRC) \
+			$(FUZZ_LDLIBS) -lz -lm || exit 1; \
 	done
 
 # house style, and the library's layering read from its objects (scripts/check-layers.sh)
@@ -119,7 +123,7 @@ android-tools:
 	done
 
 define ANDROID_RULES
-$(ANDROID_BUILD)/$(1)/%.o: %.c $(wildcard include/gfxstat/*.h lib/*.h src/*.h) | android-tools
+$(ANDROID_BUILD)/$(1)/%.o: %.c $(wildcard include/gfxstat/*.h lib/*.h lib/*/*.h src/*.h) | android-tools
 	@mkdir -p $$(dir $$@)
 	$(ANDROID_CC_$(1)) $(WARN) $(CPPFLAGS_ALL) $(ANDROID_CFLAGS) $(ANDROID_ARCH_$(1)) -c $$< -o $$@
 

@@ -129,7 +129,8 @@ static int on_incomplete(void *user, const struct gfxstat_frame *f)
 static void decode(const uint8_t *data, size_t size, int chunked, struct run *h,
 		   struct gfxstat_perfetto_summary *sum)
 {
-	struct gfxstat_perfetto_sink sink = { on_marker, on_frame, on_incomplete, h, on_process };
+	struct gfxstat_perfetto_sink sink = { on_marker, on_frame, on_incomplete, h, on_process,
+					       NULL, NULL };
 	struct gfxstat_perfetto_limits l;
 	struct gfxstat_perfetto *p = gfxstat_perfetto_new(&sink, NULL);
 	size_t off = 0, i = 0;

@@ -22,6 +22,15 @@
 #define GX_UNLIKELY(x) (x)
 #endif
 
+/*
+ * The widest time any clock gives, either side of zero: 2^60 ns, 36 years of uptime. A time
+ * beyond it is damage, not a frame; within it, the difference of two times (2^61 at most)
+ * and three times that fit an int64_t. The longest refresh period taken: 2^40 ns (18
+ * minutes), so a few periods of it add to such a time without overflow.
+ */
+#define GX_NS_LIMIT ((int64_t)1 << 60)
+#define GX_PERIOD_LIMIT ((int64_t)1 << 40)
+
 #define GX_STAT_INC(st, name)                                                              \
 	do {                                                                               \
 		if (st)                                                                    \

@@ -11,6 +11,12 @@ REPORT_ASSETS := report/template.html report/report.css report/report.js \
 	$(REPORT_UPLOT)/dist/uPlot.iife.min.js $(REPORT_UPLOT)/dist/uPlot.min.css \
 	$(REPORT_UPLOT)/LICENSE
 
+# The first screen of the demo report in headless Chromium, as docs/report.png (the README's
+# picture): Chromium and playwright-core from scripts/deps.sh.
+.PHONY: screenshot
+screenshot: all
+	sh scripts/screenshot.sh $(BUILD)
+
 $(REPORT_UPLOT)/%:
 	@echo "gfxstat: error: $@ missing: run scripts/deps.sh (npm ci in report/)" >&2; exit 1
 

@@ -1,16 +1,62 @@
 // SPDX-License-Identifier: MIT
-// gfxstat report charts, drawn with uPlot from the data block. The numbers in the summary are
-// written by gfxstat itself; this script only draws, links the time axes and shows details.
+// gfxstat report: the timeline and the distribution, drawn with uPlot from the data block.
+// The verdict, figures and tables are written by gfxstat itself; this script draws, links the
+// lanes of the timeline (one x-axis: seconds from the first frame), and answers clicks on
+// janky frames. What it draws is kept in window.gfxstatTimeline for the tests.
 (function () {
 	'use strict';
+	window.gfxstatStartAt = performance.now();
 	document.documentElement.classList.add('js');
 	var D = JSON.parse(document.getElementById('gfxstat-data').textContent);
-	if (D.view) { view(D); return; }
 	var COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd', '#8c564b', '#e377c2', '#17becf',
 		'#bcbd22', '#7f7f7f'];
-	function W() { return Math.max(400, document.body.clientWidth - 40); }
+	// the cause classes of gfxstat_cause.h, their colours and what they mean
+	var CLASSES = {
+		app_work: ['#e53935', "the app's work took too long"],
+		busy: ['#b71c1c', "the app's code ran too long"],
+		slow_cpu: ['#f57c00', 'a slow or capped CPU'],
+		cpu_starved: ['#fbc02d', 'waited for a CPU'],
+		sleeping: ['#8e24aa', 'waited on binder, a lock or another thread'],
+		blocked_io: ['#6d4c41', 'blocked on storage or I/O'],
+		gpu: ['#00897b', 'waited on the GPU'],
+		gc: ['#d81b60', 'garbage collection'],
+		surfaceflinger: ['#1e88e5', 'SurfaceFlinger or the display'],
+		idle: ['#90a4ae', 'the app started the frame late'],
+		unknown: ['#616161', 'cause not known']
+	};
+	function classColor(k) { return (CLASSES[k] || CLASSES.unknown)[0]; }
+	function lanesEl() { return document.getElementById('lanes') || document.body; }
+	function W() {
+		var el = document.getElementById('lanes') || document.getElementById('view-charts');
+		return Math.max(260, Math.floor((el && el.clientWidth) || document.body.clientWidth - 32));
+	}
+	// a long name shortened in the middle (the full one on hover)
+	function shortName(s, max) {
+		max = max || 40;
+		if (!s || s.length <= max) return s;
+		var head = Math.floor((max - 1) * 2 / 5);
+		return s.slice(0, head) + '\u2026' + s.slice(s.length - (max - 1 - head));
+	}
+	function fmtS(s) { return s < 10 ? s.toFixed(2) : s < 1000 ? s.toFixed(1) : s.toFixed(0); }
+	if (D.view) { view(D); return; }
+
 	var layers = D.layers.filter(function (l) { return l.kind === 'layer'; });
-	var charts = [];
+	var apps = D.layers.filter(function (l) { return l.kind === 'app'; });
+	var modes = D.modes || [];
+	var WAIT = D.wait_ms > 0 ? D.wait_ms : 500;
+	var T0 = BigInt(D.t0_ns || '0');
+	// the whole recording: every chart's x-range starts as [0, END]
+	var END = D.end_s > 0 ? D.end_s : 0, seedT0 = 0;
+	if (!layers.length && D.seed && D.seed.length) {
+		// a folder of fps.csv: windows from the first one
+		var st = D.seed.filter(function (r) { return r && r[0] != null; });
+		seedT0 = Math.min.apply(null, st.map(function (r) { return r[0]; }));
+		END = Math.max.apply(null, st.map(function (r) { return r[0] - seedT0 + 1; }));
+	}
+	if (!(END > 0)) END = 1;
+	var view0 = { min: 0, max: END };
+	var charts = [], cur = { min: 0, max: END }, pick = document.getElementById('layer-pick');
+	var sel = null, focusMark = null; // the picked layer, a frame ringed on the frame lane
 
 	// presents: microsecond deltas from the origin -> seconds from the origin, parsed once
 	// into a typed array straight from the packed string (no split, no array of strings)
@@ -30,202 +76,461 @@
 		return x;
 	}
 
-	// refresh-rate mode switches: [seconds from the origin, Hz] in time order
-	var modes = D.modes || [];
 	function hzAt(t) {
 		var hz = modes.length ? modes[0][1] : 0;
 		for (var i = 1; i < modes.length && modes[i][0] <= t; i++) hz = modes[i][1];
 		return hz;
 	}
-	// a dashed line and the new rate at every switch after the first
-	function modeMarks(u) {
+	// refresh-rate switches: a dashed line on every lane, the new rate on the top one
+	function modeMarks(u, label) {
 		if (modes.length < 2) return;
 		var ctx = u.ctx, top = u.bbox.top, h = u.bbox.height;
 		ctx.save();
 		ctx.strokeStyle = '#6a1b9a'; ctx.fillStyle = '#6a1b9a'; ctx.lineWidth = 1;
-		ctx.setLineDash([4, 3]); ctx.font = '11px sans-serif';
+		ctx.setLineDash([4, 3]); ctx.font = Math.round(11 * devicePixelRatio) + 'px sans-serif';
+		ctx.textAlign = 'left'; ctx.textBaseline = 'alphabetic';
 		for (var i = 1; i < modes.length; i++) {
 			var px = u.valToPos(modes[i][0], 'x', true);
 			if (px < u.bbox.left || px > u.bbox.left + u.bbox.width) continue;
 			ctx.beginPath(); ctx.moveTo(px, top); ctx.lineTo(px, top + h); ctx.stroke();
-			ctx.fillText(modes[i][1].toFixed(0) + ' Hz', px + 2, top + h - 4);
+			if (label) ctx.fillText(modes[i][1].toFixed(0) + ' Hz', px + 3, top + 12 * devicePixelRatio);
 		}
 		ctx.restore();
 	}
+	// scrolls (blue) and Taobao jank windows (orange) of the picked layer, behind everything
+	function bands(u) {
+		var l = sel, ctx = u.ctx, top = u.bbox.top, h = u.bbox.height;
+		if (!l) return;
+		function shade(list, color) {
+			(list || []).forEach(function (b) {
+				var a = Math.max(u.bbox.left, u.valToPos(b[0], 'x', true));
+				var z = Math.min(u.bbox.left + u.bbox.width, u.valToPos(b[1], 'x', true));
+				if (z < a) return;
+				ctx.fillStyle = color;
+				ctx.fillRect(a, top, Math.max(1, z - a), h);
+			});
+		}
+		ctx.save();
+		shade(l.scrolls, 'rgba(31,119,180,0.07)');
+		shade(l.jw, 'rgba(255,127,14,0.13)');
+		ctx.restore();
+	}
 
-	// zoom on one time chart moves the others (uPlot's cursor sync does the crosshair)
+	// one zoom for every lane: a drag on one sets them all; a double-click shows it all
 	var syncing = false;
-	function linkX(u) {
+	function setAll(min, max, from) {
 		if (syncing) return;
 		syncing = true;
-		var s = u.scales.x;
+		cur = { min: min, max: max };
 		charts.forEach(function (c) {
-			if (c !== u && c.timeAxis && s.min != null) c.setScale('x', { min: s.min, max: s.max });
+			if (c !== from) c.setScale('x', { min: min, max: max });
 		});
 		syncing = false;
 	}
-
-	function bands(l) {
-		// scrolls (blue) and Taobao jank windows (orange) shaded behind the series
-		return function (u) {
-			var ctx = u.ctx, top = u.bbox.top, h = u.bbox.height;
-			function shade(list, color) {
-				(list || []).forEach(function (b) {
-					var a = u.valToPos(b[0], 'x', true), z = u.valToPos(b[1], 'x', true);
-					ctx.fillStyle = color;
-					ctx.fillRect(a, top, Math.max(1, z - a), h);
-				});
-			}
-			ctx.save();
-			shade(l && l.scrolls, 'rgba(31,119,180,0.10)');
-			shade(l && l.jw, 'rgba(255,127,14,0.18)');
-			ctx.restore();
-		};
+	function linkX(u) {
+		var s = u.scales.x;
+		if (s.min != null && !syncing) setAll(s.min, s.max, u);
+	}
+	function xAxis(last) {
+		// lanes share one x-axis: only the last one prints its values
+		return last ? { label: 'seconds from the start of the recording', labelSize: 18, labelGap: 0,
+			size: 30, values: function (u, vals) { return vals.map(function (v) { return +v.toFixed(3); }); } } :
+			{ size: 4, values: function (u, vals) { return vals.map(function () { return ''; }); } };
+	}
+	function baseOpts(h, extra) {
+		var o = { width: W(), height: h, padding: [6, 12, 0, 0], legend: { show: false },
+			scales: { x: { time: false, range: function (u, mn, mx) {
+				return mn == null || !(mx > mn) ? [view0.min, view0.max] : [mn, mx]; } } },
+			cursor: { sync: { key: 'gfxstat-t' }, drag: { x: true, y: false },
+				bind: { dblclick: function () { return function (e) {
+					if (e.button === 0) setAll(view0.min, view0.max, null);
+					return null; }; } } },
+			hooks: { setScale: [function (u, key) { if (key === 'x') linkX(u); }] } };
+		Object.keys(extra || {}).forEach(function (k) {
+			if (k === 'hooks') Object.keys(extra.hooks).forEach(function (h) { o.hooks[h] = extra.hooks[h]; });
+			else o[k] = extra[k];
+		});
+		return o;
+	}
+	function lane(id, title, hint) {
+		var box = document.createElement('div'), h = document.createElement('h3');
+		box.className = 'lane';
+		box.id = id;
+		h.textContent = title;
+		if (hint) {
+			var sp = document.createElement('span');
+			sp.className = 'hint';
+			sp.textContent = ' ' + hint;
+			h.appendChild(sp);
+		}
+		box.appendChild(h);
+		var c = document.createElement('div');
+		c.className = 'chart';
+		box.appendChild(c);
+		lanesEl().appendChild(box);
+		return c;
+	}
+	function keep(u, id) {
+		u.laneId = id;
+		syncing = true; // the zoom in force, on this lane only (the others have it)
+		u.setScale('x', { min: cur.min, max: cur.max });
+		syncing = false;
+		charts.push(u);
+		return u;
 	}
 
-	function fpsChart() {
-		var el = document.getElementById('chart-fps'), sets = [], series = [{}];
-		var refresh = 0;
-		layers.forEach(function (l, i) {
-			if (!l.wfps.length) return;
-			var x = l.wfps.map(function (_, k) { return l.first_s + k * l.window_s; });
-			sets.push([x, l.wfps]);
+	// ---- lane 1: FPS of each full window (GameBench's per-second FPS) ----------------------
+	function fpsLane() {
+		var el = lane('lane-fps', 'FPS', '(each second; dashed: the refresh rate, dotted: the content\'s rate)');
+		var sets = [], series = [{}], subj = apps.length ? apps.concat(layers.filter(function (l) {
+			return !l.app; })) : layers, refresh = 0, lastX = 0;
+		subj.forEach(function (l, i) {
+			if (!l.wfps || !l.wfps.length) return;
+			var x = [], y = [];
+			l.wfps.forEach(function (v, k) { x.push(l.first_s + k * l.window_s); y.push(v); });
+			// the last window held until its end
+			x.push(l.first_s + l.wfps.length * l.window_s); y.push(l.wfps[l.wfps.length - 1]);
+			lastX = Math.max(lastX, x[x.length - 1]);
+			sets.push([x, y]);
 			series.push({ label: l.name, stroke: COLORS[i % COLORS.length], width: 1.5,
-				show: !l.sys, points: { show: false } });
+				show: !l.sys || !apps.length,
+				spanGaps: true, paths: uPlot.paths.stepped({ align: 1 }), points: { show: false } });
 			refresh = Math.max(refresh, l.refresh_hz);
+			l._color = COLORS[i % COLORS.length];
 		});
-		if (!sets.length && D.seed.length) {
-			// a seed folder: its fps.csv windows per surface
+		if (!sets.length && D.seed && D.seed.length) {
+			// a folder of fps.csv: its windows per surface
 			var by = {};
 			D.seed.forEach(function (r) {
 				if (!r || r[0] == null) return;
 				(by[r[3]] = by[r[3]] || [[], []]);
-				by[r[3]][0].push(r[0]); by[r[3]][1].push(r[1]);
+				by[r[3]][0].push(r[0] - seedT0); by[r[3]][1].push(r[1]);
 			});
 			Object.keys(by).forEach(function (k, i) {
 				sets.push(by[k]);
-				series.push({ label: k, stroke: COLORS[i % COLORS.length], width: 1.5 });
+				series.push({ label: k, stroke: COLORS[i % COLORS.length], width: 1.5, spanGaps: true });
 			});
 		}
-		if (!sets.length) { el.textContent = 'No full FPS window.'; return; }
-		var data = sets.length > 1 ? uPlot.join(sets) : [sets[0][0], sets[0][1]];
+		if (!sets.length) { el.textContent = 'No full one-second window of frames.'; return; }
 		if (refresh > 0 || modes.length) {
-			// the refresh rate in effect at each window: steps where the mode switched
-			data.push(data[0].map(function (t) { return modes.length ? hzAt(t) : refresh; }));
+			// the refresh rate in force: steps where the mode switched
+			var rx = [0], ry = [modes.length ? modes[0][1] : refresh];
+			modes.slice(1).forEach(function (m) { rx.push(m[0]); ry.push(m[1]); });
+			rx.push(END); ry.push(ry[ry.length - 1]);
+			sets.push([rx, ry]);
 			series.push({ label: 'refresh Hz', stroke: '#999', dash: [6, 4], width: 1,
-				points: { show: false } });
+				spanGaps: true, paths: uPlot.paths.stepped({ align: 1 }), points: { show: false } });
 		}
-		layers.forEach(function (l, i) {
-			if (!l.wfps.length || !(l.cadence_fps > 0) || l.cadence_fps === refresh) return;
-			data.push(data[0].map(function () { return l.cadence_fps; }));
-			series.push({ label: 'cadence ' + l.name, stroke: COLORS[i % COLORS.length],
-				dash: [2, 3], width: 1, show: !l.sys, points: { show: false } });
+		subj.forEach(function (l) {
+			if (!l.wfps || !l.wfps.length || !(l.cadence_fps > 0) ||
+				Math.abs(l.cadence_fps - refresh) < 0.02 * refresh) return;
+			sets.push([[l.first_s, l.first_s + l.wfps.length * l.window_s], [l.cadence_fps, l.cadence_fps]]);
+			series.push({ label: 'content rate ' + l.name, stroke: l._color, dash: [2, 3], width: 1,
+				show: !l.sys || !apps.length, spanGaps: true, points: { show: false } });
 		});
-		var u = new uPlot({ width: W(), height: 240, series: series,
-			scales: { x: { time: false } }, axes: [{ label: 's' }, { label: 'FPS' }],
-			cursor: { sync: { key: 't' } }, hooks: { setScale: [linkX], draw: [modeMarks] } },
-			data, el);
-		u.timeAxis = true;
-		charts.push(u);
+		var data = uPlot.join(sets);
+		// a compact legend in the lane's title: click a name to hide or show it; the values
+		// under the cursor beside the names
+		var keys = document.createElement('div'), vals = [];
+		keys.className = 'keys';
+		el.parentNode.insertBefore(keys, el);
+		var u = new uPlot(baseOpts(layers.length ? 130 : 180, {
+			// (the last lane when there is no frame: a folder of fps.csv)
+			series: series, axes: [xAxis(!layers.length), { label: 'FPS', size: 56, labelSize: 16 }],
+			// from 0: a drop from 60 to 50 is not a fall to the floor
+			scales: { x: baseOpts(0).scales.x, y: { range: function (u, mn, mx) {
+				return [0, Math.max(mx || 0, refresh, 1) * 1.08]; } } },
+			hooks: { drawClear: [bands], draw: [function (x) { modeMarks(x, true); }],
+				setCursor: [function (x) {
+					var k = x.cursor.idx;
+					vals.forEach(function (b, i) {
+						var v = k == null ? null : x.data[i + 1][k];
+						b.textContent = v == null ? '' : ' ' + (+v).toFixed(0);
+					});
+				}] } }), data, el);
+		series.slice(1).forEach(function (sr, i) {
+			var sp = document.createElement('span'), b = document.createElement('b');
+			sp.className = 'key' + (sr.show === false ? ' off' : '');
+			sp.innerHTML = '<i style="border-color:' + sr.stroke + (sr.dash ? ';border-top-style:dashed' : '') + '"></i>';
+			sp.appendChild(document.createTextNode(shortName(sr.label, 34)));
+			sp.appendChild(b);
+			if (sr.label.length > 34) sp.title = sr.label;
+			sp.addEventListener('click', function () {
+				var on = !u.series[i + 1].show;
+				u.setSeries(i + 1, { show: on });
+				sp.classList.toggle('off', !on);
+			});
+			vals.push(b);
+			keys.appendChild(sp);
+		});
+		keep(u, 'lane-fps');
 	}
 
-	var ft = null, hist = null, pick = document.getElementById('layer-pick');
-
-	// One layer's frame times. Typed arrays built once from the packed presents; the janky
-	// frames and the budget are drawn by a hook over the visible range only, not as series
-	// as long as the layer (a 2-hour capture has a million frames).
-	function frameCharts(l) {
+	// ---- lane 2: frame times of the picked layer ----------------------------------------
+	// Each frame's own time: its interval from the frame before while it drew; an idle wait
+	// (an interval of wait_ms or more: nothing to draw) is a gap, not a slow frame. Typed
+	// arrays built once; janky frames and the budget are drawn by a hook over the visible
+	// range only (a 2-hour capture has a million frames).
+	var ft = null, ftBox = null, hist = null;
+	// steps while a frame is wider than a pixel; when thousands share a pixel, uPlot's line
+	// (which keeps each pixel's min and max: the same picture) instead of millions of steps
+	var stepPaths = uPlot.paths.stepped({ align: -1 }), linePaths = uPlot.paths.linear();
+	function framePaths(u, sidx, i0, i1) {
+		return (i1 - i0 > u.bbox.width) ? linePaths(u, sidx, i0, i1) : stepPaths(u, sidx, i0, i1);
+	}
+	function frameLane(l) {
+		// y[i]: the time of frame i, from present i-1 to present i, drawn as a step over
+		// that span (the screen showed frame i-1 all along); frame 0 has none (NaN)
 		var x = presents(l), n = x.length, m = n > 1 ? n - 1 : 0;
-		var xs = x.subarray(1), y = new Float64Array(m), isJ = new Uint8Array(n), cause = {};
-		for (var i = 1; i < n; i++) y[i - 1] = (x[i] - x[i - 1]) * 1e3;
-		var jk = Uint32Array.from(l.j).sort();
-		l.j.forEach(function (k, q) { isJ[k] = 1; cause[k] = l.jc[q]; });
-		var budget = l.cadence_ms || l.period_ms;
-		var el = document.getElementById('chart-ft');
-		if (ft) { ft.destroy(); charts.splice(charts.indexOf(ft), 1); ft = null; }
-		el.textContent = '';
-		if (n < 2) { el.textContent = 'This layer has fewer than 2 timed frames.'; }
-		else {
-			var overlay = function (u) {
-				var ctx = u.ctx, sx = u.scales.x, lo = 0, hi = jk.length, b = u.bbox;
-				ctx.save();
-				if (budget > 0) {
-					var py = u.valToPos(budget, 'y', true);
-					ctx.strokeStyle = '#2ca02c'; ctx.setLineDash([6, 4]); ctx.lineWidth = 1;
-					ctx.beginPath(); ctx.moveTo(b.left, py); ctx.lineTo(b.left + b.width, py);
-					ctx.stroke(); ctx.setLineDash([]);
-				}
-				// janky frames in view: binary search for the first, stop past the last
-				while (lo < hi) {
-					var mid = (lo + hi) >> 1;
-					if (x[jk[mid]] < sx.min) lo = mid + 1; else hi = mid;
-				}
-				ctx.fillStyle = '#c62828';
-				ctx.beginPath();
-				for (var q = lo; q < jk.length && x[jk[q]] <= sx.max; q++) {
-					var k = jk[q];
-					if (!k) continue;
-					var px = u.valToPos(x[k], 'x', true), py2 = u.valToPos(y[k - 1], 'y', true);
-					ctx.moveTo(px + 3, py2); ctx.arc(px, py2, 3, 0, 2 * Math.PI);
-				}
-				ctx.fill();
-				ctx.restore();
-				modeMarks(u);
-			};
-			ft = new uPlot({ width: W(), height: 280,
-				series: [{}, { label: 'frame ms', stroke: '#1f77b4', width: 1,
-					points: { show: m < 5000, size: 3 } }],
-				scales: { x: { time: false } }, axes: [{ label: 's' }, { label: 'ms' }],
-				cursor: { sync: { key: 't' } },
-				hooks: { setScale: [linkX], drawClear: [bands(l)], draw: [overlay],
-					setCursor: [function (u) {
-					var k = u.cursor.idx;
-					if (k == null) return;
-					k++; // the chart starts at the second frame: the first has no interval
-					var t0 = BigInt(D.t0_ns), abs = t0 + BigInt(Math.round(x[k] * 1e9));
-					var s = abs.toString(), sec = s.slice(0, -9) || '0';
-					document.getElementById('frame-detail').textContent =
-						l.name + '  frame #' + k + '\npresent ' + sec + '.' + s.slice(-9) +
-						' s   interval ' + y[k - 1].toFixed(3) + ' ms' + '   ' +
-						(isJ[k] ? 'JANKY: ' + (cause[k] || 'no cause recorded') : 'on time');
-				}] } }, [xs, y], el);
-			ft.timeAxis = true;
-			charts.push(ft);
+		var y = new Float64Array(n), nw = 0, i;
+		y[0] = NaN;
+		for (i = 1; i < n; i++) {
+			var iv = (x[i] - x[i - 1]) * 1e3;
+			if (iv >= WAIT) { y[i] = NaN; nw++; } else y[i] = iv;
 		}
+		var waits = new Uint32Array(nw);
+		for (i = 1, nw = 0; i < n; i++) if (y[i] !== y[i]) waits[nw++] = i;
+		// janky frames: index (in presents), own time, class, cause
+		var J = l.j.map(function (k, q) { return { k: k, ms: l.jl ? l.jl[q] : null,
+			cls: l.jk ? l.jk[q] : 'unknown', cause: l.jc[q] }; });
+		J.sort(function (a, b) { return a.k - b.k; });
+		var byK = {};
+		J.forEach(function (j) { byK[j.k] = j; });
+		l._byK = byK;
+		var jmax = 0;
+		J.forEach(function (j) { if (j.ms != null && j.ms > jmax) jmax = j.ms; });
+		var budget = l.cadence_ms || l.period_ms;
+		if (ft) { ft.destroy(); charts.splice(charts.indexOf(ft), 1); ft = null; }
+		if (!ftBox) ftBox = lane('lane-ft', 'Frame times', '(ms each frame took; dashed: the time each frame was due)');
+		var el = ftBox;
+		el.textContent = '';
+		l._y = y; l._J = J;
+		if (n < 2) { el.textContent = 'This layer has fewer than 2 timed frames.'; return; }
+		var overlay = function (u) {
+			var ctx = u.ctx, sx = u.scales.x, lo = 0, hi = J.length, b = u.bbox, r = 3.5 * devicePixelRatio;
+			ctx.save();
+			if (budget > 0) {
+				// the time a frame was due: the cadence in refreshes, at the refresh rate in force
+				var vs = l.period_ms > 0 ? Math.max(1, Math.round(budget / l.period_ms)) : 1;
+				var segs = modes.length > 1 ? modes.map(function (md, i2) {
+					return [md[0], i2 + 1 < modes.length ? modes[i2 + 1][0] : END, 1e3 / md[1] * vs]; }) :
+					[[0, END, budget]];
+				ctx.strokeStyle = '#2ca02c'; ctx.setLineDash([6, 4]); ctx.lineWidth = 1;
+				ctx.beginPath();
+				segs.forEach(function (sg) {
+					var a = Math.max(b.left, u.valToPos(sg[0], 'x', true));
+					var z = Math.min(b.left + b.width, u.valToPos(sg[1], 'x', true)), py = u.valToPos(sg[2], 'y', true);
+					if (z > a) { ctx.moveTo(a, py); ctx.lineTo(z, py); }
+				});
+				ctx.stroke(); ctx.setLineDash([]);
+			}
+			// janky frames in view, by cause colour: binary search for the first
+			while (lo < hi) {
+				var mid = (lo + hi) >> 1;
+				if (x[J[mid].k] < sx.min) lo = mid + 1; else hi = mid;
+			}
+			for (var q = lo; q < J.length && x[J[q].k] <= sx.max; q++) {
+				var j = J[q], v = j.ms != null ? j.ms : y[j.k];
+				if (v == null || v !== v) continue;
+				var px = u.valToPos(x[j.k], 'x', true), py2 = u.valToPos(v, 'y', true);
+				ctx.fillStyle = classColor(j.cls);
+				ctx.beginPath(); ctx.arc(px, py2, r, 0, 2 * Math.PI); ctx.fill();
+			}
+			if (focusMark && focusMark.l === l) {
+				var fk = focusMark.k, fv = byK[fk] && byK[fk].ms != null ? byK[fk].ms : y[fk];
+				ctx.strokeStyle = '#000'; ctx.lineWidth = 2;
+				ctx.beginPath();
+				ctx.arc(u.valToPos(x[fk], 'x', true), u.valToPos(fv === fv ? fv : 0, 'y', true), 3 * r, 0, 2 * Math.PI);
+				ctx.stroke();
+			}
+			ctx.restore();
+			modeMarks(u, false);
+		};
+		// an idle wait: nothing drawn across it (its value is NaN, the span clipped away)
+		var gaps = function (u, sidx, i0, i1, found) {
+			var a = 0, z = waits.length, out = found.slice();
+			while (a < z) { var md = (a + z) >> 1; if (waits[md] < i0) a = md + 1; else z = md; }
+			for (; a < waits.length && waits[a] <= i1 + 1; a++) {
+				var w = waits[a];
+				out.push([Math.round(u.valToPos(x[w - 1], 'x', true)) + 1,
+					Math.round(u.valToPos(x[w], 'x', true))]);
+			}
+			return out;
+		};
+		ft = new uPlot(baseOpts(200, {
+			series: [{}, { label: 'frame ms', stroke: '#1f77b4', width: 1, gaps: gaps,
+				paths: framePaths, points: { size: 3 } }],
+			scales: { x: baseOpts(0).scales.x, y: { range: function (u) {
+				// the longest frame in view (uPlot's own max stops at the NaN of a wait)
+				var sx = u.scales.x, a = 0, z = n, top = 0, q;
+				if (sx.min != null) {
+					while (a < z) { q = (a + z) >> 1; if (x[q] < sx.min) a = q + 1; else z = q; }
+					for (q = a; q < n && x[q] <= sx.max; q++) if (y[q] > top) top = y[q];
+				}
+				return [0, Math.max(top, jmax, 2 * (budget || 16.7)) * 1.05]; } } },
+			axes: [xAxis(false), { label: 'ms', size: 56, labelSize: 16 }],
+			hooks: { drawClear: [bands], draw: [overlay], setCursor: [function (u) {
+				var k = u.cursor.idx;
+				if (k != null) showFrame(l, k);
+			}] } }), [x, y], el);
+		keep(ft, 'lane-ft');
 		// the distribution is drawn after the page is interactive
 		setTimeout(function () { histChart(l, y, m); window.gfxstatDone = true; }, 0);
 	}
 
+	function showFrame(l, k) {
+		var x = presents(l), y = l._y, j = l._byK[k] || null, d = document.getElementById('frame-detail');
+		var abs = T0 + BigInt(Math.round(x[k] * 1e9)), s = abs.toString();
+		var iv = y[k], text = shortName(l.name, 48) + '  frame ' + k + ' at ' +
+			x[k].toFixed(3) + ' s';
+		if (j && j.ms != null) text += ', took ' + j.ms.toFixed(1) + ' ms';
+		else if (iv === iv && k) text += ', took ' + iv.toFixed(1) + ' ms';
+		else if (k) text += ', after an idle wait of ' + ((x[k] - x[k - 1]) * 1e3).toFixed(0) + ' ms';
+		text += j ? '\nJANKY: ' + (j.cause || 'no cause recorded') : '  on time';
+		d.textContent = text;
+		d.title = l.name + ', trace clock ' + (s.slice(0, -9) || '0') + '.' + s.slice(-9) + ' s';
+	}
+
+	// ---- lane 3: every layer's janky frames, by cause colour ----------------------------
+	var jankRows = [];
+	function jankLane() {
+		jankRows = layers.filter(function (l) { return l.j && l.j.length; });
+		jankRows.sort(function (a, b) { return (a.sys - b.sys) || (b.frames - a.frames); });
+		var el = lane('lane-jank', 'Janky frames', '(each layer a row, coloured by cause; click one to see it)');
+		var rows = Math.max(1, jankRows.length), rh = 20;
+		var draw = function (u) {
+			var ctx = u.ctx, b = u.bbox, pr = devicePixelRatio, h = b.height / rows;
+			ctx.save();
+			ctx.font = Math.round(11 * pr) + 'px sans-serif';
+			ctx.textAlign = 'left'; ctx.textBaseline = 'alphabetic';
+			jankRows.forEach(function (l, r) {
+				var x = presents(l), y0 = b.top + r * h;
+				ctx.fillStyle = r % 2 ? 'rgba(0,0,0,0.03)' : 'rgba(0,0,0,0)';
+				ctx.fillRect(b.left, y0, b.width, h);
+				// the row's name, then its frames over it (a frame is never hidden)
+				var name = shortName(l.name, Math.max(12, Math.min(40, Math.floor(b.width / pr / 14))));
+				ctx.fillStyle = l === sel ? '#000' : '#777';
+				ctx.fillText(name, b.left + 5 * pr, y0 + h / 2 + 4 * pr);
+				l.j.forEach(function (k, q) {
+					var t = x[k];
+					if (t < u.scales.x.min || t > u.scales.x.max) return;
+					var px = u.valToPos(t, 'x', true);
+					ctx.fillStyle = classColor(l.jk ? l.jk[q] : 'unknown');
+					ctx.fillRect(px - pr, y0 + 2 * pr, 3 * pr, h - 4 * pr);
+				});
+			});
+			if (!jankRows.length) {
+				ctx.fillStyle = '#2e7d32';
+				ctx.fillText('No janky frame.', b.left + 5 * pr, b.top + b.height / 2 + 4 * pr);
+			}
+			ctx.restore();
+			modeMarks(u, false);
+		};
+		var u = new uPlot(baseOpts(rows * rh + 56, {
+			series: [{}, { label: 'rows', show: false }],
+			scales: { x: baseOpts(0).scales.x, y: { range: [0, 1] } },
+			axes: [xAxis(true), { size: 56, values: function (u, v) { return v.map(function () { return ''; }); },
+				splits: function () { return []; } }],
+			hooks: { drawClear: [bands], draw: [draw] } }), [[0, END], [0, 0]], el);
+		// a click on a janky frame: that layer on the frame lane, the frame shown
+		u.over.addEventListener('click', function (e) {
+			if (!jankRows.length) return;
+			var r = Math.floor(e.offsetY / (u.over.clientHeight / rows)), l = jankRows[r];
+			if (!l) return;
+			var x = presents(l), t = u.posToVal(e.offsetX, 'x'), best = -1, bd = Infinity;
+			l.j.forEach(function (k) { var dd = Math.abs(x[k] - t); if (dd < bd) { bd = dd; best = k; } });
+			if (best >= 0 && Math.abs(u.valToPos(x[best], 'x') - e.offsetX) <= 6) focusFrame(l, x[best], false);
+		});
+		keep(u, 'lane-jank');
+	}
+
+	// ---- the distribution: counts on a log scale, percentiles labelled apart ---------------
 	function histChart(l, y, n) {
 		var el = document.getElementById('chart-hist');
+		if (!el) return;
 		if (hist) { hist.destroy(); hist = null; }
 		el.textContent = '';
-		if (n < 1) return;
-		var sorted = Float64Array.from(y).sort();
-		var hi = Math.max(sorted[Math.floor((sorted.length - 1) * 0.999)] * 1.2, (l.p99 || 0) * 1.2, 1);
-		var nb = 100, bw = hi / nb, cnt = new Array(nb).fill(0), xs = [];
+		var v = Float64Array.from(y).filter(function (a) { return a === a; }).sort();
+		if (!v.length) { el.textContent = 'No frame time (every interval an idle wait).'; return; }
+		var hi = Math.max(v[v.length - 1], l.p99 || 0, 2 * (l.cadence_ms || 16.7)) * 1.05;
+		var nb = 120, bw = hi / nb, cnt = new Array(nb).fill(0), xs = [];
 		for (var i = 0; i < nb; i++) xs.push(i * bw + bw / 2);
-		for (i = 0; i < sorted.length; i++) cnt[Math.min(nb - 1, Math.floor(sorted[i] / bw))]++;
-		var marks = [['p50', l.p50, '#2ca02c'], ['p90', l.p90, '#ff7f0e'], ['p99', l.p99, '#c62828']];
-		hist = new uPlot({ width: W(), height: 220,
+		for (i = 0; i < v.length; i++) cnt[Math.min(nb - 1, Math.floor(v[i] / bw))]++;
+		var ys = cnt.map(function (c) { return c ? c : null; });
+		var marks = [['p50', l.p50, '#2e7d32'], ['p90', l.p90, '#ef6c00'], ['p99', l.p99, '#c62828']];
+		hist = new uPlot({ width: W(), height: 220, legend: { show: false },
 			series: [{ label: 'ms' }, { label: 'frames', fill: 'rgba(31,119,180,0.4)',
-				stroke: '#1f77b4', paths: uPlot.paths.bars({ size: [1, Infinity] }),
+				stroke: '#1f77b4', paths: uPlot.paths.bars({ size: [1, Infinity], align: 0 }),
 				points: { show: false } }],
-			scales: { x: { time: false } }, axes: [{ label: 'frame ms' }, { label: 'frames' }],
+			scales: { x: { time: false, range: [0, hi] }, y: { distr: 3, log: 10 } },
+			axes: [{ label: 'ms a frame took', labelSize: 20 }, { label: 'frames (log)', size: 56, labelSize: 16 }],
 			hooks: { draw: [function (u) {
-				var ctx = u.ctx;
+				var ctx = u.ctx, pr = devicePixelRatio, right = u.bbox.left + u.bbox.width;
 				ctx.save();
-				marks.forEach(function (m) {
-					if (m[1] == null) return;
-					var px = u.valToPos(m[1], 'x', true);
-					ctx.strokeStyle = m[2]; ctx.lineWidth = 2;
-					ctx.beginPath(); ctx.moveTo(px, u.bbox.top);
-					ctx.lineTo(px, u.bbox.top + u.bbox.height); ctx.stroke();
-					ctx.fillStyle = m[2]; ctx.font = '12px sans-serif';
-					ctx.fillText(m[0] + ' ' + m[1].toFixed(1), px + 3, u.bbox.top + 12);
+				ctx.font = Math.round(12 * pr) + 'px sans-serif';
+				ctx.textAlign = 'left'; ctx.textBaseline = 'alphabetic';
+				marks.forEach(function (mk, row) {
+					if (mk[1] == null) return;
+					var px = u.valToPos(mk[1], 'x', true), text = mk[0] + ' ' + mk[1].toFixed(1) + ' ms';
+					var tw = ctx.measureText(text).width, ty = u.bbox.top + (14 + 16 * row) * pr;
+					ctx.strokeStyle = mk[2]; ctx.lineWidth = 2;
+					ctx.beginPath(); ctx.moveTo(px, u.bbox.top); ctx.lineTo(px, u.bbox.top + u.bbox.height); ctx.stroke();
+					// each label on its own row, right of its line (left of it near the edge)
+					var tx = px + 4 * pr + tw > right ? px - 4 * pr - tw : px + 4 * pr;
+					ctx.fillStyle = 'rgba(255,255,255,0.85)';
+					ctx.fillRect(tx - 2 * pr, ty - 11 * pr, tw + 4 * pr, 14 * pr);
+					ctx.fillStyle = mk[2];
+					ctx.fillText(text, tx, ty);
 				});
 				ctx.restore();
-			}] } }, [xs, cnt], el);
+			}] } }, [xs, ys], el);
+		hist.histOf = l.name;
+	}
+
+	// ---- the legend of colours and marks -------------------------------------------------
+	function legend() {
+		var el = document.getElementById('legend'), seen = {}, parts = [];
+		layers.forEach(function (l) { (l.jk || []).forEach(function (k) { seen[k] = 1; }); });
+		parts.push('<span><i class="ln" style="border-color:#1f77b4"></i>frame time</span>');
+		parts.push('<span><i class="ln dash" style="border-color:#2ca02c"></i>due (the content\'s cadence)</span>');
+		Object.keys(CLASSES).forEach(function (k) {
+			if (seen[k]) parts.push('<span><i class="dot" style="background:' + CLASSES[k][0] +
+				'"></i>janky: ' + CLASSES[k][1] + '</span>');
+		});
+		parts.push('<span><i class="sw" style="background:rgba(31,119,180,0.25)"></i>scroll</span>');
+		parts.push('<span title="Taobao\'s jank windows: runs of frames whose FPS fell under 5/6 of the content\'s rate"><i class="sw" style="background:rgba(255,127,14,0.35)"></i>jank window</span>');
+		if (modes.length > 1) parts.push('<span><i class="ln dash" style="border-color:#6a1b9a"></i>refresh-rate switch</span>');
+		el.innerHTML = parts.join('');
+	}
+
+	// ---- moving the timeline to a frame --------------------------------------------------
+	function pickLayer(l) {
+		if (!l || l === sel) return;
+		sel = l;
+		pick.value = String(layers.indexOf(l));
+		frameLane(l);
+		charts.forEach(function (c) { c.redraw(false); });
+	}
+	// the timeline zoomed around time @t of layer @l (the frame presented there ringed)
+	function focusFrame(l, t, scroll) {
+		if (l) pickLayer(l);
+		var x = sel ? presents(sel) : null, k = -1;
+		if (x) {
+			var a = 0, z = x.length;
+			while (a < z) { var md = (a + z) >> 1; if (x[md] < t - 1e-6) a = md + 1; else z = md; }
+			k = a < x.length ? a : x.length - 1;
+			focusMark = { l: sel, k: k };
+			showFrame(sel, k);
+		}
+		var half = Math.min(END / 2, 0.5); // a second around it: some 60 frames at 60 Hz
+		var min = Math.max(0, t - half), max = Math.min(END, t + half);
+		if (max - min < 2 * half) { if (min === 0) max = Math.min(END, 2 * half); else min = Math.max(0, END - 2 * half); }
+		setAll(min, max, null);
+		if (scroll) document.getElementById('timeline').scrollIntoView({ block: 'start' });
+	}
+	function byName(name) {
+		for (var i = 0; i < layers.length; i++) if (layers[i].name === name) return layers[i];
+		return null;
 	}
 
 	function sortable(t) {
@@ -246,32 +551,79 @@
 		});
 	}
 
-	fpsChart();
-	var first = -1;
-	layers.forEach(function (l, i) {
+	// ---- the page --------------------------------------------------------------------------
+	fpsLane();
+	var order = layers.slice().sort(function (a, b) { return (a.sys - b.sys) || (b.frames - a.frames); });
+	order.forEach(function (l) {
 		var o = document.createElement('option');
-		o.value = i;
-		o.textContent = l.name + ' (' + l.frames + ' frames)';
+		o.value = layers.indexOf(l);
+		o.textContent = shortName(l.name, 48) + ' (' + l.frames + ' frames)';
+		o.title = l.name;
 		pick.appendChild(o);
-		if (first < 0 || (!l.sys && (layers[first].sys || l.frames > layers[first].frames)))
-			first = i;
 	});
-	if (first >= 0) {
-		pick.value = first;
-		frameCharts(layers[first]);
+	if (order.length) {
+		sel = order[0];
+		pick.value = String(layers.indexOf(sel));
+		frameLane(sel);
 	} else {
-		document.getElementById('chart-ft').textContent = 'No frames (a seed folder has windows only).';
+		var nf = document.createElement('p');
+		nf.className = 'note';
+		nf.textContent = 'No frames here (a folder of fps.csv has windows only).';
+		lanesEl().appendChild(nf);
+		['frame-detail', 'legend'].forEach(function (id) { document.getElementById(id).hidden = true; });
+		document.querySelector('#timeline .ctl').hidden = true;
 		window.gfxstatDone = true;
 	}
-	pick.addEventListener('change', function () { frameCharts(layers[+pick.value]); });
+	if (layers.length) jankLane();
+	legend();
+	pick.addEventListener('change', function () {
+		var l = layers[+pick.value];
+		sel = null;
+		pickLayer(l);
+	});
 	document.querySelectorAll('table.sortable').forEach(sortable);
+	// a janky frame's row, the worst moment of a verdict: the timeline moves there
+	document.addEventListener('click', function (e) {
+		var tr = e.target.closest && e.target.closest('table.janky tbody tr[data-t], a.at[data-t], #scrolls tr[data-t]');
+		if (!tr) return;
+		e.preventDefault();
+		var td = tr.querySelector('td.lay'), name = tr.dataset.layer || (td && td.title);
+		focusFrame(name ? byName(name) : null, +tr.dataset.t, true);
+	});
+	// the trace clock of a row's time, in its tooltip (written here, not in every row)
+	document.addEventListener('mouseover', function (e) {
+		var tr = e.target.closest && e.target.closest('tr[data-t]');
+		if (!tr || tr.title) return;
+		var s = (T0 + BigInt(Math.round(+tr.dataset.t * 1e9))).toString();
+		tr.title = 'trace clock ' + (s.slice(0, -9) || '0') + '.' + s.slice(-9) + ' s';
+	});
+	var rt = null;
+	window.addEventListener('resize', function () {
+		clearTimeout(rt);
+		rt = setTimeout(function () {
+			charts.concat(hist ? [hist] : []).forEach(function (c) { c.setSize({ width: W(), height: c.height }); });
+		}, 100);
+	});
+	window.gfxstatTimeline = {
+		end_s: END,
+		// the last present of any layer, from the data (the tests hold END against it)
+		lastPresent: function () {
+			return layers.reduce(function (a, l) { var x = presents(l); return x.length ? Math.max(a, x[x.length - 1]) : a; }, 0);
+		},
+		layer: function () { return sel ? sel.name : null; },
+		ranges: function () {
+			return charts.map(function (c) { return { id: c.laneId, min: c.scales.x.min, max: c.scales.x.max }; });
+		},
+		focus: function (name, t) { focusFrame(name ? byName(name) : null, t, false); }
+	};
+	window.gfxstatReadyAt = performance.now();
 	window.gfxstatReady = true;
 
 	// ---- view pages: a trend from the history store, a comparison side by side ----------
 	// What each chart draws is kept in window.gfxstatView, so that the test can hold it
 	// against the CLI's own JSON.
 	function view(V) {
-		var charts = document.getElementById('charts');
+		var charts = document.getElementById('timeline');
 		if (charts) charts.parentNode.removeChild(charts);
 		var out = document.getElementById('view-charts'), seen = { trend: {}, compare: {} };
 		window.gfxstatView = seen;

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# make demo: run gfxstat gfx on the bundled example trace and show what it wrote.
+# make demo: gfxstat on the bundled example trace: what it is, how smooth, the per-surface
+# FPS monitor's CSVs, and the HTML report (its path is printed last).
 set -eu
 BUILD=${1:-build}
 EX=examples/launcher-60hz.trace
@@ -17,3 +18,7 @@ cat "$BUILD/demo/fps.csv"
 echo
 echo "== $BUILD/demo/dropFrames.csv (first 10 rows)"
 head -n 11 "$BUILD/demo/dropFrames.csv"
+echo
+echo "\$ $BUILD/gfxstat report -q -o $BUILD/demo/report.html $EX"
+"$BUILD/gfxstat" report -q -o "$BUILD/demo/report.html" "$EX"
+echo "The report: $(cd "$BUILD/demo" && pwd)/report.html (open it in a browser)"

@@ -13,6 +13,8 @@ have unzip || need="$need unzip"
 # the real adb client for `gfxstat record`/`devices` (tests use tests/fake-adb instead)
 have adb || need="$need adb"
 have mkfifo || need="$need coreutils"
+# mksh, the shell Android runs commands in: the device-shell quoting is proven on it too
+have mksh || need="$need mksh"
 # zlib for compressed traces (atrace -z, gzip, Perfetto compressed_packets)
 [ -f /usr/include/zlib.h ] || need="$need zlib1g-dev"
 # gcc ships libasan/libubsan through libgcc-*-dev; check that a sanitized link works

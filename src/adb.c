@@ -195,13 +195,6 @@ int adb_run(const struct adb *a, char *out, size_t cap, const char *const *args)
 	return cli_run(argv, out, cap, a->timeout_s);
 }
 
-int adb_shell(const struct adb *a, char *out, size_t cap, const char *cmd)
-{
-	const char *args[] = { "shell", cmd, NULL };
-
-	return adb_run(a, out, cap, args);
-}
-
 /* ---------------------------------------------------------------------------------------- */
 /* the library's transport                                                                   */
 
@@ -329,9 +322,16 @@ static void *local_stream_start(void *ctx, const char *const *args, const void *
 	if (!s)
 		return NULL;
 	if (!strcmp(args[0], "exec-out") && args[1] && !strcmp(args[1], "cat") && args[2]) {
-		/* on the phone: read the file itself, no cat */
+		/* on the phone: read the file itself, no cat; the path is a word for the
+		 * device's shell, as adb would hand it over (gfxstat_capture.h) */
+		char path[4096];
+
+		if (gfxstat_shell_unquote(args[2], strlen(args[2]), path, sizeof(path), NULL)) {
+			free(s);
+			return NULL;
+		}
 		s->file = 1;
-		s->c.out = open(args[2], O_RDONLY | O_NONBLOCK);
+		s->c.out = open(path, O_RDONLY | O_NONBLOCK);
 		if (s->c.out < 0) {
 			free(s);
 			return NULL;

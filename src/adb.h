@@ -42,9 +42,6 @@ void adb_init(struct adb *a, const char *path, const char *serial);
  */
 int adb_run(const struct adb *a, char *out, size_t cap, const char *const *args);
 
-/* adb_shell() - adb_run of `shell CMD` (the command runs in the device's shell). */
-int adb_shell(const struct adb *a, char *out, size_t cap, const char *cmd);
-
 
 struct gfxstat_adb_transport;
 
@@ -56,8 +53,9 @@ void adb_transport(const struct adb *a, struct gfxstat_adb_transport *t);
 
 /*
  * adb_local_transport() - the same on the phone itself: `shell CMD` runs `sh -c CMD`,
- * `exec-out cat FILE` reads FILE directly (trace_pipe: waiting when it has nothing),
- * `wait-for-device` succeeds at once; push and pull fail.
+ * `exec-out cat WORD` reads the file that WORD (a gfxstat_shell_quote() word) names directly
+ * (trace_pipe: waiting when it has nothing), `wait-for-device` succeeds at once; push and
+ * pull fail.
  */
 void adb_local_transport(struct gfxstat_adb_transport *t);
 

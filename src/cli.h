@@ -30,6 +30,15 @@ void cli_error(const char *fmt, ...) CLI_PRINTF(1, 2);
 void cli_warn(const char *fmt, ...) CLI_PRINTF(1, 2);
 void cli_info(const char *fmt, ...) CLI_PRINTF(1, 2);
 
+/*
+ * cli_shown() - @s as it may go to a terminal (tables, messages): control characters (ESC,
+ * CR, DEL, the C1 controls) and bytes that are not UTF-8 as \x1b, UTF-8 text as it is. Valid
+ * until the 8th call after (a few may share one printf()); @s itself when nothing needs it.
+ * cli_shown_n() takes @n bytes, as a struct gfxstat_str holds them. Messages escape already.
+ */
+const char *cli_shown(const char *s);
+const char *cli_shown_n(const char *s, size_t n);
+
 /* "PATH: empty (0 bytes)": the same sentence in every command. Return: CLI_INPUT. */
 int cli_empty_input(const char *path);
 /*
@@ -73,11 +82,25 @@ int cli_duration_ns(const char *opt, const char *s, long long scale_ns, long lon
 extern volatile sig_atomic_t cli_stop_signal;
 void cli_catch_signals(void);
 const char *cli_signal_name(int sig);
+/*
+ * cli_read_stopped() - a signal stopped the reading of @name after @done bytes: of a
+ * @regular file of @size bytes, an interruption (said once); of a live stream, its end.
+ * Return: 128 + the signal, or CLI_OK (also when no signal came).
+ */
+int cli_read_stopped(const char *name, int regular, unsigned long long done,
+		     unsigned long long size);
+/*
+ * cli_interrupted() - whether a signal cut the run short (any but the one that ended a live
+ * stream): then its results are incomplete and must not be written (said once).
+ * Return: 128 + the signal, or 0.
+ */
+int cli_interrupted(void);
 
 /*
  * cli_read_inputs() - feed every file (or standard input for "-" or none) to @feed,
  * calling @end_of_file after each. Stops early on a signal or when @feed fails.
- * Return: CLI_OK, or CLI_INPUT after printing why a file could not be read.
+ * Return: CLI_OK, CLI_INPUT after printing why a file could not be read, or 128 + the
+ * signal after saying that one stopped the reading of a regular file before its end.
  */
 int cli_read_inputs(char **paths, int n, int (*feed)(void *user, const void *buf, size_t n),
 		    int (*end_of_file)(void *user), void *user, unsigned long long *bytes);

@@ -4,12 +4,14 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_gate.h"
+#include "cli_output.h"
 #include "gfxstat/gfxstat.h"
 
 const struct cli_metric_def cli_metrics[CLI_M_COUNT] = {
@@ -99,7 +101,8 @@ static void bad_gate(const char *expr, const char *why)
 	cli_error("bad --fail-if '%s': %s", expr, why);
 	fprintf(stderr, "  metrics: %s\n"
 		"  forms: METRIC<N, METRIC<=N, METRIC>N, METRIC>=N, METRIC regressed,\n"
-		"         METRIC worse_by>N, METRIC worse_by>N%%\n", names);
+		"         METRIC worse_by>N, METRIC worse_by>N%% (compare), METRIC stepped_up,\n"
+		"         METRIC stepped_down, METRIC stepped_worse (trend)\n", names);
 }
 
 static const char *skip_sp(const char *s)
@@ -141,7 +144,7 @@ static int scan_num_sp(const char **s, double *v)
 	return 0;
 }
 
-int cli_gate_parse(const char *expr, int relative_ok, struct cli_gate *g)
+int cli_gate_parse(const char *expr, enum cli_gate_mode mode, struct cli_gate *g)
 {
 	const char *s = skip_sp(expr), *name = s;
 
@@ -155,6 +158,22 @@ int cli_gate_parse(const char *expr, int relative_ok, struct cli_gate *g)
 		return -1;
 	}
 	s = skip_sp(s);
+	if (mode == CLI_GATE_HISTORY) {
+		static const char *const steps[] = { "stepped_up", "stepped_down", "stepped_worse" };
+		size_t i;
+
+		for (i = 0; i < 3; i++)
+			if (!strncmp(s, steps[i], strlen(steps[i])) && !*skip_sp(s + strlen(steps[i])))
+				break;
+		if (i == 3) {
+			bad_gate(expr, "trend takes 'METRIC stepped_up', 'METRIC stepped_down' or "
+				 "'METRIC stepped_worse'");
+			return -1;
+		}
+		g->kind = i == 0 ? CLI_GATE_STEP_UP : i == 1 ? CLI_GATE_STEP_DOWN
+			: CLI_GATE_STEP_WORSE;
+		return 0;
+	}
 	if (!strncmp(s, "regressed", 9) && !*skip_sp(s + 9)) {
 		g->kind = CLI_GATE_REGRESSED;
 	} else if (!strncmp(s, "worse_by", 8)) {
@@ -182,7 +201,7 @@ int cli_gate_parse(const char *expr, int relative_ok, struct cli_gate *g)
 			return -1;
 		}
 	}
-	if (g->kind != CLI_GATE_ABS && !relative_ok) {
+	if (g->kind != CLI_GATE_ABS && mode != CLI_GATE_BASE) {
 		bad_gate(expr, "a relative gate needs a base: use it with 'gfxstat compare'");
 		return -1;
 	}
@@ -228,6 +247,20 @@ void cli_gate_eval(const struct cli_gate *g, const struct cli_gate_input *in,
 		 cli_verdict_name(in->verdict));
 }
 
+void cli_gate_fail(const struct cli_gate *g, const char *app, struct cli_gate_result *r,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	memset(r, 0, sizeof(*r));
+	r->gate = g;
+	r->failed = 1;
+	snprintf(r->app, sizeof(r->app), "%s", app ? app : "");
+	va_start(ap, fmt);
+	vsnprintf(r->msg, sizeof(r->msg), fmt, ap);
+	va_end(ap);
+}
+
 static void xml_str(FILE *o, const char *s)
 {
 	for (; *s; s++) {
@@ -251,12 +284,13 @@ static void xml_str(FILE *o, const char *s)
 int cli_junit_write(const char *path, const char *suite, const struct cli_gate_result *r,
 		    size_t n)
 {
-	FILE *o = fopen(path, "w");
+	struct cli_output out;
 	size_t i, failed = 0, skipped = 0;
-	int rc;
+	int rc = cli_output_open(&out, path, 0);
+	FILE *o = out.f;
 
-	if (!o)
-		return errno;
+	if (rc)
+		return rc;
 	for (i = 0; i < n; i++) {
 		failed += r[i].failed != 0;
 		skipped += r[i].skipped != 0;
@@ -286,8 +320,6 @@ int cli_junit_write(const char *path, const char *suite, const struct cli_gate_r
 		fputs("</testcase>\n", o);
 	}
 	fputs("  </testsuite>\n</testsuites>\n", o);
-	rc = ferror(o) ? EIO : 0;
-	if (fclose(o) && !rc)
-		rc = errno;
-	return rc;
+	/* whole or not at all: a failed write leaves an earlier FILE as it was */
+	return cli_output_close(&out, 1);
 }

@@ -8,6 +8,12 @@
 
 #include <stddef.h>
 
+#if defined(__GNUC__)
+#define CLI_GATE_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define CLI_GATE_PRINTF(a, b)
+#endif
+
 struct gfxstat_layer_metrics;
 
 enum cli_metric {
@@ -33,7 +39,13 @@ enum cli_gate_kind {
 	CLI_GATE_ABS,       /* fps<55: on the new run's value */
 	CLI_GATE_REGRESSED, /* janky_pct regressed: significantly worse than the base */
 	CLI_GATE_WORSE_BY,  /* fps worse_by>3%: significantly worse, by more than this */
+	CLI_GATE_STEP_UP,   /* trend: janky_pct stepped_up: the latest group significantly up */
+	CLI_GATE_STEP_DOWN, /* trend: fps stepped_down */
+	CLI_GATE_STEP_WORSE, /* trend: up or down, whichever is worse for the metric */
 };
+
+/* What a gate is judged against: one run (analyze), a base (compare), a history (trend). */
+enum cli_gate_mode { CLI_GATE_ONE_RUN, CLI_GATE_BASE, CLI_GATE_HISTORY };
 
 struct cli_gate {
 	char expr[128];     /* as given */
@@ -46,10 +58,12 @@ struct cli_gate {
 
 /*
  * cli_gate_parse() - parse a --fail-if expression (see docs/compare.md for the grammar);
- * @relative_ok: 0 where there is no base (analyze): regressed and worse_by are refused
+ * @mode: CLI_GATE_ONE_RUN (analyze: METRIC<N and the like), CLI_GATE_BASE (compare: those,
+ * 'regressed' and 'worse_by'), CLI_GATE_HISTORY (trend: 'stepped_up', 'stepped_down',
+ * 'stepped_worse' only)
  * Return: 0, or -1 after printing a usage error that lists the metric names.
  */
-int cli_gate_parse(const char *expr, int relative_ok, struct cli_gate *g);
+int cli_gate_parse(const char *expr, enum cli_gate_mode mode, struct cli_gate *g);
 
 enum cli_verdict { CLI_V_NA, CLI_V_SAME, CLI_V_BETTER, CLI_V_WORSE };
 const char *cli_verdict_name(enum cli_verdict v);
@@ -73,6 +87,13 @@ struct cli_gate_result {
 /* cli_gate_eval() - judge @in by @g (whose metric @in is for), into @r. */
 void cli_gate_eval(const struct cli_gate *g, const struct cli_gate_input *in,
 		   struct cli_gate_result *r);
+
+/*
+ * cli_gate_fail() - @g failed on @app for a reason other than its numbers (the gated app has
+ * no frames, or is not on both sides), said by @fmt, into @r
+ */
+void cli_gate_fail(const struct cli_gate *g, const char *app, struct cli_gate_result *r,
+		   const char *fmt, ...) CLI_GATE_PRINTF(4, 5);
 
 /*
  * cli_junit_write() - JUnit XML at @path: one testsuite @suite, one testcase per result

@@ -155,6 +155,14 @@ void cli_json_layer(FILE *o, const struct gfxstat_layer_metrics *l)
 		}
 		fprintf(o, "}}");
 	}
+	/* Android's own summary (dumpsys gfxinfo), over every frame since its stats were reset */
+	if (l->own_total >= 0) {
+		fprintf(o, ",\"android_summary\":{\"frames\":%lld,\"janky\":", (long long)l->own_total);
+		if (l->own_janky >= 0)
+			fprintf(o, "%lld}", (long long)l->own_janky);
+		else
+			fprintf(o, "null}");
+	}
 	fprintf(o, "}");
 }
 

@@ -6,6 +6,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "cli_live.h"
 
 /* The table's columns after the name: " fps(1s) fps(all)  jank   big  max(1s)ms     max ms" */
@@ -227,13 +228,13 @@ void cli_live_view(struct cli_live *l, FILE *o, int tty, int width, const char *
 		fps_text(rate(e->intervals, e->first, e->last), b, sizeof(b));
 		if (tty)
 			fprintf(o, "%-*s %7s %8s %5llu %5llu %10.1f %10.1f\n", nw,
-				cli_live_fit(e->name, nw, nb, sizeof(nb)), fresh ? a : "0", b,
+				cli_live_fit(cli_shown(e->name), nw, nb, sizeof(nb)), fresh ? a : "0", b,
 				(unsigned long long)e->jank, (unsigned long long)e->big,
 				(double)e->longest_1s / 1e6, (double)e->longest_all / 1e6);
 		else if (fresh)
 			fprintf(o, "%s%s%.0f s\t%s\tfps %s (all %s)\tjank %llu\tbig %llu\tmax %.1f ms "
 				"(all %.1f)\n", prefix ? prefix : "", prefix ? "\t" : "", host_s,
-				e->name, a, b, (unsigned long long)e->jank,
+				cli_shown(e->name), a, b, (unsigned long long)e->jank,
 				(unsigned long long)e->big, (double)e->longest_1s / 1e6,
 				(double)e->longest_all / 1e6);
 		e->mark_intervals = e->intervals;
@@ -263,7 +264,8 @@ void cli_live_summary(const struct cli_live *l, FILE *o, int width)
 
 		fps_text(rate(e->intervals, e->first, e->last), b, sizeof(b));
 		fprintf(o, "%-*s %8llu %9.3f %8s %5llu %5llu %9.1f\n", nw,
-			width > 0 ? cli_live_fit(e->name, nw, nb, sizeof(nb)) : e->name,
+			width > 0 ? cli_live_fit(cli_shown(e->name), nw, nb, sizeof(nb))
+				  : cli_shown(e->name),
 			(unsigned long long)e->frames, span, b, (unsigned long long)e->jank,
 			(unsigned long long)e->big, (double)e->longest_all / 1e6);
 	}

@@ -15,11 +15,12 @@
 const char cli_exit_table[] =
 	"exit status:\n"
 	"  0  ok\n"
-	"  1  a --fail-if gate failed (analyze, compare)\n"
+	"  1  a --fail-if gate failed (analyze, compare, trend)\n"
 	"  2  usage: a bad command line\n"
 	"  3  input: unreadable, damaged or truncated, or nothing found in it\n"
 	"  4  device: adb or the phone failed\n"
-	"  5  output: the results could not be written\n";
+	"  5  output: the results could not be written\n"
+	"  130, 143  SIGINT, SIGTERM while a file was read: nothing written (a pipe ends cleanly)\n";
 
 /* An entry with no help text is another name for the entry before it (gfx's seed letters). */
 static const struct cli_opt *canonical(const struct cli_opt *opts, const struct cli_opt *o)

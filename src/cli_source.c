@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "cli_source.h"
+#include "cli_system.h"
 #include "gfxstat/gfxstat_source.h"
 
 /*
@@ -49,6 +50,58 @@ void cli_source_no_causes(void)
 	source_flags |= GFXSTAT_SOURCE_NO_CAUSES;
 }
 
+void cli_source_thread_states(void)
+{
+	source_flags |= GFXSTAT_SOURCE_THREAD_STATES;
+}
+
+static int64_t sys_window;
+
+void cli_source_system(int64_t window_ns)
+{
+	source_flags |= GFXSTAT_SOURCE_SYSTEM;
+	sys_window = window_ns;
+}
+
+void cli_source_system_report(const struct cli_source *src, FILE *o, int json)
+{
+	const struct gfxstat_sysctx_counts *c = src->sys ? gfxstat_sysctx_counts(src->sys) : NULL;
+	int k, pass, n;
+
+	if (json) {
+		cli_system_json(o, src->sys, 0);
+		return;
+	}
+	if (!c)
+		return;
+	/* pass 0: what it holds (with counts), pass 1: what it lacks */
+	for (pass = 0; pass < 2; pass++) {
+		n = 0;
+		fputs(pass ? "  system events absent:" : "  system events:", o);
+		for (k = 1; k < GFXSTAT_SCHED_KIND_COUNT + GFXSTAT_COUNTER_KIND_COUNT - 1; k++) {
+			int sched = k < GFXSTAT_SCHED_KIND_COUNT;
+			int ck = k - GFXSTAT_SCHED_KIND_COUNT + 1;
+			uint64_t v = sched ? c->sched[k] : c->counter[ck];
+			const char *name = sched ? gfxstat_sysctx_sched_name((enum gfxstat_sched_kind)k)
+						 : gfxstat_counter_kind_name((enum gfxstat_counter_kind)ck);
+
+			/* binder_reply is a kernel's alternative to binder_transaction's reply flag */
+			if ((pass == 0) != (v > 0) || (pass && k == GFXSTAT_SCHED_BINDER_REPLY))
+				continue;
+			if (pass)
+				fprintf(o, "%s %s", n ? "," : "", name);
+			else
+				fprintf(o, "%s %s %llu", n ? "," : "", name, (unsigned long long)v);
+			n++;
+		}
+		fputs(n ? "\n" : " none\n", o);
+	}
+	if (c->cpus)
+		fprintf(o, "  system series: %llu CPUs in %llu frequency clusters, %zu series per "
+			"window\n", (unsigned long long)c->cpus, (unsigned long long)c->clusters,
+			gfxstat_sysctx_nseries(src->sys));
+}
+
 static struct gfxstat_source *the_recording(void)
 {
 	static int registered;
@@ -57,6 +110,8 @@ static struct gfxstat_source *the_recording(void)
 		struct gfxstat_source_sink sink = { on_frame, on_marker, NULL, source_flags };
 
 		recording = gfxstat_source_new(&sink);
+		if (recording)
+			gfxstat_source_set_sys_window(recording, sys_window);
 		if (recording && !registered)
 			registered = !atexit(cli_source_end_recording);
 	}
@@ -271,6 +326,7 @@ int cli_source_read(const char *path, gfxstat_frame_fn fn, void *user, struct cl
 	src->have_sf = sum->have_sf;
 	src->have_app = sum->have_app;
 	src->model = sum->model;
+	src->sys = gfxstat_source_sysctx(recording);
 	src->nlayers = gfxstat_model_layer_count(model());
 	src->interrupted = cli_stop_signal != 0;
 	summarise(src, sum);
@@ -295,10 +351,16 @@ int cli_source_read(const char *path, gfxstat_frame_fn fn, void *user, struct cl
 			cli_error("%s: a 'dumpsys SurfaceFlinger --list' (layer names, no frames): "
 				  "'gfxstat latency --layers %s' lists them, and 'dumpsys "
 				  "SurfaceFlinger --latency LAYER' gives a layer's frames", path, path);
-		else
-			cli_error("%s: no frame source found (%s is not ftrace text, Perfetto, dumpsys "
-				  "gfxinfo or SurfaceFlinger --latency)", path,
-				  src->layers_desc[0] ? src->layers_desc : "it");
+		else /* what was read and what it looked like, not a verdict it contradicts */
+			cli_error("%s: no frame source found: read as %s, %llu lines, none an ftrace "
+				  "event, and not Perfetto, dumpsys gfxinfo or SurfaceFlinger "
+				  "--latency%s", path, src->layers_desc[0] ? src->layers_desc : "text",
+				  (unsigned long long)src->stats.v[GFXSTAT_STAT_lines],
+				  sum->unwrap.v[GFXSTAT_UNWRAP_STAT_text_nul]
+					  ? "; it holds NUL bytes: UTF-16 without a byte-order mark "
+					    "and not ASCII? ('iconv -f UTF-16LE -t UTF-8' converts it)"
+				  : sum->unwrap.v[GFXSTAT_UNWRAP_STAT_cr_line_ends]
+					  ? " (its lines end in CR only)" : "");
 		rc = CLI_INPUT;
 	}
 	if (rc)
@@ -390,7 +452,8 @@ void cli_source_report(const struct cli_source *src, int verbose)
 					  "together? give them as separate inputs in time order)" : "");
 	if (!verbose)
 		return;
-	printf("%s\n", src->path);
+	/* names from the input are shown, never sent raw to the terminal */
+	printf("%s\n", cli_shown(src->path));
 	printf("  format: %s (%s), %llu bytes", src->format,
 	       src->layers_desc[0] ? src->layers_desc : "?", src->bytes);
 	if (st->v[GFXSTAT_STAT_lines])
@@ -400,11 +463,12 @@ void cli_source_report(const struct cli_source *src, int verbose)
 		       (unsigned long long)st->v[GFXSTAT_STAT_marker_events]);
 	printf("\n");
 	if (src->extra[0])
-		printf("  %s\n", src->extra);
+		printf("  %s\n", cli_shown(src->extra));
+	cli_source_system_report(src, stdout, 0);
 	if (!src->have_sf)
 		goto layers;
 	if (src->android[0])
-		printf("  android: %s%s%s%s\n", src->android, era(sf) ? "; markers of " : "",
+		printf("  android: %s%s%s%s\n", cli_shown(src->android), era(sf) ? "; markers of " : "",
 		       era(sf) ? era(sf) : "", "");
 	else
 		printf("  android: %s\n", era(sf) ? era(sf) : "unknown (no SurfaceFlinger markers)");
@@ -463,9 +527,9 @@ layers:
 			printf("  %-29s", "(no present times)");
 		else
 			printf("  %29s", "");
-		printf("  %s", l->name);
+		printf("  %s", cli_shown(l->name));
 		if (l->app[0] && !strstr(l->name, l->app))
-			printf("  [%s]", l->app);
+			printf("  [%s]", cli_shown(l->app));
 		printf("\n");
 	}
 	if (src->model.v[GFXSTAT_MODEL_markers_compared])
@@ -537,14 +601,25 @@ int cli_source_no_frames(const struct cli_source *last, const char *layer, const
 			  names, apps[0] ? "; apps: " : "; no layer names its app", apps);
 	} else if (!last) {
 		cli_error("no frames: no input could be read");
+	} else if (last->model.v[GFXSTAT_MODEL_out_of_range]) {
+		cli_error("%s: no frames: the %llu it holds are damaged (times beyond any clock)",
+			  last->path, (unsigned long long)last->model.v[GFXSTAT_MODEL_out_of_range]);
 	} else if (strcmp(last->format, "sf-latency") == 0) {
 		cli_error("%s: no frames: a --latency dump with no rows (the layer name did not "
 			  "match?); 'gfxstat latency --layers' on a 'dumpsys SurfaceFlinger --list' "
 			  "picks the layer", last->path);
-	} else if (strcmp(last->format, "gfxinfo") == 0) {
+	} else if (strcmp(last->format, "gfxinfo") == 0 && last->summary &&
+		   last->summary->have_gfxinfo &&
+		   last->summary->gfxinfo.v[GFXSTAT_GFXINFO_summary_lines]) {
 		cli_error("%s: no frames: dumpsys gfxinfo with no framestats rows; 'gfxstat gfxinfo "
 			  "%s' shows its summaries; 'dumpsys gfxinfo PKG framestats' gives rows",
 			  last->path, last->path);
+	} else if (strcmp(last->format, "gfxinfo") == 0) {
+		/* no summary to show either (Android 4.1-5.1 print none): what gives frames */
+		cli_error("%s: no frames: dumpsys gfxinfo with no summary, no framestats rows and no "
+			  "profile table; Android 4.1-5.1 print frame times only with profiling on "
+			  "('adb shell setprop debug.hwui.profile true', restart the app, use it, dump "
+			  "again); 6.0+: 'dumpsys gfxinfo PKG framestats'", last->path);
 	} else if (strcmp(last->format, "perfetto") == 0) {
 		cli_error("%s: no frames: a Perfetto trace with no FrameTimeline frames and no "
 			  "SurfaceFlinger or app frame markers; record with the "

@@ -3,6 +3,8 @@
 #ifndef CLI_SOURCE_H
 #define CLI_SOURCE_H
 
+#include <stdio.h>
+
 #include "gfxstat/gfxstat.h"
 #include "gfxstat/gfxstat_model.h"
 
@@ -24,6 +26,9 @@ struct cli_source {
 	int interrupted;
 	struct gfxstat_causes *causes; /* app sections seen so far, while reading */
 	const struct gfxstat_source_summary *summary; /* the library's, until the next input */
+	/* with cli_source_system(): the input's system series and what it held (scheduler
+	 * events, counters), until the next input; NULL without */
+	const struct gfxstat_sysctx *sys;
 };
 
 /*
@@ -60,5 +65,12 @@ void cli_source_end_recording(void);
 
 /* The run needs no app sections (no causes, no app-work starts): call before reading. */
 void cli_source_no_causes(void);
+/* The run explains late frames from thread states (scheduler events): call before reading. */
+void cli_source_thread_states(void);
+/* The run wants the system series (CPU, GPU, thermal, power) per @window_ns (0: 1 s) and
+ * what system events each input holds (src->sys): call before reading. */
+void cli_source_system(int64_t window_ns);
+/* inspect: the system events @src holds and those it lacks, as lines or a JSON object. */
+void cli_source_system_report(const struct cli_source *src, FILE *o, int json);
 
 #endif

@@ -35,15 +35,167 @@ const char *cli_store_default(char *buf, size_t cap)
 	return buf;
 }
 
+/* ---- passwords stay out of messages, logs and pages ------------------------------------ */
+
+struct sink {
+	char *p;
+	size_t cap, n;
+};
+
+static void put(struct sink *o, const char *s, size_t n)
+{
+	size_t k = o->n + 1 < o->cap ? o->cap - o->n - 1 : 0;
+
+	if (n > k)
+		n = k;
+	memcpy(o->p + o->n, s, n);
+	o->n += n;
+	o->p[o->n] = 0;
+}
+
+static int is_url(const char *db)
+{
+	return !strncmp(db, "postgres://", 11) || !strncmp(db, "postgresql://", 13);
+}
+
+/*
+ * The end of the password=VALUE value at @v: in a URL's query up to '&' or '#'; in a
+ * keyword/value conninfo a 'quoted string' (backslash escapes) or up to white space.
+ */
+static const char *value_end(const char *v, int url)
+{
+	if (url)
+		return v + strcspn(v, "&#");
+	if (*v == '\'') {
+		for (v++; *v && *v != '\''; v++)
+			if (*v == '\\' && v[1])
+				v++;
+		return *v ? v + 1 : v;
+	}
+	return v + strcspn(v, " \t\n\r\f\v");
+}
+
+/* The passwords @db holds, where they are in it (at most MAX_SECRETS). */
+#define MAX_SECRETS 4
+struct secrets {
+	const char *p[MAX_SECRETS];
+	size_t n[MAX_SECRETS], count;
+};
+
+static void secret(struct secrets *k, const char *p, const char *end)
+{
+	if (k && k->count < MAX_SECRETS && end > p) {
+		k->p[k->count] = p;
+		k->n[k->count++] = (size_t)(end - p);
+	}
+}
+
+static void redact(const char *db, struct sink *o, struct secrets *k)
+{
+	const char *s = db, *q;
+	int url = is_url(db);
+
+	if (url) {
+		/* postgresql://user:SECRET@host: the userinfo ends at the authority's last '@' */
+		const char *auth = strstr(db, "://") + 3, *end = auth + strcspn(auth, "/?#"), *at;
+		const char *colon;
+
+		for (at = NULL, q = auth; q < end; q++)
+			if (*q == '@')
+				at = q;
+		colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+		if (colon) {
+			put(o, db, (size_t)(colon + 1 - db));
+			put(o, "***", 3);
+			secret(k, colon + 1, at);
+			s = at;
+		}
+	}
+	/* password=VALUE: a URL's query parameter, or a keyword of a keyword/value string */
+	while ((q = strstr(s, "password")) != NULL) {
+		const char *v = q + 8, *e;
+		int word = q == db || strchr(url ? "?&" : " \t\n", q[-1]) != NULL;
+
+		while (!url && (*v == ' ' || *v == '\t'))
+			v++;
+		if (!word || *v != '=') {
+			put(o, s, (size_t)(q + 8 - s));
+			s = q + 8;
+			continue;
+		}
+		for (v++; !url && (*v == ' ' || *v == '\t'); v++)
+			;
+		put(o, s, (size_t)(v - s));
+		put(o, "***", 3);
+		e = value_end(v, url);
+		if (*v == '\'' && !url)
+			secret(k, v + 1, e > v + 1 && e[-1] == '\'' ? e - 1 : e);
+		else
+			secret(k, v, e);
+		s = e;
+	}
+	put(o, s, strlen(s));
+}
+
+const char *cli_store_redact(const char *db, char *buf, size_t cap)
+{
+	struct sink o = { buf, cap, 0 };
+
+	if (cap) {
+		buf[0] = 0;
+		redact(db, &o, NULL);
+	}
+	return buf;
+}
+
+
 #ifdef GFXSTAT_STORE
-#include <libpq-fe.h>
 #include <sqlite3.h>
+
+#include "cli_pq.h"
+
+/* libpq, once a postgresql:// store was opened (cli_pq_load()) */
+static const struct cli_pq *pq;
 
 struct cli_store {
 	sqlite3 *db;   /* one of the two */
 	PGconn *pg;
-	char name[512];
+	char name[512]; /* what --db named, its passwords as *** */
+	char *conn;     /* what --db named: the passwords to keep out of the server's messages */
 };
+
+/* @msg (a libpq or SQLite message, which may quote the connection string) without the
+ * passwords of @db, on one line. Return: @buf. */
+static const char *scrub(const char *msg, const char *db, char *buf, size_t cap)
+{
+	char tmp[8];
+	struct sink o = { tmp, sizeof(tmp), 0 }, out = { buf, cap, 0 };
+	struct secrets k;
+	size_t i;
+
+	memset(&k, 0, sizeof(k));
+	redact(db, &o, &k);
+	buf[0] = 0;
+	while (*msg) {
+		/* (a password of 1 to 3 characters would blot out common words, and tells
+		 * little: libpq does not quote passwords, this is for when it would) */
+		for (i = 0; i < k.count; i++)
+			if (k.n[i] >= 4 && !strncmp(msg, k.p[i], k.n[i]))
+				break;
+		if (i < k.count) {
+			put(&out, "***", 3);
+			msg += k.n[i];
+		} else if (*msg == '\n') {
+			/* libpq's message is lines ("\n\tIs the server running...?\n"): one line */
+			msg += strspn(msg, "\n\t ");
+			if (*msg)
+				put(&out, " ", 1);
+		} else {
+			put(&out, msg++, 1);
+		}
+	}
+	return buf;
+}
 
 /*
  * The migrations, oldest first; each brings the schema to version i + 1. Only the id column
@@ -69,8 +221,11 @@ const char *cli_store_backend(const struct cli_store *s)
 
 static int store_fail(struct cli_store *s, const char *what)
 {
+	char msg[1024];
+
 	cli_error("history store %s: %s: %s", s->name, what,
-		  s->pg ? PQerrorMessage(s->pg) : sqlite3_errmsg(s->db));
+		  scrub(s->pg ? pq->error_message(s->pg) : sqlite3_errmsg(s->db), s->conn, msg,
+			sizeof(msg)));
 	return CLI_OUTPUT;
 }
 
@@ -78,11 +233,11 @@ static int store_fail(struct cli_store *s, const char *what)
 static int exec_plain(struct cli_store *s, const char *sql)
 {
 	if (s->pg) {
-		PGresult *r = PQexec(s->pg, sql);
-		int ok = PQresultStatus(r) == PGRES_COMMAND_OK ||
-			 PQresultStatus(r) == PGRES_TUPLES_OK;
+		PGresult *r = pq->exec(s->pg, sql);
+		int ok = pq->result_status(r) == PGRES_COMMAND_OK ||
+			 pq->result_status(r) == PGRES_TUPLES_OK;
 
-		PQclear(r);
+		pq->clear(r);
 		return ok ? CLI_OK : store_fail(s, sql);
 	}
 	return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? CLI_OK
@@ -97,20 +252,20 @@ int cli_store_query(struct cli_store *s, const char *sql, const char *const *par
 	int i, n, rc = CLI_OK;
 
 	if (s->pg) {
-		PGresult *r = PQexecParams(s->pg, sql, nparams, NULL, params, NULL, NULL, 0);
-		int st = PQresultStatus(r), t;
+		PGresult *r = pq->exec_params(s->pg, sql, nparams, NULL, params, NULL, NULL, 0);
+		int st = pq->result_status(r), t;
 
 		if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-			PQclear(r);
+			pq->clear(r);
 			return store_fail(s, "query failed");
 		}
-		n = PQnfields(r) < 32 ? PQnfields(r) : 32;
-		for (t = 0; row && t < PQntuples(r) && !rc; t++) {
+		n = pq->nfields(r) < 32 ? pq->nfields(r) : 32;
+		for (t = 0; row && t < pq->ntuples(r) && !rc; t++) {
 			for (i = 0; i < n; i++)
-				col[i] = PQgetisnull(r, t, i) ? NULL : PQgetvalue(r, t, i);
+				col[i] = pq->getisnull(r, t, i) ? NULL : pq->getvalue(r, t, i);
 			rc = row(user, n, col);
 		}
-		PQclear(r);
+		pq->clear(r);
 		return rc;
 	}
 	{
@@ -219,19 +374,32 @@ int cli_store_open(const char *db, struct cli_store **out)
 		free(s);
 		return CLI_OUTPUT;
 	}
-	if (!strncmp(db, "postgres://", 11) || !strncmp(db, "postgresql://", 13)) {
-		/* the password (if any) stays out of messages */
-		snprintf(s->name, sizeof(s->name), "%.*s", (int)strcspn(db, "?"), db);
-		s->pg = PQconnectdb(db);
-		if (!s->pg || PQstatus(s->pg) != CONNECTION_OK) {
-			cli_error("cannot connect to %s: %s", s->name,
-				  s->pg ? PQerrorMessage(s->pg) : "out of memory");
+	/* the passwords (if any) stay out of messages, CI logs and report pages */
+	cli_store_redact(db, s->name, sizeof(s->name));
+	if (!(s->conn = strdup(db))) {
+		cli_error("out of memory");
+		free(s);
+		return CLI_OUTPUT;
+	}
+	if (is_url(db)) {
+		char msg[1024];
+
+		pq = cli_pq_load(msg, sizeof(msg));
+		if (!pq) {
+			cli_error("cannot open %s: %s", s->name, msg);
 			cli_store_close(s);
 			return CLI_OUTPUT;
 		}
-		PQsetNoticeProcessor(s->pg, no_notice, NULL); /* "already exists, skipping" */
+		s->pg = pq->connectdb(db);
+		if (!s->pg || pq->status(s->pg) != CONNECTION_OK) {
+			cli_error("cannot connect to %s: %s", s->name,
+				  s->pg ? scrub(pq->error_message(s->pg), db, msg, sizeof(msg))
+					: "out of memory");
+			cli_store_close(s);
+			return CLI_OUTPUT;
+		}
+		pq->set_notice_processor(s->pg, no_notice, NULL); /* "already exists, skipping" */
 	} else {
-		snprintf(s->name, sizeof(s->name), "%s", db);
 		if (sqlite3_open_v2(db, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
 				    NULL) != SQLITE_OK) {
 			rc = store_fail(s, "cannot open");
@@ -260,9 +428,10 @@ void cli_store_close(struct cli_store *s)
 	if (!s)
 		return;
 	if (s->pg)
-		PQfinish(s->pg);
+		pq->finish(s->pg);
 	if (s->db)
 		sqlite3_close(s->db);
+	free(s->conn);
 	free(s);
 }
 

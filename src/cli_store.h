@@ -43,6 +43,13 @@ const char *cli_store_default(char *buf, size_t cap);
  */
 int cli_store_open(const char *db, struct cli_store **out);
 void cli_store_close(struct cli_store *s);
+
+/*
+ * cli_store_redact() - @db as it may be printed or stored: the password of a postgres:// URL
+ * (user:SECRET@host) and every password=VALUE (a URL's query, a keyword/value string) as ***
+ * Return: @buf, truncated to @cap.
+ */
+const char *cli_store_redact(const char *db, char *buf, size_t cap);
 /* "sqlite" or "postgresql" */
 const char *cli_store_backend(const struct cli_store *s);
 

@@ -73,11 +73,20 @@ static void worst_add(struct worst *w, size_t *n, const struct gfxstat_layer_met
 		(*n)++;
 }
 
+static cli_headline_fn why_fn;
+static void *why_user;
+
+void cli_analyze_text_why(cli_headline_fn fn, void *user)
+{
+	why_fn = fn;
+	why_user = user;
+}
+
 static void headline(const struct gfxstat_metrics *m, const struct gfxstat_layer_metrics *l,
 		     cli_cause_fn cause, void *user)
 {
 	struct worst w[WORST];
-	size_t nw = 0, k, i, n = gfxstat_metrics_count(m);
+	size_t nw = 0, k, i;
 
 	if (l->untimed && l->untimed == l->frames)
 		/* gfxinfo's legacy profile table: durations, no times: no rate can be said */
@@ -97,35 +106,46 @@ static void headline(const struct gfxstat_metrics *m, const struct gfxstat_layer
 	if (l->untimed && l->untimed != l->frames)
 		printf("; %llu with no present time", (unsigned long long)l->untimed);
 	printf("\n");
+	/* Android's own verdict, where the dump prints one, beside the frames' (it counts every
+	 * frame since its stats were reset; the rows or the profile table only the last ones) */
+	if (l->own_total >= 0) {
+		printf("  android   ");
+		if (l->own_janky >= 0)
+			printf("janky %lld of %lld frames (%.2f%%)", (long long)l->own_janky,
+			       (long long)l->own_total, l->own_total ? 100.0 * (double)l->own_janky /
+			       (double)l->own_total : 0.0);
+		else
+			printf("%lld frames", (long long)l->own_total);
+		printf(": the dump's own summary, of every frame since its stats were reset (the "
+		       "line above: the %llu frames read)\n", (unsigned long long)l->frames);
+	}
+	if (why_fn)
+		why_fn(why_user, m, l);
 	if (l->intervals)
 		printf("  frame ms  p50 %.1f  p90 %.1f  p99 %.1f  max %.1f\n", l->frame_ms_p50,
 		       l->frame_ms_p90, l->frame_ms_p99, l->frame_ms_max);
 	else if (l->untimed && l->frame_ms_max > 0)
 		printf("  work ms   p50 %.1f  p90 %.1f  p99 %.1f  max %.1f (the frames' own durations; "
-		       "hwui caps each of its four columns at 50 ms)\n", l->frame_ms_p50,
+		       "from Android 6 hwui caps each column at 50 ms)\n", l->frame_ms_p50,
 		       l->frame_ms_p90, l->frame_ms_p99, l->frame_ms_max);
 	else if (l->frames < 2)
 		printf("  frame ms  none: one frame has no interval\n");
 	else
 		printf("  frame ms  none: every interval is an idle wait (>= --wait)\n");
-	/* an app's janky frames are its layers' (the app's own list merges them unnamed) */
-	for (k = 0; k < n; k++) {
-		const struct gfxstat_layer_metrics *x = gfxstat_metrics_get(m, k);
-
-		if (x->is_app || (l->is_app ? strcmp(x->app, l->name) : x != l))
-			continue;
-		for (i = 0; i < x->njanky_list; i++)
-			worst_add(w, &nw, x, &x->janky_list[i]);
-	}
+	/* its own timeline's janky frames: an app's are those of its merged presents, so that
+	 * every figure under the app is the app's (a layer's interval can be longer) */
+	for (i = 0; i < l->njanky_list; i++)
+		worst_add(w, &nw, l, &l->janky_list[i]);
 	for (k = 0; k < nw; k++) {
-		const char *c = cause ? cause(user, w[k].l, w[k].j) : NULL;
+		const char *on = NULL;
+		const char *c = cause ? cause(user, m, w[k].l, w[k].j, &on) : NULL;
 
 		printf("  %s %.1f ms", k ? "         " : "worst    ", (double)w[k].j->length_ns / 1e6);
 		if (w[k].j->present_ns != GFXSTAT_NS_NONE)
 			printf(" at %.3f s", (double)w[k].j->present_ns / 1e9);
-		if (l->is_app)
-			printf(" on %s", w[k].l->name);
-		printf(": %s\n", c ? c : "cause unknown");
+		if (l->is_app && on)
+			printf(" on %s", cli_shown(on));
+		printf(": %s\n", c ? cli_shown(c) : "cause unknown");
 	}
 }
 
@@ -202,7 +222,8 @@ static void family_lines(const struct gfxstat_layer_metrics *l, unsigned fam)
 void cli_analyze_text(const struct gfxstat_metrics *m, unsigned fam, cli_cause_fn cause,
 		      void *user)
 {
-	size_t n = gfxstat_metrics_count(m), k, i, nl;
+	size_t n = gfxstat_metrics_count(m), k, nl;
+	const size_t *members;
 
 	/* apps first: the answer to "how smooth was it?" is per app */
 	for (k = 0; k < n; k++) {
@@ -210,10 +231,9 @@ void cli_analyze_text(const struct gfxstat_metrics *m, unsigned fam, cli_cause_f
 
 		if (!l->is_app)
 			continue;
-		for (i = 0, nl = 0; i < n; i++)
-			nl += !gfxstat_metrics_get(m, i)->is_app &&
-			      !strcmp(gfxstat_metrics_get(m, i)->app, l->name);
-		printf("app %s  (%zu layer%s)\n", l->name, nl, nl == 1 ? "" : "s");
+		nl = gfxstat_metrics_app_layers(m, l, &members);
+		/* names from the input: shown, never raw to the terminal (cli_shown()) */
+		printf("app %s  (%zu layer%s)\n", cli_shown(l->name), nl, nl == 1 ? "" : "s");
 		headline(m, l, cause, user);
 		family_lines(l, fam);
 		printf("\n");
@@ -224,9 +244,9 @@ void cli_analyze_text(const struct gfxstat_metrics *m, unsigned fam, cli_cause_f
 		if (l->is_app)
 			continue;
 		if (l->app[0])
-			printf("layer %s  (app %s)\n", l->name, l->app);
+			printf("layer %s  (app %s)\n", cli_shown(l->name), cli_shown(l->app));
 		else
-			printf("layer %s\n", l->name);
+			printf("layer %s\n", cli_shown(l->name));
 		headline(m, l, cause, user);
 		family_lines(l, fam);
 		printf("\n");
@@ -234,4 +254,57 @@ void cli_analyze_text(const struct gfxstat_metrics *m, unsigned fam, cli_cause_f
 	if (!fam)
 		printf("(the other tools' metrics: --all, or --metrics fps,perfdog,android,seed,"
 		       "apple,matrix,taobao,scrolls)\n");
+}
+
+/* "738, 738, 740" frames of @k in each recording that has it */
+static void key_frames(const struct cli_analyze_rec *r, size_t nr,
+		       const struct cli_analyze_key *k)
+{
+	size_t i, shown = 0;
+
+	for (i = 0; i < nr; i++) {
+		const struct gfxstat_layer_metrics *l = cli_analyze_row(&r[i], k);
+
+		if (!l)
+			continue;
+		if (shown++ == 8) {
+			printf(", ...");
+			break;
+		}
+		printf("%s%llu", shown > 1 ? ", " : "", (unsigned long long)l->frames);
+	}
+}
+
+void cli_analyze_summary_text(const struct cli_analyze_rec *r, size_t nr, const char *app)
+{
+	struct cli_analyze_key *k;
+	size_t nk = cli_analyze_keys(r, nr, app, &k), i;
+	int j;
+
+	if (nk == (size_t)-1) {
+		cli_error("out of memory");
+		return;
+	}
+	printf("\nover the %zu recordings, each analysed on its own: mean +- sd (min .. max)\n",
+	       nr);
+	for (i = 0; i < nk; i++) {
+		printf("%s %s  (in %zu of %zu recordings", k[i].is_app ? "app" : "layer", k[i].name,
+		       k[i].n, nr);
+		if (k[i].n) {
+			printf(": ");
+			key_frames(r, nr, &k[i]);
+			printf(" frames");
+		}
+		printf(")\n");
+		for (j = 0; j < CLI_M_COUNT && k[i].n; j++) {
+			printf("  %-17s", cli_metrics[j].name);
+			if (!k[i].nv[j])
+				printf(" %10s\n", "-");
+			else
+				printf(" %10.2f +- %-8.2f (%.2f .. %.2f)%s\n", k[i].mean[j], k[i].sd[j],
+				       k[i].min[j], k[i].max[j], k[i].nv[j] < k[i].n ? " (not in all)"
+				       : "");
+		}
+	}
+	free(k);
 }

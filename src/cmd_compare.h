@@ -6,6 +6,8 @@
 #include <stddef.h>
 
 #include "cli_gate.h"
+#include "cli_input.h"
+#include "cli_json.h"
 #include "gfxstat/gfxstat.h"
 #include "gfxstat/gfxstat_compare.h"
 
@@ -14,23 +16,44 @@
 #define MAX_SEGMENTS 8
 /* segments: the half-width x 1.5, from 300 pairs of same-setting gfxsim recordings */
 #define SEG_WIDEN 1.5
+/* an FPS above this x the highest refresh rate in force is impossible (clock jitter aside) */
+#define FPS_SLACK 1.02
 
-/* One key's (app's or layer's) frames, for the block bootstrap. */
+/* One key's (app's or layer's) frames in one recording, by present, for the intervals. */
 struct keyed_frames {
 	char *key;
 	struct gfxstat_frame *f;
 	size_t n, cap;
+	char **layers;           /* the frames' layer names (they borrow them) */
+	size_t nlayers;
+	int sorted;
+};
+
+/* One recording of a side, analysed on its own. */
+struct rec {
+	const char *path;        /* the file read (the side's inputs own it) */
+	const char *name;        /* as given: the file, session or iteration folder */
+	struct gfxstat_metrics *m;
+	struct keyed_frames *keys;
+	size_t nkeys;
+	int64_t min_period;      /* the shortest refresh period of its frames, 0 if none */
 };
 
 struct side {
-	const char *path;
-	char **recs;             /* the recordings' input files */
+	const char *label;       /* "BASE" or "NEW" */
+	char **args;             /* as given */
+	size_t nargs;
+	struct cli_inputs in;    /* the recordings, failed iterations named */
+	struct rec *rec;
 	size_t nrec;
-	char **failed;           /* iterations marked failed, left out */
-	size_t nfailed;
-	struct gfxstat_metrics **m; /* one per recording */
-	struct keyed_frames *keys;
-	size_t nkeys;
+};
+
+/* One key on one side: the recordings that have frames of it. */
+struct key_side {
+	struct keyed_frames **k; /* its frames in each (NULL under the Welch method) */
+	const struct gfxstat_layer_metrics **row; /* its metrics in each */
+	struct rec **rec;
+	size_t n;
 };
 
 struct compare {
@@ -44,38 +67,38 @@ struct compare {
 	long long seg_ns;        /* --segment: one segment per this much span (5 s) */
 	struct cli_gate gates[MAX_GATES];
 	size_t ngates;
-	struct side *cur;        /* the side being read */
+	struct rec *cur;         /* the recording being read */
 	int keep_frames;
 	int lib_rc;
-	struct gfxstat_metrics *cur_m;
+	struct cli_json_header hdr;
 };
 
 struct result {
 	const char *key;
+	struct key_side side[2]; /* BASE, NEW */
 	struct gfxstat_ci ci[CLI_M_COUNT];
 	enum cli_verdict v[CLI_M_COUNT];
 };
 
-struct keyed_frames *cmp_key_get(struct side *s, const char *p, size_t n);
 int cmp_key_match(const struct compare *c, const struct gfxstat_layer_metrics *l);
 const struct gfxstat_layer_metrics *cmp_find_row(const struct compare *c,
 						  const struct gfxstat_metrics *m, const char *key);
 
 /*
- * cmp_point() - every metric of @k on side @s (the recording's own when it is one, else
- * its frames in order); cmp_boot_key() - the block bootstrap interval of every metric of one
- * key, into @res (whose base, new_ and diff are set). Return: 0 or a GFXSTAT_E_* code.
+ * cmp_boot_key() - the block bootstrap interval of every metric of one key, into @res (whose
+ * base, new_ and diff are set): blocks of time of every recording of a side, drawn together;
+ * cmp_seg_key() - Welch's t over segments of time of each recording of a side, as above.
+ * Return: 0 or a GFXSTAT_E_* code.
  */
-int cmp_point(const struct compare *c, struct side *s, struct keyed_frames *k, double *out);
-int cmp_boot_key(const struct compare *c, struct keyed_frames *kb, struct keyed_frames *kn,
+int cmp_boot_key(const struct compare *c, const struct key_side *kb, const struct key_side *kn,
 		 struct result *res);
-/* cmp_seg_key() - Welch's t over segments of time of every metric of one key, as above */
-int cmp_seg_key(const struct compare *c, struct keyed_frames *kb, struct keyed_frames *kn,
+int cmp_seg_key(const struct compare *c, const struct key_side *kb, const struct key_side *kn,
 		struct result *res);
 
-void cmp_print_json(const struct compare *c, struct side *s, int boot, const struct result *res,
-		    size_t nres, const struct cli_gate_result *g, size_t ng);
-void cmp_print_table(const struct compare *c, struct side *s, int boot,
+void cmp_print_json(const struct compare *c, const struct side *s, int welch,
+		    const struct result *res, size_t nres, const struct cli_gate_result *g,
+		    size_t ng);
+void cmp_print_table(const struct compare *c, const struct side *s, int welch,
 		     const struct result *res, size_t nres);
 
 /* gfxstat compare (src/main.c's table) */

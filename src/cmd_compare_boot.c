@@ -1,13 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gfxstat compare, fewer than 3 recordings a side: Welch's t over segments of time (the
- * default), or the block bootstrap (--method block), both over the library's metrics.
+ * default), or the block bootstrap (--method block), both over the library's metrics. Every
+ * segment and block is cut from one recording: frames of two recordings never share one.
  */
 #include <math.h>
 #include <stdlib.h>
 
 #include "cli_gate.h"
 #include "cmd_compare.h"
+
+/* Frames [from, to) of one recording's key: a block or a segment. */
+struct span {
+	const struct keyed_frames *k;
+	size_t from, to;
+};
 
 static int cmp_present(const void *a, const void *b)
 {
@@ -16,42 +23,57 @@ static int cmp_present(const void *a, const void *b)
 	return x->present_ns < y->present_ns ? -1 : x->present_ns > y->present_ns;
 }
 
+static void sort_key(struct keyed_frames *k)
+{
+	if (!k->sorted && k->n)
+		qsort(k->f, k->n, sizeof(*k->f), cmp_present);
+	k->sorted = 1;
+}
+
 static void shift(int64_t *t, int64_t d)
 {
 	if (*t != GFXSTAT_NS_NONE && *t > 0)
 		*t += d;
 }
 
+static int64_t period_of(const struct gfxstat_frame *f)
+{
+	return f->vsync_period_ns > 0 ? f->vsync_period_ns : 16666667;
+}
+
 /*
- * One resample's metrics into @out (CLI_M_COUNT values): the key's frames cut into blocks of
- * time, @nb blocks drawn (@draw; NULL = every block in order), laid end to end so that every
- * frame keeps its own interval to the frame before it in the recording.
+ * Every metric of @nsp spans laid end to end into @out (CLI_M_COUNT values): each frame keeps
+ * its own interval to the frame before it in its recording (0 for another layer of the app in
+ * the same vsync, which the library then merges as it merges an app's layers); a span's first
+ * frame keeps its gap to the frame before it, so every layer's presents still increase.
  */
-static int resample(const struct compare *c, const struct keyed_frames *k, const size_t *bstart,
-		    size_t nb, const size_t *draw, double *out)
+static int resample(const struct compare *c, const struct span *sp, size_t nsp, double *out)
 {
 	struct gfxstat_metrics_opts mo;
 	struct gfxstat_metrics *m;
 	const struct gfxstat_layer_metrics *l = NULL;
-	int64_t t = k->f[0].present_ns;
+	int64_t t = 0;
 	size_t b, i, n;
-	int rc = 0, j;
+	int rc = 0, j, first = 1;
 
 	gfxstat_metrics_opts_init(&mo);
 	m = gfxstat_metrics_new(&mo);
 	if (!m)
 		return GFXSTAT_E_NOMEM;
-	for (b = 0; b < nb && !rc; b++) {
-		size_t blk = draw ? draw[b] : b;
+	for (b = 0; b < nsp && !rc; b++) {
+		const struct gfxstat_frame *kf = sp[b].k->f;
 
-		for (i = bstart[blk]; i < bstart[blk + 1] && !rc; i++) {
-			struct gfxstat_frame f = k->f[i];
-			int64_t iv = i ? f.present_ns - k->f[i - 1].present_ns
-				       : (f.vsync_period_ns > 0 ? f.vsync_period_ns : 16666667);
-			int64_t d;
+		for (i = sp[b].from; i < sp[b].to && !rc; i++) {
+			struct gfxstat_frame f = kf[i];
+			int64_t iv = i ? f.present_ns - kf[i - 1].present_ns : period_of(&f), d;
 
-			if (b || i != bstart[blk])
-				t += iv > 0 ? iv : 1;
+			if (first)
+				t = f.present_ns;
+			else if (i == sp[b].from)
+				t += iv > 0 ? iv : period_of(&f);
+			else
+				t += iv > 0 ? iv : 0;
+			first = 0;
 			d = t - f.present_ns;
 			f.present_ns = t;
 			f.interval_ns = GFXSTAT_NS_NONE;
@@ -84,53 +106,86 @@ static int resample(const struct compare *c, const struct keyed_frames *k, const
 	return rc;
 }
 
-/* Block starts of @k, blocks of @len ns: bstart[b] is the first frame of block b, bstart[nb] =
- * k->n. */
-static size_t *blocks(int64_t len, struct keyed_frames *k, size_t *nb)
+/* @k's frames (sorted) cut into blocks of @len ns, appended to *@sp (grown): return the number
+ * of blocks, or 0 when out of memory. */
+static size_t blocks(int64_t len, struct keyed_frames *k, struct span **sp, size_t *nsp)
 {
 	int64_t t0, span;
-	size_t *bs, b, i = 0;
+	size_t nb, b, i = 0;
+	struct span *ns;
 
-	qsort(k->f, k->n, sizeof(*k->f), cmp_present);
+	sort_key(k);
 	t0 = k->f[0].present_ns;
 	span = k->f[k->n - 1].present_ns - t0;
-	*nb = (size_t)(span / len) + 1;
-	bs = malloc((*nb + 1) * sizeof(*bs));
-	if (!bs)
-		return NULL;
-	for (b = 0; b < *nb; b++) {
+	nb = (size_t)(span / len) + 1;
+	ns = realloc(*sp, (*nsp + nb) * sizeof(*ns));
+	if (!ns)
+		return 0;
+	*sp = ns;
+	for (b = 0; b < nb; b++) {
+		/* a block starts at its first frame at or after t0 + b x len: frames presented at
+		 * one instant (an app's layers) stay in one block */
 		while (i < k->n && k->f[i].present_ns < t0 + (int64_t)b * len)
 			i++;
-		bs[b] = i;
+		ns[*nsp + b].k = k;
+		ns[*nsp + b].from = i;
 	}
-	bs[*nb] = k->n;
-	return bs;
+	for (b = 0; b < nb; b++)
+		ns[*nsp + b].to = b + 1 < nb ? ns[*nsp + b + 1].from : k->n;
+	*nsp += nb;
+	return nb;
 }
 
-/* Block bootstrap of every metric of one key: @rb, @rn from the base and new sides. */
-int cmp_boot_key(const struct compare *c, struct keyed_frames *kb, struct keyed_frames *kn,
-		    struct result *res)
+/* The recordings of @ks whose key has 2 frames or more. */
+static size_t usable(const struct key_side *ks)
 {
-	size_t nbb, nbn, *bb = blocks(c->block_ns, kb, &nbb), *bn = blocks(c->block_ns, kn, &nbn);
-	size_t *draw, r;
-	double *d = malloc((size_t)c->resamples * CLI_M_COUNT * sizeof(*d)), vb[CLI_M_COUNT],
-	       vn[CLI_M_COUNT], *col = malloc((size_t)c->resamples * sizeof(*col));
-	struct gfxstat_rng rng;
-	int rc = GFXSTAT_E_NOMEM, j;
+	size_t q, n = 0;
 
-	draw = malloc((nbb > nbn ? nbb : nbn) * sizeof(*draw));
-	if (!bb || !bn || !d || !draw || !col)
+	for (q = 0; q < ks->n; q++)
+		n += ks->k[q] && ks->k[q]->n >= 2;
+	return n;
+}
+
+/* Block bootstrap: c->resamples draws a side, with replacement, of as many blocks as the
+ * side has (the blocks of its recordings together), each laid end to end. */
+int cmp_boot_key(const struct compare *c, const struct key_side *kb, const struct key_side *kn,
+		 struct result *res)
+{
+	struct span *pool[2] = { NULL, NULL }, *draw_sp = NULL;
+	size_t npool[2] = { 0, 0 }, *draw = NULL, r, q, most;
+	double *d = malloc((size_t)c->resamples * CLI_M_COUNT * sizeof(*d)), v[2][CLI_M_COUNT];
+	double *col = malloc((size_t)c->resamples * sizeof(*col));
+	const struct key_side *ks[2] = { kb, kn };
+	struct gfxstat_rng rng;
+	int rc = GFXSTAT_E_NOMEM, j, s;
+
+	if (!d || !col)
+		goto out;
+	if (!usable(kb) || !usable(kn)) {
+		rc = 0;
+		goto out;
+	}
+	for (s = 0; s < 2; s++)
+		for (q = 0; q < ks[s]->n; q++)
+			if (ks[s]->k[q] && ks[s]->k[q]->n >= 2 &&
+			    !blocks(c->block_ns, ks[s]->k[q], &pool[s], &npool[s]))
+				goto out;
+	most = npool[0] > npool[1] ? npool[0] : npool[1];
+	draw = malloc(most * sizeof(*draw));
+	draw_sp = malloc(most * sizeof(*draw_sp));
+	if (!draw || !draw_sp)
 		goto out;
 	gfxstat_rng_seed(&rng, c->seed);
 	for (r = 0; r < (size_t)c->resamples; r++) {
-		gfxstat_block_draw(&rng, nbb, draw, nbb);
-		if ((rc = resample(c, kb, bb, nbb, draw, vb)))
-			goto out;
-		gfxstat_block_draw(&rng, nbn, draw, nbn);
-		if ((rc = resample(c, kn, bn, nbn, draw, vn)))
-			goto out;
+		for (s = 0; s < 2; s++) {
+			gfxstat_block_draw(&rng, npool[s], draw, npool[s]);
+			for (q = 0; q < npool[s]; q++)
+				draw_sp[q] = pool[s][draw[q]];
+			if ((rc = resample(c, draw_sp, npool[s], v[s])))
+				goto out;
+		}
 		for (j = 0; j < CLI_M_COUNT; j++)
-			d[r * CLI_M_COUNT + j] = vn[j] - vb[j];
+			d[r * CLI_M_COUNT + j] = v[1][j] - v[0][j];
 	}
 	for (j = 0; j < CLI_M_COUNT; j++) {
 		struct gfxstat_ci *ci = &res->ci[j];
@@ -147,10 +202,11 @@ int cmp_boot_key(const struct compare *c, struct keyed_frames *kb, struct keyed_
 	}
 	rc = 0;
 out:
-	free(bb);
-	free(bn);
-	free(d);
+	free(pool[0]);
+	free(pool[1]);
 	free(draw);
+	free(draw_sp);
+	free(d);
 	free(col);
 	return rc;
 }
@@ -162,23 +218,22 @@ out:
  */
 static size_t seg_values(const struct compare *c, struct keyed_frames *k, double *v)
 {
+	struct span *sp = NULL;
 	int64_t span, len;
-	size_t want, nb, b, *bs;
+	size_t want, nb, b, nsp = 0;
 
-	qsort(k->f, k->n, sizeof(*k->f), cmp_present);
+	sort_key(k);
 	span = k->f[k->n - 1].present_ns - k->f[0].present_ns;
 	want = (size_t)(span / c->seg_ns);
 	want = want < 2 ? 2 : want > MAX_SEGMENTS ? MAX_SEGMENTS : want;
 	len = span / (int64_t)want + 1; /* then span / len < want: at most want segments */
-	bs = blocks(len, k, &nb);
-	if (!bs)
-		return 0;
+	nb = blocks(len, k, &sp, &nsp);
 	for (b = 0; b < nb; b++)
-		if (resample(c, k, bs, 1, &b, v + b * CLI_M_COUNT)) {
-			free(bs);
-			return 0;
+		if (resample(c, &sp[b], 1, v + b * CLI_M_COUNT)) {
+			nb = 0;
+			break;
 		}
-	free(bs);
+	free(sp);
 	return nb;
 }
 
@@ -190,65 +245,97 @@ static double span_s(const struct keyed_frames *k)
 	return s > 1 ? s : 1;
 }
 
-int cmp_seg_key(const struct compare *c, struct keyed_frames *kb, struct keyed_frames *kn,
-		struct result *res)
+/*
+ * One side's segment values of every metric into @v (metric-major: v[j * cap + i]) and their
+ * count per metric into @nv, and the Poisson variance of the side's mean count (frozen) and
+ * rates (jank per minute) into @pois. Return: 0, or GFXSTAT_E_NOMEM.
+ */
+static int side_segments(const struct compare *c, const struct key_side *ks, double *v,
+			 size_t cap, size_t *nv, double *pois)
 {
-	double vb[MAX_SEGMENTS * CLI_M_COUNT], vn[MAX_SEGMENTS * CLI_M_COUNT];
-	double a[MAX_SEGMENTS], b[MAX_SEGMENTS];
-	size_t sb = seg_values(c, kb, vb), sn = sb ? seg_values(c, kn, vn) : 0, i, na, nb;
+	double seg[MAX_SEGMENTS * CLI_M_COUNT];
+	size_t q, i, n = 0;
 	int j;
 
-	if (!sn)
-		return GFXSTAT_E_NOMEM;
 	for (j = 0; j < CLI_M_COUNT; j++) {
-		/* a count (frozen frames) grows with the span: a segment's count x the number of
-		 * segments estimates the whole recording's */
-		double sca = j == CLI_M_FROZEN ? (double)sb : 1, scb = j == CLI_M_FROZEN ? (double)sn : 1;
-		for (i = na = 0; i < sb; i++)
-			if (!isnan(vb[i * CLI_M_COUNT + j]))
-				a[na++] = sca * vb[i * CLI_M_COUNT + j];
-		for (i = nb = 0; i < sn; i++)
-			if (!isnan(vn[i * CLI_M_COUNT + j]))
-				b[nb++] = scb * vn[i * CLI_M_COUNT + j];
+		nv[j] = 0;
+		pois[j] = 0;
+	}
+	for (q = 0; q < ks->n; q++) {
+		struct keyed_frames *k = ks->k[q];
+		size_t ns;
+
+		if (!k || k->n < 2)
+			continue;
+		ns = seg_values(c, k, seg);
+		if (!ns)
+			return GFXSTAT_E_NOMEM;
+		n++;
+		for (j = 0; j < CLI_M_COUNT; j++) {
+			/* a count (frozen frames) grows with the span: a segment's count x the
+			 * number of segments estimates the whole recording's */
+			double sc = j == CLI_M_FROZEN ? (double)ns : 1, x;
+
+			for (i = 0; i < ns; i++)
+				if (!isnan(seg[i * CLI_M_COUNT + j]) && nv[j] < cap)
+					v[(size_t)j * cap + nv[j]++] = sc * seg[i * CLI_M_COUNT + j];
+			/* rare events: each recording's count is Poisson, so its variance is the
+			 * count itself (per minute for the rates) */
+			x = cli_metric_value(ks->row[q], j);
+			if (isnan(x))
+				continue;
+			if (j == CLI_M_FROZEN)
+				pois[j] += x;
+			else if (j == CLI_M_JANK_PER_MIN || j == CLI_M_BIG_JANK_PER_MIN)
+				pois[j] += x * 60 / span_s(k);
+		}
+	}
+	/* of the mean of n recordings: the sum of their variances / n^2 */
+	for (j = 0; j < CLI_M_COUNT; j++)
+		pois[j] = n ? pois[j] / ((double)n * (double)n) : 0;
+	return 0;
+}
+
+int cmp_seg_key(const struct compare *c, const struct key_side *kb, const struct key_side *kn,
+		struct result *res)
+{
+	size_t capb = kb->n * MAX_SEGMENTS, capn = kn->n * MAX_SEGMENTS;
+	double *vb = malloc((capb ? capb : 1) * CLI_M_COUNT * sizeof(*vb));
+	double *vn = malloc((capn ? capn : 1) * CLI_M_COUNT * sizeof(*vn));
+	double pb[CLI_M_COUNT], pn[CLI_M_COUNT];
+	size_t nb[CLI_M_COUNT], nn[CLI_M_COUNT];
+	int rc = GFXSTAT_E_NOMEM, j;
+
+	if (!vb || !vn)
+		goto out;
+	if (!usable(kb) || !usable(kn)) {
+		rc = 0;
+		goto out;
+	}
+	if ((rc = side_segments(c, kb, vb, capb, nb, pb)) ||
+	    (rc = side_segments(c, kn, vn, capn, nn, pn)))
+		goto out;
+	for (j = 0; j < CLI_M_COUNT; j++) {
 		struct gfxstat_ci ci;
 		double v = 0;
 
 		/* rare events: at least Poisson's variance, which segments without any miss */
-		if (j == CLI_M_FROZEN)
-			v = res->ci[j].base + res->ci[j].new_;
-		else if (j == CLI_M_JANK_PER_MIN || j == CLI_M_BIG_JANK_PER_MIN)
-			v = res->ci[j].base * 60 / span_s(kb) + res->ci[j].new_ * 60 / span_s(kn);
+		if (j == CLI_M_FROZEN || j == CLI_M_JANK_PER_MIN || j == CLI_M_BIG_JANK_PER_MIN)
+			v = pb[j] + pn[j];
 		if (isnan(res->ci[j].diff) ||
-		    gfxstat_ci_segments(a, na, b, nb, res->ci[j].diff, v, LEVEL, &ci))
+		    gfxstat_ci_segments(vb + (size_t)j * capb, nb[j], vn + (size_t)j * capn, nn[j],
+					res->ci[j].diff, v, LEVEL, &ci))
 			continue;
-		/* the whole recordings' values stay the point estimates; SEG_WIDEN: what two
+		/* the per-recording means stay the point estimates; SEG_WIDEN: what two
 		 * recordings differ by beyond their segments (docs/compare.md, measured) */
 		res->ci[j].method = ci.method;
 		res->ci[j].lo = ci.diff - SEG_WIDEN * (ci.diff - ci.lo);
 		res->ci[j].hi = ci.diff + SEG_WIDEN * (ci.hi - ci.diff);
 		res->ci[j].df = ci.df;
 	}
-	return 0;
-}
-
-/* The point estimate of every metric of @key on side @s: the recording's own metrics when it
- * is one, else all of the side's frames in order (several recordings, fewer than 3). */
-int cmp_point(const struct compare *c, struct side *s, struct keyed_frames *k, double *out)
-{
-	const struct gfxstat_layer_metrics *l = s->nrec == 1 ? cmp_find_row(c, s->m[0], k->key) : NULL;
-	size_t nb, *bs;
-	int j, rc;
-
-	if (l) {
-		for (j = 0; j < CLI_M_COUNT; j++)
-			out[j] = cli_metric_value(l, j);
-		return 0;
-	}
-	bs = blocks(c->block_ns, k, &nb);
-	if (!bs)
-		return GFXSTAT_E_NOMEM;
-	rc = resample(c, k, bs, nb, NULL, out);
-	free(bs);
+	rc = 0;
+out:
+	free(vb);
+	free(vn);
 	return rc;
 }
-

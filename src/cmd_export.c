@@ -6,9 +6,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_input.h"
+#include "cli_output.h"
 #include "cli_source.h"
 #include "cmd_report.h"
 #include "gfxstat/gfxstat.h"
+#include "gfxstat/gfxstat_report.h"
+#include "gfxstat/gfxstat_source.h"
 
 static const struct cli_opt export_opts[] = {
 	{ 'o', "output", "FILE", "where to write the JSON (standard output)" },
@@ -81,6 +85,23 @@ static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
 	return r->lib_rc;
 }
 
+/* The input's system series, for their counter tracks (past the limit, the rest is left). */
+static void add_series(struct export_run *r, const struct cli_source *src)
+{
+	size_t i, n = src->sys ? gfxstat_sysctx_nseries(src->sys) : 0;
+
+	for (i = 0; i < n && !r->lib_rc; i++) {
+		int rc = gfxstat_trace_event_series(r->t, gfxstat_sysctx_series(src->sys, i));
+
+		if (rc == GFXSTAT_E_LIMIT) {
+			cli_warn("%s: more system series than the export keeps: the rest is left out",
+				 src->path);
+			break;
+		}
+		r->lib_rc = rc;
+	}
+}
+
 static int write_file(void *user, const void *buf, size_t n)
 {
 	return fwrite(buf, 1, n, user) == n ? 0 : errno ? errno : EIO;
@@ -91,7 +112,7 @@ int cmd_export(int argc, char **argv)
 	struct export_run r;
 	struct gfxstat_metrics_opts mo;
 	int first, i, rc = CLI_OK, wrc;
-	FILE *f;
+	struct cli_output o;
 
 	memset(&r, 0, sizeof(r));
 	first = cli_parse(&export_cmd, argc, argv, export_opt, &r);
@@ -103,6 +124,9 @@ int cmd_export(int argc, char **argv)
 		cli_error("no input; give a trace, a dump or a session folder");
 		return CLI_USAGE;
 	}
+	/* a session folder is its capture; several recordings are never one timeline */
+	if ((rc = cli_inputs_argv(&argc, &argv, first, "export")))
+		return rc;
 	gfxstat_metrics_opts_init(&mo);
 	r.m = gfxstat_metrics_new(&mo);
 	r.t = gfxstat_trace_event_new();
@@ -112,6 +136,8 @@ int cmd_export(int argc, char **argv)
 		goto out;
 	}
 	cli_catch_signals();
+	/* the system series (CPU, GPU, thermal, power) become counter tracks */
+	cli_source_system(mo.window_ns);
 	for (i = first; i < argc && !cli_stop_signal && !r.lib_rc; i++) {
 		const char *path = cli_report_input(argv[i]);
 		struct cli_source src;
@@ -129,7 +155,12 @@ int cmd_export(int argc, char **argv)
 			continue;
 		}
 		cli_source_report(&src, 0);
+		add_series(&r, &src);
 		cli_source_free(&src);
+	}
+	if (cli_interrupted()) {
+		rc = cli_interrupted();
+		goto out;
 	}
 	if (r.lib_rc || gfxstat_metrics_finish(r.m)) {
 		cli_error("%s", gfxstat_strerror(r.lib_rc ? r.lib_rc : GFXSTAT_E_NOMEM));
@@ -142,19 +173,18 @@ int cmd_export(int argc, char **argv)
 		rc = CLI_INPUT;
 		goto out;
 	}
-	f = r.out ? fopen(r.out, "w") : stdout;
-	if (!f) {
-		cli_error("cannot write %s: %s", r.out, strerror(errno));
+	if (cli_output_create(&o, r.out, 0)) {
 		rc = CLI_OUTPUT;
 		goto out;
 	}
-	wrc = gfxstat_trace_event_write(r.t, r.m, mo.window_ns, write_file, f);
-	if ((f == stdout ? fflush(f) : fclose(f)) && !wrc)
-		wrc = errno ? errno : EIO;
+	wrc = gfxstat_trace_event_write(r.t, r.m, mo.window_ns, write_file, o.f);
 	if (wrc) {
-		cli_error("cannot write %s: %s", r.out ? r.out : "standard output",
+		cli_output_close(&o, 0);
+		cli_error("cannot write '%s': %s", r.out ? r.out : "standard output",
 			  gfxstat_strerror(wrc));
 		rc = CLI_OUTPUT;
+	} else if ((wrc = cli_output_finish(&o, 1))) {
+		rc = wrc;
 	}
 out:
 	gfxstat_trace_event_free(r.t);

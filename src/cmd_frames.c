@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_input.h"
 #include "cli_json.h"
+#include "cli_output.h"
 #include "cli_source.h"
 #include "gfxstat/gfxstat.h"
 
@@ -21,8 +23,8 @@ static const struct cli_opt frames_opts[] = {
 	  "frames then the header" },
 	{ OPT_LAYER, "layer", "SUBSTRING", "only layers whose name contains SUBSTRING" },
 	{ OPT_APP, "app", "PKG", "only the layers of this package" },
-	{ 'o', "output", "FILE", "write to FILE instead of standard output (created once a frame "
-	  "is found)" },
+	{ 'o', "output", "FILE", "write to FILE instead of standard output (replaced, whole, at "
+	  "the end, if a frame is found)" },
 	{ 'q', "quiet", NULL, "no summary on standard error" },
 	{ 0, NULL, NULL, NULL },
 };
@@ -62,6 +64,8 @@ struct frames_run {
 	const char *layer, *app;
 	const char *out_path;
 	FILE *out;
+	struct cli_output o;    /* out_path, through a temporary file unless an input is live */
+	int live;
 	struct cli_rowbuf rb;
 	unsigned long long written;
 	int write_errno;
@@ -103,11 +107,10 @@ static int frames_opt(void *user, int id, const char *arg)
  */
 static int open_output(struct frames_run *r)
 {
-	r->out = r->out_path ? fopen(r->out_path, "w") : stdout;
-	if (!r->out) {
-		r->write_errno = errno ? errno : EIO;
+	r->write_errno = cli_output_open(&r->o, r->out_path, r->live ? CLI_OUT_LIVE : 0);
+	if (r->write_errno)
 		return -1;
-	}
+	r->out = r->o.f;
 	if (r->json && fputs("{\"frames\":[\n", r->out) == EOF) {
 		r->write_errno = errno ? errno : EIO;
 		return -1;
@@ -177,6 +180,12 @@ int cmd_frames(int argc, char **argv)
 		cli_error("no input; give a trace or dump file, or '-' for standard input");
 		return CLI_USAGE;
 	}
+	/* a session folder is its capture; several recordings are never one list */
+	if ((rc = cli_inputs_argv(&argc, &argv, first, "frames")))
+		return rc;
+	/* a live capture's file is written as it goes, and kept when a signal ends it */
+	for (i = first; i < argc; i++)
+		r.live |= cli_input_is_live(argv[i]);
 	cli_catch_signals();
 	for (i = first; i < argc && !cli_stop_signal; i++) {
 		struct cli_source src;
@@ -199,20 +208,28 @@ int cmd_frames(int argc, char **argv)
 		if (r.write_errno)
 			break;
 	}
+	if (cli_interrupted()) {
+		/* part of a file: no FILE (an earlier one stays), and no closing header */
+		cli_json_header_free(&r.hdr);
+		cli_output_close(&r.o, 0);
+		free(r.rb.p);
+		return cli_interrupted();
+	}
 	if (r.jsonl && r.out && !r.write_errno)
 		r.write_errno = frames_jsonl_header(&r);
 	cli_json_header_free(&r.hdr);
 	if (r.write_errno || (r.out && fflush(r.out))) {
 		cli_error("cannot write '%s': %s", r.out_path ? r.out_path : "standard output",
-			  strerror(r.write_errno ? r.write_errno : errno));
+			  strerror(r.write_errno ? r.write_errno : errno ? errno : EIO));
+		cli_output_close(&r.o, 0);
 		rc = CLI_OUTPUT;
-	}
-	if (r.out && r.out_path && fclose(r.out) && rc != CLI_OUTPUT) {
-		cli_error("cannot write '%s': %s", r.out_path, strerror(errno));
-		rc = CLI_OUTPUT;
+	} else if (r.out) {
+		int orc = cli_output_finish(&r.o, 1);
+
+		rc = orc ? orc : rc;
 	}
 	free(r.rb.p);
-	if (rc == CLI_OUTPUT)
+	if (rc >= CLI_OUTPUT)
 		return rc;
 	if (!r.written && nread && !cli_stop_signal)
 		return cli_source_no_frames(&last, r.layer, r.app);
@@ -355,7 +372,9 @@ static void inspect_json(FILE *o, const struct cli_source *src)
 		fputc('}', o);
 		first = 0;
 	}
-	fputs("]}", o);
+	fputs("],\"system\":", o);
+	cli_source_system_report(src, o, 1);
+	fputs("}", o);
 }
 
 int cmd_inspect(int argc, char **argv)
@@ -375,8 +394,13 @@ int cmd_inspect(int argc, char **argv)
 		cli_error("no input; give a trace or dump file, or '-' for standard input");
 		return CLI_USAGE;
 	}
+	/* a session folder is its capture; a run folder, each iteration on its own */
+	if ((rc = cli_inputs_argv(&argc, &argv, first, NULL)))
+		return rc;
 	/* an endless standard input ends cleanly on SIGTERM, as in every command */
 	cli_catch_signals();
+	/* what system events (scheduler, counters) each input holds and lacks */
+	cli_source_system(0);
 	/* JSON: the header (every input, span, rates) goes first, so the body waits in memory */
 	cli_json_header_init(&hdr, "inspect");
 	if (json && !(bo = open_memstream(&body, &nbody))) {
@@ -411,6 +435,14 @@ int cmd_inspect(int argc, char **argv)
 		cli_source_free(&src);
 		/* each input is described on its own */
 		cli_source_end_recording();
+	}
+	if (cli_interrupted()) {
+		if (json) {
+			fclose(bo);
+			free(body);
+		}
+		cli_json_header_free(&hdr);
+		return cli_interrupted();
 	}
 	if (json) {
 		fclose(bo);

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_input.h"
+#include "cli_output.h"
 #include "cli_source.h"
 #include "gfxstat/gfxstat.h"
 
@@ -68,14 +70,15 @@ static const char gfx_details[] =
 	"  2  fps.csv, and dropFrames.csv rows for every counted frame that missed a vsync (D)\n"
 	"  3  dropFrames.csv only, rows as type 1\n"
 	"  4  dropFrames.csv only, rows as type 2\n"
-	"Rows are written and flushed as windows close. At the end of the input, or on SIGINT,\n"
-	"SIGTERM or SIGHUP, every surface with frames is flushed, so a stopped capture keeps\n"
-	"everything; the exit status is then 0. Several FILEs are read as one recording. The\n"
-	"folder's fps.csv and dropFrames.csv are replaced only once an input is recognised (its\n"
-	"first frame): an unreadable input, or one with no frame (or none that --layer/--app\n"
-	"match), exits 3 and leaves earlier results as they were.\n"
+	"From a live stream ('-' from a pipe, a FIFO) rows are written and flushed as windows\n"
+	"close, and on SIGINT, SIGTERM or SIGHUP every surface with frames is flushed, so a\n"
+	"stopped capture keeps everything; the exit status is then 0. Several FILEs are read as\n"
+	"one recording. From files, fps.csv and dropFrames.csv replace the folder's at the end,\n"
+	"whole; a signal before the files are read to their end exits 130/143 and writes\n"
+	"nothing. An unreadable input, or one with no frame (or none that --layer/--app match),\n"
+	"exits 3 and leaves earlier results as they were.\n"
 	"\n"
-	"--awk: the seed's own rule, kept for comparing with gfx.sh (tests/ref holds the awk\n"
+	"--awk: gfx.sh's own rule, kept for comparing with it (tests/ref holds the awk\n"
 	"reference). It reads ftrace/atrace text only. A frame is credited at the first\n"
 	"VSYNC-sf/VSYNC-app counter after a postFramebuffer, to the last counter seen between the\n"
 	"previous VSYNC counter and postFramebuffer; TX is 1 when a 'TX - ' counter was seen; app\n"
@@ -114,6 +117,8 @@ struct gfx_run {
 	struct cli_source last;  /* the last input read, to say what it held */
 	char *fps_path, *drop_path;
 	FILE *fps, *drop;
+	struct cli_output fps_out, drop_out;
+	int live;           /* an input is a live stream: rows go to the files as they come */
 	int opened;         /* the outputs were (re)created: the input was recognised */
 	int open_rc;
 	struct gfxstat_trace_parser *parser;
@@ -196,20 +201,26 @@ static char *path_join(const char *dir, const char *name)
 	return p;
 }
 
-static FILE *open_csv(const char *path, const char *header)
+/*
+ * From a live stream the rows are in the files as they come (as gfx.sh writes them, to be
+ * followed while it runs); from files they go to temporary files that replace the earlier
+ * results at the end, whole (close_outputs()).
+ */
+static FILE *open_csv(struct gfx_run *r, struct cli_output *o, const char *path,
+		      const char *header)
 {
-	FILE *f = fopen(path, "w");
+	int e = cli_output_open(o, path, r->live ? CLI_OUT_LIVE : 0);
 
-	if (!f) {
-		cli_error("cannot create '%s': %s", path, strerror(errno));
+	if (e) {
+		cli_error("cannot create '%s': %s", path, strerror(e));
 		return NULL;
 	}
-	if (header && (fprintf(f, "%s\n", header) < 0 || fflush(f))) {
-		cli_error("cannot write '%s': %s", path, strerror(errno));
-		fclose(f);
+	if (header && (fprintf(o->f, "%s\n", header) < 0 || fflush(o->f))) {
+		cli_error("cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+		cli_output_close(o, 0);
 		return NULL;
 	}
-	return f;
+	return o->f;
 }
 
 /*
@@ -230,30 +241,55 @@ static int open_outputs(struct gfx_run *r)
 		cli_error("cannot create folder '%s': %s", r->dir, strerror(e));
 		return -1;
 	}
-	/* like gfx.sh, which recreates its folder: no stale file from an earlier run stays */
+	/* like gfx.sh, which recreates its folder: no stale file from an earlier run stays
+	 * (from files: once the new results are complete) */
 	if (r->o.type < 3) {
-		r->fps = open_csv(r->fps_path, gfxstat_gfx_fps_header);
+		r->fps = open_csv(r, &r->fps_out, r->fps_path, gfxstat_gfx_fps_header);
 		if (!r->fps)
 			return -1;
-	} else {
+	} else if (r->live) {
 		unlink(r->fps_path);
 	}
 	if (r->o.type > 0) {
-		r->drop = open_csv(r->drop_path, gfxstat_gfx_drop_header);
+		r->drop = open_csv(r, &r->drop_out, r->drop_path, gfxstat_gfx_drop_header);
 		if (!r->drop)
 			return -1;
-	} else {
+	} else if (r->live) {
 		unlink(r->drop_path);
 	}
 	r->open_rc = 0;
 	return 0;
 }
 
+/*
+ * The results replace an earlier run's, unless they could not be written or a signal cut
+ * the reading of a file short: then the earlier ones stay as they were.
+ * Return: @rc, or the exit status of the failure.
+ */
+static int close_outputs(struct gfx_run *r, int rc)
+{
+	int keep = r->opened && !r->open_rc && !r->write_failed && rc != CLI_OUTPUT &&
+		   !cli_interrupted();
+	int frc = cli_output_finish(&r->fps_out, keep), drc;
+
+	drc = cli_output_finish(&r->drop_out, keep && !frc);
+	r->fps = r->drop = NULL;
+	if (keep && !frc && !drc && !r->live) {
+		if (r->o.type >= 3)
+			unlink(r->fps_path);
+		if (r->o.type == 0)
+			unlink(r->drop_path);
+	}
+	if (frc || drc)
+		return frc ? frc : drc;
+	return rc;
+}
+
 static int write_row(struct gfx_run *r, int drop, cli_fmt_fn fmt, const void *row)
 {
 	if (open_outputs(r))
 		return -1;
-	r->write_failed = cli_write_row(drop ? r->drop : r->fps, &r->rb, fmt, row, 1);
+	r->write_failed = cli_write_row(drop ? r->drop : r->fps, &r->rb, fmt, row, r->live);
 	return r->write_failed ? -1 : 0;
 }
 
@@ -381,6 +417,8 @@ static int run_awk(struct gfx_run *r, char **paths, int n)
 	}
 	cli_catch_signals();
 	rc = cli_read_inputs(paths, n, feed, end_of_file, r, &bytes);
+	if (cli_interrupted())
+		return cli_interrupted();
 	if (!r->lib_rc || r->lib_rc == GFXSTAT_E_ABORTED)
 		rc2 = r->write_failed || r->open_rc ? 0 : gfxstat_gfx_finish(r->gfx);
 	else
@@ -492,6 +530,8 @@ static int run_model(struct gfx_run *r, char **paths, int n)
 		r->last = src;
 		cli_source_free(&src);
 	}
+	if (cli_interrupted())
+		return cli_interrupted();
 	/* the final flush, also after a signal: a stopped capture keeps its windows */
 	rc2 = r->open_rc || r->write_failed || r->lib_rc ? 0 : gfxstat_gfx_model_finish(r->model);
 	if (cli_stop_signal)
@@ -519,7 +559,7 @@ static int run_model(struct gfx_run *r, char **paths, int n)
 int cmd_gfx(int argc, char **argv)
 {
 	struct gfx_run r;
-	int first, rc;
+	int first, rc, i;
 
 	memset(&r, 0, sizeof(r));
 	gfxstat_gfx_opts_init(&r.o);
@@ -533,6 +573,13 @@ int cmd_gfx(int argc, char **argv)
 		cli_error("--layer and --app read the frame model, not --awk's rule");
 		return CLI_USAGE;
 	}
+	/* a session folder is its capture; several recordings are never one trace */
+	if (first < argc && (rc = cli_inputs_argv(&argc, &argv, first, "gfx")))
+		return rc;
+	for (i = first; i < argc; i++)
+		r.live |= cli_input_is_live(argv[i]);
+	if (first == argc)
+		r.live = cli_input_is_live("-");
 	r.fps_path = path_join(r.dir, "fps.csv");
 	r.drop_path = path_join(r.dir, "dropFrames.csv");
 	if (!r.fps_path || !r.drop_path) {
@@ -548,14 +595,7 @@ out:
 	gfxstat_trace_parser_free(r.parser);
 	gfxstat_gfx_free(r.gfx);
 	gfxstat_gfx_model_free(r.model);
-	if (r.fps && fclose(r.fps) && !rc) {
-		cli_error("cannot write '%s': %s", r.fps_path, strerror(errno));
-		rc = CLI_OUTPUT;
-	}
-	if (r.drop && fclose(r.drop) && !rc) {
-		cli_error("cannot write '%s': %s", r.drop_path, strerror(errno));
-		rc = CLI_OUTPUT;
-	}
+	rc = close_outputs(&r, rc);
 	free(r.fps_path);
 	free(r.drop_path);
 	free(r.rb.p);

@@ -34,7 +34,8 @@ static const struct cli_opt gfxinfo_opts[] = {
 static const char gfxinfo_details[] =
 	"Reads the output of 'adb shell dumpsys gfxinfo <pkg> framestats' (UTF-8 with or\n"
 	"without a BOM, UTF-16LE with a BOM, CRLF): every process, every window, the summary\n"
-	"text, the 'Draw Prepare Process Execute' table and ---PROFILEDATA--- in any layout of\n"
+	"text, the 'Draw Prepare Process Execute' table (Android 4.1-4.4: 'Draw Process\n"
+	"Execute') and ---PROFILEDATA--- in any layout of\n"
 	"Android 6 to 16 (14 to 25 columns; the 12-14 header that swaps FrameInterval and\n"
 	"FrameStartTime is read by value). Each window's rows are run through that release's\n"
 	"JankTracker and ProfileData (hwui), and the result is printed as dumpsys prints it.\n"
@@ -47,7 +48,8 @@ static const char gfxinfo_details[] =
 	"never finished and are left out, as Android does. The dequeue forgiveness depends on\n"
 	"the compositor offset, which the dump does not show: 0 unless --forgiveness is given.\n"
 	"\n"
-	"An empty input, or one with no gfxinfo summary and no framestats rows, exits 3.\n";
+	"An empty input, or one with no gfxinfo summary, no framestats rows and no profile\n"
+	"table, exits 3.\n";
 
 static const struct cli_cmd gfxinfo_cmd = {
 	"gfxstat gfxinfo",
@@ -386,18 +388,19 @@ static void print_between(struct gfxinfo_run *r, const struct gfxstat_gfxinfo_bl
 static void print_block(struct gfxinfo_run *r, const struct gfxstat_gfxinfo_block *b)
 {
 	if (b->pid != r->last_pid || !r->header_done) {
-		printf("** Graphics info for pid %d [%.*s] **\n\n", (int)b->pid, (int)b->app.n,
-		       b->app.p);
+		printf("** Graphics info for pid %d [%s] **\n\n", (int)b->pid,
+		       cli_shown_n(b->app.p, b->app.n));
 		r->last_pid = b->pid;
 		r->header_done = 1;
 	}
 	if (b->kind == GFXSTAT_BLOCK_PROCESS)
 		printf("Process summary (the process's global data)\n");
 	else
-		printf("Window: %.*s\n", (int)b->name.n, b->name.p);
+		printf("Window: %s\n", cli_shown_n(b->name.p, b->name.n));
 	if (b->table_rows) {
-		printf("'Draw Prepare Process Execute' table: %llu rows\n",
-		       (unsigned long long)b->table_rows);
+		printf("%s table: %llu rows\n", b->table_columns == 3
+		       ? "'Draw Process Execute' (Android 4.1-4.4, no Prepare)"
+		       : "'Draw Prepare Process Execute'", (unsigned long long)b->table_rows);
 		printf("  %llu of them over 16 ms (hwui's profile-bar rule)%s\n",
 		       (unsigned long long)b->table_janky,
 		       b->has_rows ? "; the framestats rows are the frames" :
@@ -532,6 +535,15 @@ int cmd_gfxinfo(int argc, char **argv)
 	}
 	cli_catch_signals();
 	rc = cli_read_inputs(argv + first, argc - first, feed, end_of_file, &r, &bytes);
+	if (cli_interrupted()) {
+		/* no summary of part of a file */
+		if (r.jo) {
+			fclose(r.jo);
+			free(r.jbody);
+		}
+		rc = cli_interrupted();
+		goto done;
+	}
 	if (rc == CLI_OK && r.lib_rc && r.lib_rc != GFXSTAT_E_ABORTED) {
 		cli_error("%s", gfxstat_strerror(r.lib_rc));
 		rc = CLI_INPUT;
@@ -558,7 +570,12 @@ int cmd_gfxinfo(int argc, char **argv)
 	if (rc == CLI_OK && !bytes && !cli_stop_signal) {
 		rc = cli_empty_input(argc - first == 1 ? argv[first] : argc == first ? "-" : "the inputs");
 	} else if (rc == CLI_OK && !r.content) {
-		cli_error("no dumpsys gfxinfo summary or framestats rows in the input");
+		/* what would give some: before 6.0 only the profile table, with profiling on */
+		cli_error("no dumpsys gfxinfo summary, framestats rows or profile table in the input "
+			  "(%llu processes); Android 4.1-5.1 print frame times only with profiling "
+			  "on ('adb shell setprop debug.hwui.profile true', restart the app, use it, "
+			  "dump again); 6.0+: 'dumpsys gfxinfo PKG framestats'",
+			  (unsigned long long)cn->v[GFXSTAT_GFXINFO_processes]);
 		rc = CLI_INPUT;
 	}
 	if (r.json)
@@ -567,6 +584,7 @@ int cmd_gfxinfo(int argc, char **argv)
 		cli_error("cannot write the results: %s", strerror(errno));
 		rc = CLI_OUTPUT;
 	}
+done:
 	gfxstat_gfxinfo_free(r.g);
 	for (i = 0; i < (int)r.nseen; i++)
 		free(r.seen[i].key);

@@ -14,7 +14,12 @@
 #include "cmd_history.h"
 #include "gfxstat/gfxstat_compare.h"
 
-enum { OPT_DB = 256, OPT_APP, OPT_DEVICE, OPT_LABEL, OPT_METRIC, OPT_BY, OPT_FORMAT };
+enum {
+	OPT_DB = 256, OPT_APP, OPT_DEVICE, OPT_LABEL, OPT_METRIC, OPT_BY, OPT_FORMAT, OPT_FAIL_IF,
+	OPT_JUNIT
+};
+
+#define MAX_TREND_GATES 32
 
 static const struct cli_opt history_opts[] = {
 	{ OPT_DB, "db", "PATH|URL", "history store: SQLite file or postgresql:// URL" },
@@ -24,6 +29,20 @@ static const struct cli_opt history_opts[] = {
 	{ OPT_METRIC, "metric", "NAME", "trend: the metric (janky_pct, fps, p99_ms, ...)" },
 	{ OPT_BY, "by", "label|version|day", "trend: how runs are grouped (label)" },
 	{ OPT_FORMAT, "format", "table|json", "trend: output format (table)" },
+	{ 0, NULL, NULL, NULL },
+};
+
+static const struct cli_opt trend_opts[] = {
+	{ OPT_DB, "db", "PATH|URL", "history store: SQLite file or postgresql:// URL" },
+	{ OPT_APP, "app", "PKG", "only this package (with --fail-if: every app when not given)" },
+	{ OPT_DEVICE, "device", "SERIAL", "only this device" },
+	{ OPT_LABEL, "label", "L", "only runs with this label" },
+	{ OPT_METRIC, "metric", "NAME", "the metric (janky_pct, fps, p99_ms, ...)" },
+	{ OPT_BY, "by", "label|version|day", "how runs are grouped (label)" },
+	{ OPT_FORMAT, "format", "table|json", "output format (table)" },
+	{ OPT_FAIL_IF, "fail-if", "EXPR", "'METRIC stepped_up' (or _down, _worse): exit 1 on a "
+	  "significant step (repeatable)" },
+	{ OPT_JUNIT, "junit", "FILE", "write the gates as JUnit XML" },
 	{ 0, NULL, NULL, NULL },
 };
 
@@ -40,21 +59,35 @@ static const struct cli_cmd history_cmd = {
 static const struct cli_cmd trend_cmd = {
 	"gfxstat trend",
 	"gfxstat trend --app PKG --metric NAME [--by label|version|day] [--db PATH|URL]\n"
-	"                     [--device SERIAL] [--format table|json]",
+	"                     [--device SERIAL] [--label L] [--format table|json]\n"
+	"       gfxstat trend [--app PKG] [--metric NAME] --fail-if EXPR... [--junit FILE] "
+	"[options]",
 	"One metric of one app over labels, versions or days, with each point's spread.",
 	"Groups come in the order of their first run. A step between neighbours is marked\n"
 	"significant ('*') when Welch's 95 % interval of the difference excludes 0 (both\n"
 	"groups need >= 2 runs; see docs/compare.md). --format json prints the header, then\n"
 	"\"points\": per group key, runs, mean, sd, min, max, the values, and the step from\n"
 	"the previous group (diff, lo, hi, significant; null for the first); 'gfxstat report\n"
-	"--history' draws the same points.\n\n"
-	"Exit status: 0 ok, 2 usage, 5 the store cannot be read.\n",
-	history_opts,
+	"--history' draws the same points.\n"
+	"--fail-if 'METRIC stepped_up' (stepped_down, stepped_worse: the metric's worse way)\n"
+	"judges the latest group of each app (--app, else every app saved) against the one\n"
+	"before: it fails when Welch's 95 % interval of the step excludes 0 in that direction,\n"
+	"saying the step, its interval and both groups; --junit FILE writes the verdicts. An\n"
+	"app with a single group, or a group with one run, cannot step: skipped, and said (save\n"
+	"two or more runs a label: 'record --repeat', 'compare --save' saves each recording of\n"
+	"NEW). --app PKG with no run fails. --metric is then optional (its table is printed).\n\n"
+	"Exit status: 0 ok, 1 a gate failed, 2 usage, 5 the store cannot be read.\n",
+	trend_opts,
 };
 
 struct hist {
 	const char *db, *app, *device, *label, *metric, *by;
 	int metric_id, json;
+	struct cli_gate gates[MAX_TREND_GATES];
+	size_t ngates;
+	const char *junit;
+	char **apps;             /* --fail-if without --app: every app saved */
+	size_t napps;
 	unsigned long rows;
 	/* trend groups */
 	struct group {
@@ -104,6 +137,15 @@ static int history_opt(void *user, int id, const char *arg)
 		}
 		h->json = !strcmp(arg, "json");
 		return 0;
+	case OPT_FAIL_IF:
+		if (h->ngates == MAX_TREND_GATES) {
+			cli_error("at most %d --fail-if gates", MAX_TREND_GATES);
+			return -1;
+		}
+		return cli_gate_parse(arg, CLI_GATE_HISTORY, &h->gates[h->ngates++]);
+	case OPT_JUNIT:
+		h->junit = arg;
+		return cli_check_path("--junit", arg) ? -1 : 0;
 	}
 	return -1;
 }
@@ -134,9 +176,11 @@ static int history_row(void *user, int ncol, const char *const *c)
 		       "label", "device", "source", "app", "version", "fps", "janky_pct",
 		       "session");
 	when_text(c[1], when, sizeof(when));
+	/* labels, apps and paths come from the store: shown, not sent raw to the terminal */
 	printf("%-5s %-20s %-16s %-14s %-9s %-28s %-12s %8.2f %9.2f  %s\n", c[0], when,
-	       or_dash(c[2]), or_dash(c[3]), or_dash(c[4]), or_dash(c[5]), or_dash(c[6]),
-	       c[7] ? atof(c[7]) : NAN, c[8] ? atof(c[8]) : NAN, or_dash(c[9]));
+	       cli_shown(or_dash(c[2])), cli_shown(or_dash(c[3])), cli_shown(or_dash(c[4])),
+	       cli_shown(or_dash(c[5])), cli_shown(or_dash(c[6])),
+	       c[7] ? atof(c[7]) : NAN, c[8] ? atof(c[8]) : NAN, cli_shown(or_dash(c[9])));
 	return 0;
 }
 
@@ -179,7 +223,8 @@ static void print_trend(const struct hist *h)
 {
 	size_t i, k;
 
-	printf("app %s, %s by %s\n%-20s %5s %10s %9s %10s %10s  %s\n", h->app, h->metric, h->by,
+	printf("app %s, %s by %s\n%-20s %5s %10s %9s %10s %10s  %s\n", cli_shown(h->app), h->metric,
+	       h->by,
 	       h->by, "runs", "mean", "sd", "min", "max", "step from the previous (95% CI)");
 	for (i = 0; i < h->ng; i++) {
 		const struct group *g = &h->g[i];
@@ -190,7 +235,8 @@ static void print_trend(const struct hist *h)
 			lo = g->v[k] < lo ? g->v[k] : lo;
 			hi = g->v[k] > hi ? g->v[k] : hi;
 		}
-		printf("%-20s %5zu %10.3f %9.3f %10.3f %10.3f", g->key, g->n, mean, sd, lo, hi);
+		printf("%-20s %5zu %10.3f %9.3f %10.3f %10.3f", cli_shown(g->key), g->n, mean, sd,
+		       lo, hi);
 		if (i && !gfxstat_ci_welch(h->g[i - 1].v, h->g[i - 1].n, g->v, g->n, 0.95, &ci)) {
 			int sig = ci.lo > 0 || ci.hi < 0;
 
@@ -333,6 +379,139 @@ int cli_trend_json(FILE *o, struct cli_store *st, const struct cli_trend_query *
 	return rc;
 }
 
+static const char apps_sql[] =
+	"SELECT DISTINCT m.app FROM runs r JOIN metrics m ON m.run_id = r.id"
+	" WHERE m.is_app = 1 AND (CAST($1 AS TEXT) IS NULL OR r.device_serial = $1)"
+	" AND (CAST($2 AS TEXT) IS NULL OR r.label = $2) ORDER BY m.app";
+
+static int app_row(void *user, int ncol, const char *const *c)
+{
+	struct hist *h = user;
+	char **na;
+
+	if (ncol < 1 || !c[0])
+		return 0;
+	na = realloc(h->apps, (h->napps + 1) * sizeof(*na));
+	if (!na || !(na[h->napps] = strdup(c[0]))) {
+		if (na)
+			h->apps = na;
+		return CLI_OUTPUT;
+	}
+	h->apps = na;
+	h->napps++;
+	return 0;
+}
+
+/*
+ * Judge step gate @g on @app, whose groups of the gate's metric are in @h: the latest group
+ * against the one before, by Welch's 95 % interval of the difference of their means.
+ */
+static void judge_step(const struct hist *h, const struct cli_gate *g, const char *app,
+		       struct cli_gate_result *r)
+{
+	const struct cli_metric_def *m = &cli_metrics[g->metric];
+	const struct group *prev, *last;
+	struct gfxstat_ci ci;
+	int up, down, want_up, want_down;
+
+	if (!h->ng) {
+		/* the gated app is not there: that is no pass */
+		cli_gate_fail(g, app, r, "no run of %s with %s in the store%s", app, m->name,
+			      h->device || h->label ? " that matches" : "");
+		return;
+	}
+	memset(r, 0, sizeof(*r));
+	r->gate = g;
+	snprintf(r->app, sizeof(r->app), "%s", app);
+	last = &h->g[h->ng - 1];
+	if (h->ng < 2) {
+		r->skipped = 1;
+		snprintf(r->msg, sizeof(r->msg), "%s: one %s (%.60s, %zu run%s): no step yet",
+			 m->name, h->by, last->key, last->n, last->n == 1 ? "" : "s");
+		return;
+	}
+	prev = &h->g[h->ng - 2];
+	if (gfxstat_ci_welch(prev->v, prev->n, last->v, last->n, 0.95, &ci)) {
+		r->skipped = 1;
+		snprintf(r->msg, sizeof(r->msg), "%s: too few runs for an interval (%.60s: %zu, "
+			 "%.60s: %zu; 2 or more each)", m->name, prev->key, prev->n, last->key, last->n);
+		return;
+	}
+	up = ci.lo > 0;
+	down = ci.hi < 0;
+	want_up = g->kind == CLI_GATE_STEP_UP ||
+		  (g->kind == CLI_GATE_STEP_WORSE && !m->higher_better);
+	want_down = g->kind == CLI_GATE_STEP_DOWN ||
+		    (g->kind == CLI_GATE_STEP_WORSE && m->higher_better);
+	r->failed = (up && want_up) || (down && want_down);
+	/* keys cut at 60 bytes: the message fits a JUnit attribute and one terminal line */
+	snprintf(r->msg, sizeof(r->msg), "%s %s by %+.3f (95%% CI %+.3f..%+.3f) from %.60s (%zu "
+		 "runs, mean %.3f) to %.60s (%zu runs, mean %.3f)", m->name, up ? "stepped up" : down
+		 ? "stepped down" : "did not step significantly", ci.diff, ci.lo, ci.hi, prev->key,
+		 prev->n, ci.base, last->key, last->n, ci.new_);
+}
+
+/* trend --fail-if: every gate on every app; the verdicts printed and in --junit. */
+static int trend_gates(struct hist *h, struct cli_store *st)
+{
+	struct cli_gate_result *res = NULL;
+	size_t g, a, n = 0;
+	int rc = CLI_OK, failed = 0;
+
+	if (h->app) {
+		h->apps = malloc(sizeof(*h->apps));
+		if (!h->apps || !(h->apps[0] = strdup(h->app)))
+			return CLI_OUTPUT;
+		h->napps = 1;
+	} else {
+		const char *p[2] = { h->device, h->label };
+
+		rc = cli_store_query(st, apps_sql, p, 2, app_row, h);
+		if (rc)
+			return rc;
+	}
+	res = calloc(h->ngates * (h->napps ? h->napps : 1), sizeof(*res));
+	if (!res)
+		return CLI_OUTPUT;
+	for (g = 0; g < h->ngates && !rc; g++) {
+		if (!h->napps) {
+			cli_gate_fail(&h->gates[g], "", &res[n++], "no app has runs in the store%s",
+				      h->device || h->label ? " that match" : "");
+		}
+		for (a = 0; a < h->napps && !rc; a++) {
+			const char *p[4] = { h->apps[a], cli_metrics[h->gates[g].metric].name,
+					     h->device, h->label };
+
+			hist_free(h);
+			rc = cli_store_query(st, trend_sql, p, 4, trend_row, h);
+			if (!rc)
+				judge_step(h, &h->gates[g], h->apps[a], &res[n++]);
+		}
+	}
+	for (g = 0; g < n && !rc; g++) {
+		const struct cli_gate_result *r = &res[g];
+
+		printf("gate '%s' on %s: %s: %s\n", r->gate->expr,
+		       cli_shown(r->app[0] ? r->app : "(all)"),
+		       r->failed ? "failed" : r->skipped ? "skipped" : "passed", r->msg);
+		if (r->failed) {
+			cli_error("gate '%s' failed on %s: %s", r->gate->expr,
+				  r->app[0] ? r->app : "(all)", r->msg);
+			failed = 1;
+		}
+	}
+	if (!rc && h->junit) {
+		int e = cli_junit_write(h->junit, "gfxstat trend", res, n);
+
+		if (e) {
+			cli_error("cannot write '%s': %s", h->junit, strerror(e));
+			rc = CLI_OUTPUT;
+		}
+	}
+	free(res);
+	return rc ? rc : failed ? CLI_JANK : CLI_OK;
+}
+
 static int run(const struct cli_cmd *cmd, int argc, char **argv, int trend)
 {
 	static const char hist_sql[] =
@@ -364,8 +543,21 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv, int trend)
 		cli_error("--format goes with trend");
 		return CLI_USAGE;
 	}
-	if (trend && (!h.app || !h.metric)) {
-		cli_error("trend needs --app PKG and --metric NAME");
+	if (trend && !h.ngates && (!h.app || !h.metric)) {
+		cli_error("trend needs --app PKG and --metric NAME (or --fail-if EXPR)");
+		return CLI_USAGE;
+	}
+	if (trend && h.metric && !h.app) {
+		cli_error("--metric needs --app PKG");
+		return CLI_USAGE;
+	}
+	if (h.ngates && h.json) {
+		cli_error("--fail-if prints its verdicts as text (and --junit FILE), not with --format "
+			  "json");
+		return CLI_USAGE;
+	}
+	if (h.junit && !h.ngates) {
+		cli_error("--junit goes with --fail-if");
 		return CLI_USAGE;
 	}
 	rc = cli_store_open(h.db, &st);
@@ -381,21 +573,31 @@ static int run(const struct cli_cmd *cmd, int argc, char **argv, int trend)
 			rc = CLI_OUTPUT;
 		}
 		return rc;
-	} else if (trend) {
+	} else if (trend && h.metric) {
 		const char *p[4] = { h.app, h.metric, h.device, h.label };
 
 		rc = cli_store_query(st, trend_sql, p, 4, trend_row, &h);
 		if (!rc && h.ng)
 			print_trend(&h);
-	} else {
+		if (!rc && !h.rows)
+			printf("no runs saved that match\n");
+		if (!rc && h.ngates)
+			printf("\n");
+		h.rows = 1; /* said */
+	} else if (!trend) {
 		const char *p[3] = { h.app, h.device, h.label };
 
 		rc = cli_store_query(st, hist_sql, p, 3, history_row, &h);
 	}
-	if (!rc && !h.rows)
+	if (!rc && !h.rows && !trend)
 		printf("no runs saved%s\n", h.app || h.device || h.label ? " that match" : "");
+	if (!rc && h.ngates)
+		rc = trend_gates(&h, st);
 	cli_store_close(st);
 	hist_free(&h);
+	for (first = 0; first < (int)h.napps; first++)
+		free(h.apps[first]);
+	free(h.apps);
 	return rc;
 }
 

@@ -191,7 +191,7 @@ static int list_line(void *user, const char *s, size_t n)
 		return 0;
 	r->names++;
 	if (!r->package) {
-		printf("%.*s\n", (int)name.n, name.p);
+		printf("%s\n", cli_shown_n(name.p, name.n));
 		return 0;
 	}
 	score = gfxstat_sflist_score(name, r->package);
@@ -462,6 +462,10 @@ int cmd_latency(int argc, char **argv)
 		fputs("present_ns,desired_present_ns,actual_end_ns,interval_ns\n", stdout);
 	cli_catch_signals();
 	rc = cli_read_inputs(paths, n, latency_feed, latency_eof, &r, &bytes);
+	if (cli_interrupted()) {
+		rc = cli_interrupted();
+		goto out;
+	}
 	if (!rc && !r.lib_rc && r.p)
 		r.lib_rc = gfxstat_sfl_finish(r.p);
 	if (r.lib_rc && r.lib_rc != GFXSTAT_E_ABORTED) {
@@ -479,7 +483,7 @@ int cmd_latency(int argc, char **argv)
 	damaged = cmd_unwrap_report(name, &r.ust);
 	if (r.layers_mode) {
 		if (r.package && r.best)
-			printf("%s\n", r.best);
+			printf("%s\n", cli_shown(r.best));
 		cli_info("%llu layer names", r.names);
 		if (!rc && !r.names) {
 			cli_error("%s: no layer names: not 'dumpsys SurfaceFlinger --list' output",

@@ -12,13 +12,16 @@
 #include "cmd_perfetto.h"
 #include "gfxstat/gfxstat.h"
 #include "gfxstat/gfxstat_perfetto.h"
+#include "gfxstat/gfxstat_sysctx.h"
 
-enum { OPT_FRAMES = 256, OPT_MARKERS, OPT_PROCESSES };
+enum { OPT_FRAMES = 256, OPT_MARKERS, OPT_PROCESSES, OPT_SCHED, OPT_COUNTERS };
 
 static const struct cli_opt pd_opts[] = {
 	{ OPT_FRAMES, "frames", NULL, "print every FrameTimeline frame, one tab-separated line each" },
 	{ OPT_MARKERS, "markers", NULL, "print every atrace marker of the ftrace print events" },
 	{ OPT_PROCESSES, "processes", NULL, "print every process the trace names, with its app" },
+	{ OPT_SCHED, "sched", NULL, "print every scheduler event, as the kernel's ftrace text" },
+	{ OPT_COUNTERS, "counters", NULL, "print every counter sample (CPU, GPU, thermal, power)" },
 	{ 0, NULL, NULL, NULL },
 };
 
@@ -39,13 +42,19 @@ static const char pd_details[] =
 	"absent), layer.\n"
 	"--processes: every process the trace names (ProcessTree), with its app: pid, name, app.\n"
 	"--markers lines: timestamp, pid, cpu, marker kind, name, value.\n"
+	"--sched lines: each scheduler event (sched_switch, sched_waking, cpu_frequency, binder,\n"
+	"...; compact_sched too) as ftrace text with nanoseconds, which `gfxstat` reads back;\n"
+	"with --markers, the markers too (as tracing_mark_write lines), merged in time order:\n"
+	"one text trace of the same events. --counters lines: time (ns), kind, index,\n"
+	"value, unit, name ('-' when none). Either adds scheduler and counter totals to the\n"
+	"summary.\n"
 	"\n"
 	"An empty input, a stream that cannot be decoded, or a truncated trace (after its\n"
 	"summary) exits 3.\n";
 
 static const struct cli_cmd pd_cmd = {
 	"gfxstat perfetto-dump",
-	"gfxstat perfetto-dump [--frames] [--markers] [--processes] FILE|-",
+	"gfxstat perfetto-dump [--frames] [--markers] [--processes] [--sched] [--counters] FILE|-",
 	"Print what the Perfetto decoder finds in a protobuf trace.",
 	pd_details,
 	pd_opts,
@@ -75,7 +84,7 @@ struct pd_counts {
 };
 
 struct pd_run {
-	int frames, markers, processes;
+	int frames, markers, processes, sched, counters;
 	struct gfxstat_perfetto *dec;
 	struct gfxstat_stats stats;
 	struct pd_layer *layers;
@@ -96,6 +105,10 @@ static int pd_opt(void *user, int id, const char *arg)
 		r->markers = 1;
 	else if (id == OPT_PROCESSES)
 		r->processes = 1;
+	else if (id == OPT_SCHED)
+		r->sched = 1;
+	else if (id == OPT_COUNTERS)
+		r->counters = 1;
 	else
 		return -1;
 	return 0;
@@ -181,11 +194,12 @@ static void print_frame(const struct gfxstat_frame *f)
 	print_code(jank, f->jank_type);
 	print_code(gfxstat_perfetto_present_type_name(f->present_type), f->present_type);
 	print_code(gfxstat_perfetto_prediction_type_name(f->prediction_type), f->prediction_type);
-	printf("\t%d\t%.*s", (int)f->janky, f->app.n ? (int)f->app.n : 1,
-	       f->app.n ? f->app.p : "-");
+	/* names from the trace: shown, so no control character reaches a terminal or a tab
+	 * splits a column */
+	printf("\t%d\t%s", (int)f->janky, f->app.n ? cli_shown_n(f->app.p, f->app.n) : "-");
 	print_ns(f->vsync_period_ns);
 	print_ns(f->duration_ns);
-	printf("\t%.*s\n", (int)f->layer.n, f->layer.p);
+	printf("\t%s\n", cli_shown_n(f->layer.p, f->layer.n));
 }
 
 static int on_frame(void *user, const struct gfxstat_frame *f)
@@ -213,9 +227,15 @@ static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
 {
 	struct pd_run *r = user;
 
-	if (r->markers)
-		printf("%.*s\t%d\t%d\t%c\t%.*s\t%lld\n", (int)ev->ts_text.n, ev->ts_text.p,
-		       (int)ev->pid, (int)ev->cpu, (char)m->kind, (int)m->name.n, m->name.p,
+	/* with --sched, one trace: the marker as the ftrace line of its print event */
+	if (r->markers && r->sched)
+		printf("<...>-%d (-----) [%03d] .... %lld.%09lld: tracing_mark_write: %s\n",
+		       (int)ev->pid, (int)ev->cpu, (long long)(ev->ts_ns / GFXSTAT_NSEC_PER_SEC),
+		       (long long)(ev->ts_ns % GFXSTAT_NSEC_PER_SEC),
+		       cli_shown_n(ev->payload.p, ev->payload.n));
+	else if (r->markers)
+		printf("%s\t%d\t%d\t%c\t%s\t%lld\n", cli_shown_n(ev->ts_text.p, ev->ts_text.n),
+		       (int)ev->pid, (int)ev->cpu, (char)m->kind, cli_shown_n(m->name.p, m->name.n),
 		       (long long)m->value);
 	return 0;
 }
@@ -227,10 +247,57 @@ static int on_process(void *user, int32_t pid, struct gfxstat_str name)
 
 	if (r->processes) {
 		app = gfxstat_perfetto_app(r->dec, pid);
-		printf("%d\t%.*s\t%.*s\n", (int)pid, (int)name.n, name.p,
-		       app.n ? (int)app.n : 1, app.n ? app.p : "-");
+		printf("%d\t%s\t%s\n", (int)pid, cli_shown_n(name.p, name.n),
+		       app.n ? cli_shown_n(app.p, app.n) : "-");
 	}
 	return 0;
+}
+
+static int on_sched(void *user, const struct gfxstat_sched_event *ev)
+{
+	char line[1024];
+
+	(void)user;
+	gfxstat_sched_event_format(ev, line, sizeof(line));
+	printf("%s\n", cli_shown(line));
+	return 0;
+}
+
+static int on_counter(void *user, const struct gfxstat_counter *c)
+{
+	(void)user;
+	printf("%lld\t%s\t%d\t%lld\t%s\t%s\n", (long long)c->ts_ns,
+	       gfxstat_counter_kind_name(c->kind), (int)c->index, (long long)c->value,
+	       gfxstat_counter_kind_unit(c->kind), c->name.n ? cli_shown_n(c->name.p, c->name.n) : "-");
+	return 0;
+}
+
+/* With --sched or --counters: what the scheduler part found. */
+static void report_sched(const struct gfxstat_perfetto_sched_summary *c)
+{
+	int k;
+
+	printf("scheduler events:");
+	for (k = 1; k < GFXSTAT_SCHED_KIND_COUNT; k++)
+		if (c->sched[k])
+			printf(" %s %llu", gfxstat_sysctx_sched_name((enum gfxstat_sched_kind)k),
+			       (unsigned long long)c->sched[k]);
+	printf("\ncompact_sched: %llu bundles, %llu switches, %llu wakings, %llu skipped (no "
+	       "previous thread), %llu errors; kernel %d.%d\n",
+	       (unsigned long long)c->compact_bundles, (unsigned long long)c->compact_switch,
+	       (unsigned long long)c->compact_waking, (unsigned long long)c->compact_skipped,
+	       (unsigned long long)c->compact_errors, c->kernel_major, c->kernel_minor);
+	printf("merge: %llu held at most, %llu late (dropped), %llu forced out, %llu bundles with "
+	       "lost events, %llu malformed\n",
+	       (unsigned long long)c->held_max, (unsigned long long)c->late,
+	       (unsigned long long)c->forced, (unsigned long long)c->lost_events,
+	       (unsigned long long)c->malformed);
+	printf("counters:");
+	for (k = 1; k < GFXSTAT_COUNTER_KIND_COUNT; k++)
+		if (c->counter[k])
+			printf(" %s %llu", gfxstat_counter_kind_name((enum gfxstat_counter_kind)k),
+			       (unsigned long long)c->counter[k]);
+	printf("\n");
 }
 
 static int pd_feed(void *user, const void *buf, size_t n)
@@ -291,7 +358,7 @@ static void report(struct pd_run *r, const char *path)
 	const struct gfxstat_perfetto_summary *s = gfxstat_perfetto_summary(r->dec);
 	size_t i;
 
-	printf("file: %s\n", path);
+	printf("file: %s\n", cli_shown(path));
 	printf("bytes: %llu\n", (unsigned long long)s->bytes);
 	printf("packets: %llu (compressed_packets: %llu, inflated to %llu bytes)\n",
 	       (unsigned long long)s->packets, (unsigned long long)s->compressed,
@@ -305,8 +372,9 @@ static void report(struct pd_run *r, const char *path)
 	       s->ft_clock ? gfxstat_perfetto_clock_name(s->ft_clock) : "none",
 	       (unsigned)s->ft_clock, (unsigned long long)s->clock_snapshots,
 	       (unsigned long long)s->clock_converted, (unsigned long long)s->clock_unconverted);
-	printf("system: build %s, Android %s, SDK %d\n", s->build[0] ? s->build : "unknown",
-	       s->release[0] ? s->release : "unknown", (int)s->sdk);
+	printf("system: build %s, Android %s, SDK %d\n",
+	       s->build[0] ? cli_shown(s->build) : "unknown",
+	       s->release[0] ? cli_shown(s->release) : "unknown", (int)s->sdk);
 	printf("processes: %llu named, %llu packages listed; surface frames with an app: %llu\n",
 	       (unsigned long long)s->processes, (unsigned long long)s->packages,
 	       (unsigned long long)s->frames_app);
@@ -329,12 +397,15 @@ static void report(struct pd_run *r, const char *path)
 	       (unsigned long long)s->bad_timestamp, (unsigned long long)s->evicted,
 	       (unsigned long long)s->duplicate_cookie, (unsigned long long)s->truncated);
 
+	if (r->sched || r->counters)
+		report_sched(&s->sched);
 	printf("\nactual surface frames per layer (%llu frames, %llu incomplete, %zu layers):\n",
 	       (unsigned long long)r->surface.total, (unsigned long long)r->surface.incomplete,
 	       r->nlayers);
 	qsort(r->layers, r->nlayers, sizeof(r->layers[0]), cmp_layer);
 	for (i = 0; i < r->nlayers; i++) {
-		printf("%8llu  %s", (unsigned long long)r->layers[i].count, r->layers[i].name);
+		printf("%8llu  %s", (unsigned long long)r->layers[i].count,
+		       cli_shown(r->layers[i].name));
 		if (r->layers[i].incomplete)
 			printf("  (%llu incomplete)", (unsigned long long)r->layers[i].incomplete);
 		putchar('\n');
@@ -372,6 +443,8 @@ int cmd_perfetto_dump(int argc, char **argv)
 	sink.frame = on_frame;
 	sink.incomplete = on_incomplete;
 	sink.process = on_process;
+	sink.sched = r.sched ? on_sched : NULL;
+	sink.counter = r.counters ? on_counter : NULL;
 	sink.user = &r;
 	r.dec = r.layers ? gfxstat_perfetto_new(&sink, &r.stats) : NULL;
 	if (!r.dec) {
@@ -382,6 +455,10 @@ int cmd_perfetto_dump(int argc, char **argv)
 	/* an endless standard input ends cleanly on SIGTERM, as in every command */
 	cli_catch_signals();
 	rc = cli_read_inputs(argv + first, 1, pd_feed, pd_end_of_file, &r, &bytes);
+	if (cli_interrupted()) {
+		rc = cli_interrupted();
+		goto out;
+	}
 	if (rc == CLI_OK && !bytes && !cli_stop_signal) {
 		rc = cli_empty_input(argv[first]);
 		goto out;

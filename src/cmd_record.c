@@ -56,8 +56,14 @@ static int rec_opt(void *user, int id, const char *arg)
 	case OPT_DURATION:
 		return cli_double("--duration", arg, 0.001, 1e7, &o->duration);
 	case OPT_APP:
-		o->app = arg;
-		return 0;
+		/* it reaches the phone's shell: only what Android's names are made of */
+		if (gfxstat_capture_app_valid(arg)) {
+			o->app = arg;
+			return 0;
+		}
+		cli_error("--app takes a package or process name: letters, digits, '_', '.' and "
+			  "':' (com.example.app, com.example.app:remote), not '%s'", arg);
+		return -1;
 	case OPT_SOURCE:
 		if (!gfxstat_capture_source_parse(arg, &o->source))
 			return 0;
@@ -73,8 +79,13 @@ static int rec_opt(void *user, int id, const char *arg)
 		o->overwrite = 1;
 		return 0;
 	case OPT_CATEGORIES:
-		o->categories = arg;
-		return 0;
+		if (gfxstat_capture_categories_valid(arg)) {
+			o->categories = arg;
+			return 0;
+		}
+		cli_error("--categories takes atrace category names (letters, digits, '_') "
+			  "separated by spaces or commas (\"gfx view input\"), not '%s'", arg);
+		return -1;
 	case OPT_RECONNECT:
 		return cli_long("--reconnect-wait", arg, 0, 3600, &o->reconnect);
 	case 'q':
@@ -119,12 +130,12 @@ static const struct cli_opt record_opts[] = {
 	{ 's', "serial", "SERIAL", "the device (adb -s); needed when several are attached" },
 	{ OPT_ALL, "all", NULL, "record every attached device at once, one session each" },
 	{ OPT_DURATION, "duration", "SEC", "stop after SEC seconds (default: until Ctrl-C)" },
-	{ OPT_APP, "app", "PKG", "the app to measure (latency/gfxinfo; default: the focused one)" },
+	{ OPT_APP, "app", "PKG", "the app or process to measure (default: the focused one)" },
 	{ OPT_SOURCE, "source", "NAME", "auto, trace, perfetto, latency, gfxinfo, pageflip (auto)" },
 	{ OPT_POLL_MS, "poll-ms", "MS", "pageflip: poll the counter every MS ms (1000)" },
 	{ 'o', "output", "DIR", "session folder (default: a new gfxstat-SERIAL-UTCTIME)" },
 	{ OPT_OVERWRITE, "overwrite", NULL, "replace the session that -o DIR already holds" },
-	{ OPT_CATEGORIES, "categories", "LIST", "atrace categories (\"gfx view input\")" },
+	{ OPT_CATEGORIES, "categories", "LIST", "atrace categories (\"gfx view input\", gfx,view)" },
 	{ OPT_RECONNECT, "reconnect-wait", "SEC", "wait this long for a lost device at the end (10)" },
 	{ OPT_REPEAT, "repeat", "N", "N iterations of the command after --, one session each" },
 	{ OPT_SETTLE, "settle", "SEC", "--repeat: keep capturing SEC s after the command (1)" },
@@ -157,10 +168,18 @@ static const char record_details[] =
 	"(PerfDog), the longest frame; it fits the terminal's width. Without a terminal it\n"
 	"prints plain lines. A table per layer closes the capture.\n"
 	"The session folder holds the raw capture (compressed), device.json, frames.csv,\n"
-	"summary.json (the metrics of 'gfxstat analyze --json') and the seed's\n"
+	"summary.json (the metrics of 'gfxstat analyze --json') and android_FPS_frome_GFX's\n"
 	"fps.csv/dropFrames.csv, written as it goes. Each run gets a new folder\n"
 	"gfxstat-SERIAL-YYYYmmddTHHMMSSZ (UTC); -o DIR holding a session is refused unless\n"
-	"--overwrite. Ctrl-C, --duration, a device that goes away or adb dying all stop it the\n"
+	"--overwrite, which writes the new session beside it and replaces it only once the new\n"
+	"one holds a capture (a failed run leaves the old session as it was).\n"
+	"--source NAME that the device cannot give (perfetto without a perfetto binary, trace\n"
+	"without a readable trace_pipe) is refused before anything starts, saying what it can\n"
+	"give. --app and --categories reach the phone's shell: they take only what Android's\n"
+	"names are made of (a package or process name: letters, digits, '_', '.', ':'; atrace\n"
+	"categories: letters, digits, '_', separated by spaces or commas), and every string\n"
+	"sent to the phone's shell, the app's layer names too, goes as one quoted word.\n"
+	"Ctrl-C, --duration, a device that goes away or adb dying all stop it the\n"
 	"same way: nothing captured is lost, and tracing is switched off (waiting for the\n"
 	"device to come back if it went away). As it ends, every session gets report.html\n"
 	"(as 'gfxstat report'), and with --save it is stored in the history (--db, --label).\n"
@@ -172,17 +191,24 @@ static const char record_details[] =
 	"exits, --after. iteration.json holds the command, its exit status and times, and\n"
 	"\"failed\":true when CMD, --before or the capture failed: such an iteration is kept\n"
 	"and marked, and 'gfxstat compare' leaves it out. run.json lists the iterations.\n"
+	"-o DIR holding a run is replaced (--overwrite) only once an iteration captured.\n"
 	"\n"
 	"--on-device pushes the phone build (make android) to " DEV_BIN ", starts it\n"
 	"detached with --local, and returns: the capture survives unplugging the cable, like\n"
-	"the seed's script. 'gfxstat stop' ends it, 'gfxstat pull' fetches the session from\n"
-	DEV_SESSIONS ". GFXSTAT_TRACEFS overrides where --local finds trace_pipe.\n"
+	"android_FPS_frome_GFX's gfx.sh. 'gfxstat stop' ends it, 'gfxstat pull' fetches the session from\n"
+	DEV_SESSIONS ". The phone's recorder gets --source, --app, --categories,\n"
+	"--duration and --poll-ms; auto picks trace, latency, gfxinfo or pageflip there\n"
+	"(Perfetto's trace is pulled by a host: --source perfetto, -o, --save and --all do\n"
+	"not go with --on-device). GFXSTAT_TRACEFS overrides where --local finds trace_pipe.\n"
 	"\n"
-	"Exit status: 0 stopped by Ctrl-C or --duration, 2 usage (or -o DIR holds a session),\n"
-	"4 the device or adb failed: no device, unauthorized, offline, no USB permission, no\n"
-	"such app or process, permission denied on the device, the device went away (what was\n"
-	"captured is still saved), 5 the session, its report or its history entry could not be\n"
-	"written. --repeat: the first failing capture's status (a failing CMD is marked, exit 0).\n";
+	"Exit status: 0 stopped by Ctrl-C or --duration, 2 usage (or -o DIR holds a session,\n"
+	"or --app/--categories outside their grammar), 3 no frames captured (nor page-flip\n"
+	"samples), 4 the device or adb failed: no device, unauthorized, offline, no USB\n"
+	"permission, no such app or process, permission denied on the device, a source it\n"
+	"cannot give, the device went away (what was captured is still saved), 5 the session,\n"
+	"its report or its history entry could not be written. -q hides progress, never why a\n"
+	"run failed. --repeat: the first failing capture's status (a failing CMD is marked,\n"
+	"exit 0).\n";
 
 static const struct cli_cmd record_cmd = {
 	"gfxstat record",
@@ -218,9 +244,11 @@ static int device_binary(const char *abi, char *out, size_t cap)
 static int launch_on_device(const struct adb *a, const struct rec_opts *o)
 {
 	struct gfxstat_adb_transport t;
+	struct gfxstat_phone_opts po;
 	char abi[64], bin[600], name[128];
 	time_t now = time(NULL);
 	struct tm tm;
+	int rc;
 
 	adb_transport(a, &t);
 	if (gfxstat_phone_abi(&t, abi, sizeof(abi))) {
@@ -237,7 +265,18 @@ static int launch_on_device(const struct adb *a, const struct rec_opts *o)
 	gmtime_r(&now, &tm);
 	snprintf(name, sizeof(name), "gfxstat-%04d%02d%02dT%02d%02d%02dZ", tm.tm_year + 1900,
 		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
-	if (gfxstat_phone_launch(&t, bin, name, o->duration, o->categories)) {
+	po.source = o->source;
+	po.app = o->app;
+	po.categories = o->categories;
+	po.duration_s = o->duration;
+	po.poll_ms = o->poll_ms;
+	rc = gfxstat_phone_launch(&t, bin, name, &po);
+	if (rc == GFXSTAT_CAP_E_BAD_OPTION) {
+		/* rec_opt checked --app and --categories: only the binary's path is left */
+		cli_error("cannot build the phone's command line (a name outside its grammar)");
+		return CLI_USAGE;
+	}
+	if (rc) {
 		cli_error("cannot push '%s' to " DEV_BIN " or start it there", bin);
 		return CLI_DEVICE;
 	}
@@ -247,9 +286,35 @@ static int launch_on_device(const struct adb *a, const struct rec_opts *o)
 	return CLI_OK;
 }
 
-/* One device's recording with the options. */
+/*
+ * --on-device: the phone's recorder runs --local with --source, --app, --categories,
+ * --duration and --poll-ms; what it cannot honour is refused here, before the phone is
+ * touched. Return: CLI_OK, or CLI_USAGE after saying why.
+ */
+static int on_device_check(const struct rec_opts *o)
+{
+	const char *opt = o->dir ? "-o" : o->overwrite ? "--overwrite" :
+			  cmd_record_store.save ? "--save" : o->all ? "--all" : NULL;
+
+	if (o->source == GFXSTAT_CAPTURE_PERFETTO) {
+		cli_error("--source perfetto does not go with --%s: Perfetto's trace is pulled by "
+			  "this computer at the end; record it without --%s", o->local ? "local" :
+			  "on-device", o->local ? "local" : "on-device");
+		return CLI_USAGE;
+	}
+	if (o->local || !opt)
+		return CLI_OK;
+	if (!strcmp(opt, "--all"))
+		cli_error("--on-device starts one phone's recorder: choose the phone with -s SERIAL");
+	else
+		cli_error("%s does not go with --on-device: the session stays on the phone until "
+			  "'gfxstat pull [-o DIR]' fetches it", opt);
+	return CLI_USAGE;
+}
+
+/* One device's recording with the options; @replace: -o DIR's session may be replaced. */
 static int record_device(const struct rec_opts *o, const char *serial, const char *dir,
-			 const char *prefix, const struct rec_hook *hook)
+			 int replace, const char *prefix, const struct rec_hook *hook)
 {
 	struct rec *r = calloc(1, sizeof(*r));
 	int rc;
@@ -266,6 +331,7 @@ static int record_device(const struct rec_opts *o, const char *serial, const cha
 	r->co.reconnect_s = (int)o->reconnect;
 	r->co.poll_ms = o->poll_ms;
 	r->dir = dir;
+	r->replace = replace;
 	r->prefix = prefix;
 	r->tty = !prefix && isatty(1);
 	if (hook)
@@ -279,7 +345,8 @@ static int record_device(const struct rec_opts *o, const char *serial, const cha
 static int record_iteration(const void *o, const char *serial, const char *dir,
 			    const struct rec_hook *hook)
 {
-	return record_device(o, serial, dir, NULL, hook);
+	/* an iteration's folder is new and empty: nothing to replace */
+	return record_device(o, serial, dir, 0, NULL, hook);
 }
 
 /* On the phone itself (--local): no adb, trace_pipe read directly. */
@@ -295,13 +362,16 @@ static int record_local(const struct rec_opts *o)
 	if (o->pid_file)
 		setsid();
 	adb_local_transport(&r->t);
-	r->co.want = GFXSTAT_CAPTURE_TRACE;
+	r->co.want = o->source;
 	r->co.serial = "local";
 	r->co.local = 1;
 	r->co.tracefs = tfs && *tfs ? tfs : NULL;
+	r->co.app = o->app;
 	r->co.categories = o->categories;
 	r->co.duration_ns = (int64_t)(o->duration * 1e9);
+	r->co.poll_ms = o->poll_ms;
 	r->dir = o->dir;
+	r->replace = o->overwrite;
 	r->pid_file = o->pid_file;
 	r->tty = isatty(1);
 	rc = cmd_record_one(r);
@@ -334,7 +404,7 @@ static int record_all(const struct rec_opts *o, const struct gfxstat_device_entr
 		pid = fork();
 		if (pid == 0)
 			_exit(record_device(o, devs[i].serial, o->dir ? dir[i] : NULL,
-					    devs[i].serial, NULL));
+					    o->overwrite, devs[i].serial, NULL));
 		if (pid > 0)
 			pids[np++] = pid;
 	}
@@ -413,6 +483,8 @@ int cmd_record(int argc, char **argv)
 	if (o.rep.n && cmd_record_repeat_check(&o.rep, argv + first, argc - first,
 						o.all || o.local || o.on_device))
 		return CLI_USAGE;
+	if ((o.on_device || o.local) && (rc = on_device_check(&o)))
+		return rc;
 	/* a session already in -o DIR is refused before the device is touched */
 	if (o.dir && !o.all && (rc = cmd_record_dir_check(o.dir, o.overwrite)))
 		return rc;
@@ -440,5 +512,5 @@ int cmd_record(int argc, char **argv)
 		return cmd_record_repeat(&o.rep, serial, o.dir, o.overwrite, record_iteration, &o);
 	if (o.all)
 		return record_all(&o, devs, n);
-	return record_device(&o, serial, o.dir, NULL, NULL);
+	return record_device(&o, serial, o.dir, o.overwrite, NULL, NULL);
 }

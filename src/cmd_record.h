@@ -17,6 +17,9 @@
 struct rec_hook {
 	const char *(*stop)(void *user);  /* non-NULL: stop now, for that reason */
 	void *user;
+	/* Where the session will be once its run replaces the one there (record --repeat
+	 * --overwrite), for the history; NULL: where it is written. */
+	const char *final_path;
 };
 
 /* One device's recording: the capture (the library's) and its session folder. */
@@ -26,8 +29,15 @@ struct rec {
 	struct gfxstat_capture_opts co;
 	struct gfxstat_capture *cap;
 	const char *pid_file;
-	const char *dir;      /* -o, or NULL for a fresh gfxstat-SERIAL-TIME */
+	const char *dir;      /* -o, or NULL for a fresh gfxstat-SERIAL-TIME; while a session
+			       * is being replaced, the temporary folder inside final_dir */
 	char dirbuf[512];
+	int replace;          /* --overwrite: -o DIR's session may be replaced */
+	/* The -o DIR whose session this one replaces once it holds a capture (NULL: none):
+	 * written beside it until then, so a failed run leaves the old one as it was. */
+	const char *final_dir;
+	char tmpbuf[600];
+	int said_error;       /* an error was printed: the reason of a failure is out */
 	int tty, width;
 	const char *prefix;   /* the serial, when several devices record at once */
 	int ready;            /* the session folder exists and its files are open */
@@ -89,10 +99,29 @@ int cmd_record_one(struct rec *r);
 
 /*
  * cmd_record_dir_check() - refuse an output folder that holds a session already (exit 2,
- * saying what to do) unless @overwrite, which removes that session's files
- * Return: CLI_OK, CLI_USAGE or CLI_OUTPUT.
+ * saying what to do) unless @overwrite; nothing is removed (the session is replaced only
+ * once the new one holds a capture: cmd_record_one())
+ * Return: CLI_OK or CLI_USAGE.
  */
 int cmd_record_dir_check(const char *dir, int overwrite);
+
+/*
+ * cmd_record_dir_clear() - remove the session files of @dir, so that no two sessions mix
+ * Return: CLI_OK, or CLI_OUTPUT after saying which could not be removed.
+ */
+int cmd_record_dir_clear(const char *dir);
+
+/*
+ * cmd_record_report() - SESSION/report.html, also after a stop signal (which would end the
+ * report's reading)
+ * Return: CLI_OUTPUT when it could not be written; a capture the report cannot read (said
+ * why) is not the session's failure: its files are all there.
+ */
+int cmd_record_report(const char *dir);
+
+/* cmd_record_dir_captured() - whether the session in @dir holds a capture: a frame in
+ * frames.csv or a sample in pageflip.csv. */
+int cmd_record_dir_captured(const char *dir);
 
 /* The CLI exit code of a GFXSTAT_CAP_E_* code. */
 int cmd_record_exit(int cap_err);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli_json.h"
+#include "cli_output.h"
 #include "cmd_record.h"
 
 enum { OPT_ADB = 256, OPT_FORMAT };
@@ -164,22 +165,23 @@ static void device_table(FILE *f, const struct gfxstat_device_entry *e,
 	if (!d) {
 		const char *hint = state_hint(e->state);
 
-		fprintf(f, "%s\t%s%s%s\n", e->serial,
-			e->state == GFXSTAT_ADB_DEVICE ? "not answering" : e->state_text,
+		fprintf(f, "%s\t%s%s%s\n", cli_shown(e->serial),
+			e->state == GFXSTAT_ADB_DEVICE ? "not answering" : cli_shown(e->state_text),
 			*hint ? ": " : "", hint);
 		return;
 	}
-	fprintf(f, "%s\n  model: %s\n  android: %s (SDK %d)\n", e->serial, d->model, d->release,
-		d->sdk);
+	/* what the device says is shown, never sent raw to the terminal */
+	fprintf(f, "%s\n  model: %s\n  android: %s (SDK %d)\n", cli_shown(e->serial),
+		cli_shown(d->model), cli_shown(d->release), d->sdk);
 	fprintf(f, "  refresh: %s", d->period_ns > 0 ? "" : "unknown");
 	if (d->period_ns > 0)
 		fprintf(f, "%.1f Hz now", 1e9 / (double)d->period_ns);
 	if (d->modes[0])
-		fprintf(f, " (modes: %s Hz)", d->modes);
-	fprintf(f, "\n  tracefs: %s%s\n", d->tracefs[0] ? d->tracefs : "not reachable",
+		fprintf(f, " (modes: %s Hz)", cli_shown(d->modes));
+	fprintf(f, "\n  tracefs: %s%s\n", d->tracefs[0] ? cli_shown(d->tracefs) : "not reachable",
 		d->tracing_on == 1 ? " (tracing is ON now)" : "");
 	fprintf(f, "  perfetto: %s\n  root: %s\n  focus: %s\n", d->perfetto ? "yes" : "no",
-		d->root ? "yes" : "no", d->focus[0] ? d->focus : "unknown");
+		d->root ? "yes" : "no", d->focus[0] ? cli_shown(d->focus) : "unknown");
 }
 
 /* @src into @dst of @cap bytes, cut to fit */
@@ -222,8 +224,9 @@ int cmd_devices(int argc, char **argv)
 	struct dev_opts o = { NULL, NULL, 0 };
 	struct gfxstat_adb_transport t;
 	struct adb a;
-	FILE *f = stdout;
-	int first, n, i, rc = CLI_OK;
+	struct cli_output out;
+	FILE *f;
+	int first, n, i;
 
 	first = cli_parse(&devices_cmd, argc, argv, dev_opt, &o);
 	if (first == -2)
@@ -259,10 +262,9 @@ int cmd_devices(int argc, char **argv)
 		}
 	}
 	/* the output is created only once adb has answered: nothing replaced for nothing */
-	if (o.out && strcmp(o.out, "-") && !(f = fopen(o.out, "w"))) {
-		cli_error("cannot write '%s': %s", o.out, strerror(errno));
+	if (cli_output_create(&out, o.out && strcmp(o.out, "-") ? o.out : NULL, 0))
 		return CLI_OUTPUT;
-	}
+	f = out.f;
 	if (o.json) {
 		devices_header(f, infos, ok, n);
 		fputs("\n\"devices\":[", f);
@@ -277,11 +279,7 @@ int cmd_devices(int argc, char **argv)
 	}
 	if (o.json)
 		fprintf(f, "\n]}\n");
-	if ((fflush(f) || ferror(f)) && (rc = CLI_OUTPUT))
-		cli_error("cannot write the device list: %s", strerror(errno ? errno : EIO));
-	if (f != stdout && fclose(f) && !rc)
-		rc = CLI_OUTPUT;
-	return rc;
+	return cli_output_finish(&out, 1);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -340,7 +338,7 @@ static const struct cli_cmd pull_cmd = {
 	"gfxstat pull",
 	"gfxstat pull [-s SERIAL] [-o DIR] [--adb PATH] [SESSION]",
 	"Fetch a session recorded on the phone (the newest when SESSION is not given).",
-	"Exit status: 0 fetched, 3 no such session, 4 adb failed.\n",
+	"Exit status: 0 fetched, 2 usage (SESSION with a '/'), 3 no such session, 4 adb failed.\n",
 	pull_opts,
 };
 
@@ -360,6 +358,11 @@ int cmd_pull(int argc, char **argv)
 	adb_init(&a, cmd_record_adb_path, o.serial);
 	adb_transport(&a, &t);
 	rc = gfxstat_phone_pull(&t, first < argc ? argv[first] : NULL, o.out, name, sizeof(name));
+	if (rc == GFXSTAT_CAP_E_BAD_OPTION) {
+		cli_error("SESSION is the name of a session in " GFXSTAT_PHONE_SESSIONS " (as 'gfxstat "
+			  "record --on-device' printed it), not '%s'", argv[first]);
+		return CLI_USAGE;
+	}
 	if (rc == GFXSTAT_CAP_E_NO_PROCESS) {
 		cli_error("no sessions on the device (" GFXSTAT_PHONE_SESSIONS ")");
 		return CLI_INPUT;

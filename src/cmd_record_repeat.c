@@ -8,7 +8,7 @@
  * Such an iteration is kept, never dropped: 'gfxstat compare' leaves it out and names it.
  * run.json lists the iterations, rewritten after each so a killed run still lists its own.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -320,31 +320,51 @@ static int is_iter_name(const char *name)
 }
 
 /*
- * -o DIR holding a run: refused unless --overwrite, which removes run.json and every
- * iteration folder (its session files, iteration.json, command.log) so no two runs mix.
- * Return: CLI_OK, CLI_USAGE or CLI_OUTPUT.
+ * -o DIR holding a run (run.json or iteration folders): refused unless --overwrite, and
+ * never removed here (the new run replaces it at its end: replace_run()).
+ * Return: CLI_OK (@held set) or CLI_USAGE.
  */
-static int run_dir_check(const char *dir, int overwrite)
+static int run_dir_check(const char *dir, int overwrite, int *held)
 {
 	char path[800];
 	struct dirent *e;
 	DIR *d = opendir(dir);
-	int held = 0, rc = CLI_OK, i;
 
 	snprintf(path, sizeof(path), "%s/run.json", dir);
-	held = !access(path, F_OK);
-	if (held && overwrite && unlink(path)) {
+	*held = !access(path, F_OK);
+	while (d && !*held && (e = readdir(d)))
+		*held = is_iter_name(e->d_name);
+	if (d)
+		closedir(d);
+	if (*held && !overwrite) {
+		cli_error("'%s' already holds a run of iterations: give --overwrite to replace it, "
+			  "or another folder with -o", dir);
+		return CLI_USAGE;
+	}
+	return CLI_OK;
+}
+
+/*
+ * Remove the run in @dir: run.json and every iteration folder (its session files,
+ * iteration.json, command.log), so no two runs mix. Return: CLI_OK or CLI_OUTPUT.
+ */
+static int run_dir_clear(const char *dir)
+{
+	char path[800];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int rc = CLI_OK, i;
+
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	if (unlink(path) && errno != ENOENT) {
 		cli_error("cannot remove '%s': %s", path, strerror(errno));
 		rc = CLI_OUTPUT;
 	}
 	while (d && rc == CLI_OK && (e = readdir(d))) {
 		if (!is_iter_name(e->d_name))
 			continue;
-		held = 1;
-		if (!overwrite)
-			break;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if ((rc = cmd_record_dir_check(path, 1)))
+		if ((rc = cmd_record_dir_clear(path)))
 			break;
 		for (i = 0; iter_files[i]; i++) {
 			char f[900];
@@ -360,10 +380,49 @@ static int run_dir_check(const char *dir, int overwrite)
 	}
 	if (d)
 		closedir(d);
-	if (rc == CLI_OK && held && !overwrite) {
-		cli_error("'%s' already holds a run of iterations: give --overwrite to replace it, "
-			  "or another folder with -o", dir);
-		rc = CLI_USAGE;
+	return rc;
+}
+
+/*
+ * The end of a run written in @tmp (inside @dir) to replace the run there: when an
+ * iteration holds a capture, the old run goes and the new one's iterations and run.json
+ * take its place; else the new run goes and the old one stays as it was.
+ * Return: CLI_OK or CLI_OUTPUT.
+ */
+static int replace_run(const char *dir, const char *tmp, const struct iter *its, int n,
+		       int captured)
+{
+	char from[800], to[800];
+	int i, rc;
+
+	if (!captured) {
+		cli_error("no iteration captured anything: the run already in '%s' is kept as it was",
+			  dir);
+		if (run_dir_clear(tmp) == CLI_OK && rmdir(tmp))
+			cli_warn("cannot remove '%s': %s", tmp, strerror(errno));
+		return CLI_OK;
+	}
+	if ((rc = run_dir_clear(dir))) {
+		cli_error("the new run is in '%s'", tmp);
+		return rc;
+	}
+	for (i = 0; i <= n; i++) {
+		const char *name = i < n ? its[i].name : "run.json";
+
+		snprintf(from, sizeof(from), "%s/%s", tmp, name);
+		snprintf(to, sizeof(to), "%s/%s", dir, name);
+		if (rename(from, to) && errno != ENOENT) {
+			cli_error("cannot move '%s' to '%s': %s", from, to, strerror(errno));
+			return CLI_OUTPUT;
+		}
+	}
+	if (rmdir(tmp))
+		cli_warn("cannot remove '%s': %s", tmp, strerror(errno));
+	/* the reports now, in place: they name the session's files where they are */
+	for (i = 0; i < n; i++) {
+		snprintf(to, sizeof(to), "%s/%s", dir, its[i].name);
+		if (cmd_record_dir_captured(to) && cmd_record_report(to))
+			rc = CLI_OUTPUT;
 	}
 	return rc;
 }
@@ -388,10 +447,11 @@ int cmd_record_repeat_check(struct rec_repeat *rp, char **cmd, int ncmd, int mul
 int cmd_record_repeat(const struct rec_repeat *rp, const char *serial, const char *dir,
 		      int overwrite, rec_one_fn one, const void *opts)
 {
-	struct rec_hook hook = { iter_stop, NULL };
+	struct rec_hook hook = { iter_stop, NULL, NULL };
 	struct iter *its = calloc((size_t)rp->n, sizeof(*its));
-	char rundir[512];
-	int i, w, width, rc = CLI_OK, werr = 0, nfailed = 0, ndone = 0;
+	char rundir[512], final[800];
+	char *absdir = NULL;
+	int i, w, width, rc = CLI_OK, werr = 0, nfailed = 0, ndone = 0, held = 0, captured = 0;
 	const char *stopped = NULL;
 
 	if (!its)
@@ -404,11 +464,19 @@ int cmd_record_repeat(const struct rec_repeat *rp, const char *serial, const cha
 			free(its);
 			return CLI_OUTPUT;
 		}
-		if ((rc = run_dir_check(dir, overwrite))) {
+		if ((rc = run_dir_check(dir, overwrite, &held))) {
 			free(its);
 			return rc;
 		}
-		snprintf(rundir, sizeof(rundir), "%s", dir);
+		/* --overwrite: the new run is written beside the old one (inside its folder: a
+		 * rename away) and replaces it at the end, only if it captured anything */
+		if ((size_t)snprintf(rundir, sizeof(rundir), held ? "%s/.gfxstat-new-XXXXXX" : "%s",
+				     dir) >= sizeof(rundir) || (held && !mkdtemp(rundir)) ||
+		    (held && !(absdir = realpath(dir, NULL)))) {
+			cli_error("cannot create a folder in '%s': %s", dir, strerror(errno));
+			free(its);
+			return CLI_OUTPUT;
+		}
 	} else if ((w = fresh_run_dir(serial, rundir, sizeof(rundir)))) {
 		cli_error("cannot create '%s': %s", rundir, strerror(w));
 		free(its);
@@ -434,7 +502,13 @@ int cmd_record_repeat(const struct rec_repeat *rp, const char *serial, const cha
 		if (rp->before)
 			it->before_status = run_shell(rp->before, it);
 		hook.user = it;
+		if (absdir) {
+			/* the history names the folder the session will be in */
+			snprintf(final, sizeof(final), "%s/%s", absdir, it->name);
+			hook.final_path = final;
+		}
 		code = cli_stop_signal ? CLI_OK : one(opts, serial, it->dir, &hook);
+		captured = captured || cmd_record_dir_captured(it->dir);
 		it->capture_exit = code;
 		/* the capture may end before the command (the device went away) */
 		if (it->pid && !wait_for(it->pid, &it->status)) {
@@ -463,8 +537,11 @@ int cmd_record_repeat(const struct rec_repeat *rp, const char *serial, const cha
 			break;
 		}
 	}
-	cli_info("%d of %ld iterations in %s, %d failed%s%s", ndone, rp->n, rundir, nfailed,
-		 stopped ? "; stopped by " : "", stopped ? stopped : "");
+	if (held && (w = replace_run(dir, rundir, its, ndone, captured)) && !rc)
+		rc = w;
+	cli_info("%d of %ld iterations in %s, %d failed%s%s", ndone, rp->n, held ? dir : rundir,
+		 nfailed, stopped ? "; stopped by " : "", stopped ? stopped : "");
+	free(absdir);
 	free(its);
 	if (werr && !rc)
 		rc = CLI_OUTPUT;

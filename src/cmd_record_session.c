@@ -26,27 +26,108 @@ static const char *const session_files[] = {
 	"report.html", NULL,
 };
 
-int cmd_record_dir_check(const char *dir, int overwrite)
+/* Whether @dir holds a file of a session. */
+static int dir_held(const char *dir)
 {
 	char path[1024];
-	int i, held = 0;
+	int i;
 
 	for (i = 0; session_files[i]; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, session_files[i]);
-		if (access(path, F_OK))
-			continue;
-		held = 1;
-		if (overwrite && unlink(path)) {
-			cli_error("cannot remove '%s': %s", path, strerror(errno));
-			return CLI_OUTPUT;
-		}
+		if (!access(path, F_OK))
+			return 1;
 	}
-	if (held && !overwrite) {
+	return 0;
+}
+
+int cmd_record_dir_check(const char *dir, int overwrite)
+{
+	if (dir_held(dir) && !overwrite) {
 		cli_error("'%s' already holds a session: give --overwrite to replace it, or another "
 			  "folder with -o", dir);
 		return CLI_USAGE;
 	}
 	return CLI_OK;
+}
+
+int cmd_record_dir_clear(const char *dir)
+{
+	char path[1024];
+	int i;
+
+	for (i = 0; session_files[i]; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, session_files[i]);
+		if (unlink(path) && errno != ENOENT) {
+			cli_error("cannot remove '%s': %s", path, strerror(errno));
+			return CLI_OUTPUT;
+		}
+	}
+	return CLI_OK;
+}
+
+/* Whether @dir/@name has a row after its header line. */
+static int has_row(const char *dir, const char *name)
+{
+	char path[1024];
+	FILE *f;
+	int c, lines = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (lines < 2 && (c = getc(f)) != EOF)
+		lines += c == '\n';
+	fclose(f);
+	return lines >= 2;
+}
+
+int cmd_record_dir_captured(const char *dir)
+{
+	return has_row(dir, "frames.csv") || has_row(dir, "pageflip.csv");
+}
+
+/*
+ * The new session, complete in r->dir (a folder inside r->final_dir), replaces the old one:
+ * each file renamed over its old copy (atomic, one by one), then the old session's files the
+ * new one has not removed, so no two sessions mix. Return: CLI_OK or CLI_OUTPUT.
+ */
+static int swap_in(struct rec *r)
+{
+	char from[1024], to[1024];
+	int i, moved[sizeof(session_files) / sizeof(session_files[0])];
+
+	for (i = 0; session_files[i]; i++) {
+		snprintf(from, sizeof(from), "%s/%s", r->dir, session_files[i]);
+		snprintf(to, sizeof(to), "%s/%s", r->final_dir, session_files[i]);
+		moved[i] = !access(from, F_OK);
+		if (moved[i] && rename(from, to)) {
+			cli_error("cannot move '%s' to '%s': %s; the new session is in '%s'", from,
+				  to, strerror(errno), r->dir);
+			return CLI_OUTPUT;
+		}
+	}
+	for (i = 0; session_files[i]; i++) {
+		snprintf(to, sizeof(to), "%s/%s", r->final_dir, session_files[i]);
+		if (!moved[i] && unlink(to) && errno != ENOENT) {
+			cli_error("cannot remove '%s': %s", to, strerror(errno));
+			return CLI_OUTPUT;
+		}
+	}
+	if (rmdir(r->dir))
+		cli_warn("cannot remove '%s': %s", r->dir, strerror(errno));
+	r->dir = r->final_dir;
+	r->final_dir = NULL;
+	return CLI_OK;
+}
+
+/* The new session holds no capture: its folder goes, the old session stays as it was. */
+static void discard(struct rec *r)
+{
+	if (cmd_record_dir_clear(r->dir) == CLI_OK && rmdir(r->dir))
+		cli_warn("cannot remove '%s': %s", r->dir, strerror(errno));
+	r->dir = r->final_dir;
+	r->final_dir = NULL;
 }
 
 int cmd_record_exit(int err)
@@ -55,6 +136,7 @@ int cmd_record_exit(int err)
 	case 0:
 		return CLI_OK;
 	case GFXSTAT_CAP_E_NEED_APP:
+	case GFXSTAT_CAP_E_BAD_OPTION:
 		return CLI_USAGE;
 	case GFXSTAT_CAP_E_NOMEM:
 		return CLI_INPUT;
@@ -226,13 +308,16 @@ static int on_raw(void *user, const char *name, const void *buf, size_t n)
 
 static void on_log(void *user, enum gfxstat_capture_level level, const char *msg)
 {
-	(void)user;
-	if (level == GFXSTAT_LOG_ERROR)
+	struct rec *r = user;
+
+	if (level == GFXSTAT_LOG_ERROR) {
+		r->said_error = 1;
 		cli_error("%s", msg);
-	else if (level == GFXSTAT_LOG_WARN)
+	} else if (level == GFXSTAT_LOG_WARN) {
 		cli_warn("%s", msg);
-	else
+	} else {
 		cli_info("%s", msg);
+	}
 }
 
 static void view(struct rec *r, double now)
@@ -354,6 +439,18 @@ static int open_session(struct rec *r)
 		cli_error("cannot create '%s': %s", r->dir ? r->dir : r->dirbuf, strerror(rc));
 		return CLI_OUTPUT;
 	}
+	if (r->dir && r->replace && dir_held(r->dir)) {
+		/* --overwrite: the new session is written beside the old one (inside its folder:
+		 * the same file system, so the swap is a rename) and replaces it only once it
+		 * holds a capture */
+		if ((size_t)snprintf(r->tmpbuf, sizeof(r->tmpbuf), "%s/.gfxstat-new-XXXXXX",
+				     r->dir) >= sizeof(r->tmpbuf) || !mkdtemp(r->tmpbuf)) {
+			cli_error("cannot create a folder in '%s': %s", r->dir, strerror(errno));
+			return CLI_OUTPUT;
+		}
+		r->final_dir = r->dir;
+		r->dir = r->tmpbuf;
+	}
 	r->frames = open_in(r, "frames.csv", "w");
 	r->fps = open_in(r, "fps.csv", "w");
 	r->drop = open_in(r, "dropFrames.csv", "w");
@@ -431,9 +528,15 @@ static int store_session(struct rec *r)
 	run.label = cmd_record_store.label;
 	run.source = gfxstat_capture_source_name(gfxstat_capture_source(r->cap));
 	run.kind = "record";
-	/* an absolute path: the store outlives the working directory */
-	abs = realpath(r->dir, NULL);
-	run.session_path = abs ? abs : r->dir;
+	/* an absolute path: the store outlives the working directory; a replacing session is
+	 * stored under the folder it is about to take */
+	if (r->hook.final_path) {
+		abs = NULL;
+		run.session_path = r->hook.final_path;
+	} else {
+		abs = realpath(r->final_dir ? r->final_dir : r->dir, NULL);
+		run.session_path = abs ? abs : r->final_dir ? r->final_dir : r->dir;
+	}
 	rc = cli_store_open(cmd_record_store.db, &st);
 	if (!rc)
 		rc = cli_store_save_all(st, &run, r->m, NULL);
@@ -444,33 +547,30 @@ static int store_session(struct rec *r)
 	return rc ? CLI_OUTPUT : CLI_OK;
 }
 
-/*
- * SESSION/report.html, also after a stop signal (which would end the report's reading).
- * Return: CLI_OUTPUT when it could not be written; a capture the report cannot read (said
- * why) is not the session's failure: its files are all there.
- */
-static int report_session(struct rec *r)
+int cmd_record_report(const char *dir)
 {
 	int sig = cli_stop_signal, rc;
 
-	if (!gfxstat_capture_frames(r->cap) &&
-	    gfxstat_capture_source(r->cap) != GFXSTAT_CAPTURE_PAGEFLIP) {
-		cli_info("%s: no frames captured: no report.html", r->dir);
-		return CLI_OK;
-	}
 	cli_stop_signal = 0;
 	/* a recording of its own: not stitched to an earlier session (record --repeat) */
 	cli_source_end_recording();
-	rc = cli_report_write(r->dir, NULL);
+	rc = cli_report_write(dir, NULL);
 	cli_source_end_recording();
 	if (!cli_stop_signal)
 		cli_stop_signal = sig;
 	if (rc == CLI_OUTPUT)
-		cli_error("%s: the session is kept but its report.html could not be written",
-			  r->dir);
+		cli_error("%s: the session is kept but its report.html could not be written", dir);
 	else if (rc)
-		cli_warn("%s: no report.html: 'gfxstat report' cannot read this capture", r->dir);
+		cli_warn("%s: no report.html: 'gfxstat report' cannot read this capture", dir);
 	return rc == CLI_OUTPUT ? CLI_OUTPUT : CLI_OK;
+}
+
+/* Whether the session holds a capture: frames, or page-flip samples of the display. */
+static int captured(const struct rec *r)
+{
+	if (gfxstat_capture_source(r->cap) == GFXSTAT_CAPTURE_PAGEFLIP)
+		return gfxstat_capture_pageflip(r->cap)->samples > 0;
+	return gfxstat_capture_frames(r->cap) > 0;
 }
 
 int cmd_record_one(struct rec *r)
@@ -478,12 +578,15 @@ int cmd_record_one(struct rec *r)
 	struct gfxstat_capture_sink sink = { on_frame, on_raw, on_log, on_tick, on_stop, on_source,
 					     on_pageflip, NULL };
 	const struct gfxstat_device_info *d;
-	int rc, code;
+	const char *stop;
+	int rc, code, got;
 
 	sink.user = r;
 	r->cap = gfxstat_capture_new(&r->t, &r->co, &sink);
-	if (!r->cap)
+	if (!r->cap) {
+		cli_error("out of memory");
 		return CLI_INPUT;
+	}
 	rc = gfxstat_capture_start(r->cap);
 	if (rc) {
 		gfxstat_capture_free(r->cap);
@@ -493,12 +596,15 @@ int cmd_record_one(struct rec *r)
 	d = gfxstat_capture_device(r->cap);
 	if (code) {
 		close_session(r);
+		if (r->final_dir)
+			discard(r);
 		gfxstat_capture_free(r->cap);
 		return code;
 	}
-	cli_info("%s: %s (Android %s); source %s: %s; session %s", d->serial, d->model,
+	cli_info("%s: %s (Android %s); source %s: %s; session %s%s", d->serial, d->model,
 		 d->release, gfxstat_capture_source_name(gfxstat_capture_source(r->cap)),
-		 gfxstat_capture_reason(r->cap), r->dir);
+		 gfxstat_capture_reason(r->cap), r->final_dir ? r->final_dir : r->dir,
+		 r->final_dir ? " (replacing the one there once this one holds a capture)" : "");
 	if (r->pid_file) {
 		FILE *pf = fopen(r->pid_file, "w");
 
@@ -525,22 +631,45 @@ int cmd_record_one(struct rec *r)
 		cli_error("cannot write the session in '%s': %s", r->dir, strerror(r->write_failed));
 		code = CLI_OUTPUT;
 	}
+	stop = gfxstat_capture_stop_reason(r->cap);
+	got = captured(r);
+	if (!got) {
+		/* nothing to measure is a failure, never "ok" (exit 3 unless the device failed) */
+		cli_error("%s: no %s captured (%s)%s", d->serial,
+			  gfxstat_capture_source(r->cap) == GFXSTAT_CAPTURE_PAGEFLIP ?
+			  "page-flip samples" : "frames", stop ? stop : "?",
+			  r->final_dir ? ": the session already there is kept as it was" : "");
+		r->said_error = 1;
+		if (!code)
+			code = CLI_INPUT;
+	}
 	write_summary(r, code);
-	rc = store_session(r);
+	/* a replacing session that holds nothing is dropped: nothing to store */
+	rc = got || !r->final_dir ? store_session(r) : CLI_OK;
 	close_session(r);
-	/* the report reads the raw capture, complete once closed */
-	if (report_session(r) && !code)
+	if (r->final_dir) {
+		if (!got)
+			discard(r);
+		else if (swap_in(r) && !code)
+			code = CLI_OUTPUT;
+	}
+	/* the report reads the raw capture, complete once closed and in its folder (a
+	 * replacing run's iterations get theirs once the run is in place) */
+	if (got && !r->final_dir && !r->hook.final_path && cmd_record_report(r->dir) && !code)
 		code = CLI_OUTPUT;
 	if (rc && !code)
 		code = CLI_OUTPUT;
-	if (gfxstat_capture_source(r->cap) == GFXSTAT_CAPTURE_PAGEFLIP)
+	/* -q hides progress, never the reason of a failure */
+	if (got && code && !r->said_error)
+		cli_error("%s: stopped (%s) with exit status %d; what was captured is in %s",
+			  d->serial, stop, code, r->dir);
+	else if (gfxstat_capture_source(r->cap) == GFXSTAT_CAPTURE_PAGEFLIP)
 		cli_info("%s: stopped (%s): %llu page flips of the whole display in %llu samples; "
-			 "session in %s", d->serial, gfxstat_capture_stop_reason(r->cap),
+			 "session in %s", d->serial, stop,
 			 (unsigned long long)gfxstat_capture_pageflip(r->cap)->flips,
 			 (unsigned long long)gfxstat_capture_pageflip(r->cap)->samples, r->dir);
 	else
-		cli_info("%s: stopped (%s): %llu frames; session in %s", d->serial,
-			 gfxstat_capture_stop_reason(r->cap),
+		cli_info("%s: stopped (%s): %llu frames; session in %s", d->serial, stop,
 			 (unsigned long long)gfxstat_capture_frames(r->cap), r->dir);
 	if (r->pid_file)
 		unlink(r->pid_file);

@@ -10,10 +10,13 @@
 
 #include "cli.h"
 #include "cli_gate.h"
+#include "cli_output.h"
 #include "cli_source.h"
 #include "cmd_report.h"
 #include "cmd_report_view.h"
 #include "gfxstat/gfxstat.h"
+#include "gfxstat/gfxstat_cause.h"
+#include "gfxstat/gfxstat_source.h"
 
 enum { OPT_TITLE = 256, OPT_HISTORY, OPT_COMPARE, OPT_DB, OPT_APP, OPT_METRIC, OPT_BY };
 
@@ -33,8 +36,13 @@ static const struct cli_opt report_opts[] = {
 
 static const char report_details[] =
 	"INPUT is anything gfxstat reads, a 'gfxstat record' session folder (its raw capture is\n"
-	"read), or a folder holding the seed's fps.csv (from gfx.sh or 'gfxstat gfx'), whose rows\n"
-	"make the seed's table and FPS chart. Several INPUTs are read as one recording.\n"
+	"read), or a folder holding android_FPS_frome_GFX's fps.csv (from gfx.sh or 'gfxstat\n"
+	"gfx'), whose rows make its table and FPS lane. Several INPUTs are read as one recording.\n"
+	"The page tells the story top to bottom: per app a verdict (smooth, noticeable jank or\n"
+	"janky: thresholds on the janky share and on FPS against the content's rate), its worst\n"
+	"moment and the top cause of its janky frames; a timeline of FPS, frame times and janky\n"
+	"frames on one time axis (seconds from the first frame), zoomed together; then the\n"
+	"details, and every other tool's metrics folded.\n"
 	"A folder of sessions (one per iteration or device), given alone, gets one report per\n"
 	"session (SESSION/report.html) and an index page linking them (DIR/index.html, or -o).\n"
 	"The file holds all data, style and script (uPlot, embedded at build time): it opens\n"
@@ -53,7 +61,7 @@ static const struct cli_cmd report_cmd = {
 	"       gfxstat report --history --app PKG [--metric NAME]... [--by label|version|day]\n"
 	"                      [--db PATH|URL] [-o FILE.html]\n"
 	"       gfxstat report --compare [--app PKG] [-o FILE.html] BASE NEW",
-	"One self-contained HTML report: summary, charts, janky frames and the seed's table.",
+	"One self-contained HTML report: a verdict per app, a timeline, janky frames, details.",
 	report_details,
 	report_opts,
 };
@@ -70,6 +78,7 @@ struct report_run {
 	int lib_rc;
 	unsigned long long frames;
 	char head[300]; /* the busiest app (or layer): frames, FPS, janky, for an index page */
+	struct gfxstat_cause why; /* the cause of the frame at hand (large: not on the stack) */
 };
 
 static int report_opt(void *user, int id, const char *arg)
@@ -169,14 +178,15 @@ static int on_frame(void *user, const struct gfxstat_frame *f)
 	struct report_run *r = user;
 
 	r->frames++;
-	if (f->present_ns != GFXSTAT_NS_NONE && may_be_janky(f)) {
-		char cause[512];
-
-		gfxstat_causes_explain(r->src ? r->src->causes : NULL, f,
-				       f->interval_ns != GFXSTAT_NS_NONE
-					       ? f->present_ns - f->interval_ns : GFXSTAT_NS_NONE,
-				       cause, sizeof(cause));
-		if ((r->lib_rc = gfxstat_html_cause(r->h, f, cause)))
+	/* untimed frames too: the library ranks them (before gfxstat_html_frame() counts it) */
+	if (may_be_janky(f)) {
+		/* with its class and cluster keys: the verdict's top cause, the timeline's colour */
+		gfxstat_causes_why(r->src ? r->src->causes : NULL, f,
+				   f->interval_ns != GFXSTAT_NS_NONE &&
+						   f->present_ns != GFXSTAT_NS_NONE
+					   ? f->present_ns - f->interval_ns : GFXSTAT_NS_NONE,
+				   &r->why);
+		if ((r->lib_rc = gfxstat_html_cause_why(r->h, f, &r->why)))
 			return r->lib_rc;
 	}
 	if ((r->lib_rc = gfxstat_html_frame(r->h, f)) || (r->lib_rc = gfxstat_metrics_frame(r->m, f)))
@@ -271,7 +281,8 @@ static int read_seed(struct report_run *r, const char *dir)
 	}
 	free(line);
 	fclose(f);
-	snprintf(path, sizeof(path), "%s/fps.csv: %lu windows (the seed's output)", dir, rows);
+	snprintf(path, sizeof(path), "%s/fps.csv: %lu windows (android_FPS_frome_GFX's output)",
+		 dir, rows);
 	gfxstat_html_meta(r->h, "input", path);
 	return CLI_OK;
 }
@@ -289,10 +300,12 @@ static void input_meta(struct report_run *r, const char *arg, const struct cli_s
 		unsigned i;
 		size_t o = 0;
 
+		/* their times are on the timeline (from the start), not here in the trace clock */
 		for (i = 0; i < s->sf.nmodes && o < sizeof(b); i++)
-			o += (size_t)snprintf(b + o, sizeof(b) - o, "%s%.1f Hz from %.3f s",
-					      i ? ", " : "", 1e9 / (double)s->sf.modes[i].period_ns,
-					      (double)s->sf.modes[i].from_ns / 1e9);
+			o += (size_t)snprintf(b + o, sizeof(b) - o, "%s%.1f Hz", i ? ", then " : "",
+					      1e9 / (double)s->sf.modes[i].period_ns);
+		if (o < sizeof(b))
+			snprintf(b + o, sizeof(b) - o, " (each switch is marked on the timeline)");
 		gfxstat_html_meta(r->h, "refresh modes", b);
 	}
 }
@@ -306,7 +319,7 @@ static int write_report(struct report_run *r, char **inputs, int n)
 {
 	char title[512];
 	size_t o = 0;
-	FILE *f;
+	struct cli_output out;
 	int i, rc;
 
 	if (!r->title) {
@@ -315,20 +328,17 @@ static int write_report(struct report_run *r, char **inputs, int n)
 			o += (size_t)snprintf(title + o, sizeof(title) - o, " %s", inputs[i]);
 		r->title = title;
 	}
-	f = fopen(r->out, "w");
-	if (!f) {
-		cli_error("cannot write %s: %s", r->out, strerror(errno));
+	if (cli_output_create(&out, r->out, 0))
 		return CLI_OUTPUT;
-	}
 	rc = gfxstat_html_write(r->h, r->frames ? r->m : NULL, r->mo.window_ns, r->title,
-				write_file, f);
-	if (fclose(f) && !rc)
-		rc = errno;
+				write_file, out.f);
 	if (rc) {
-		cli_error("cannot write %s: %s", r->out, gfxstat_strerror(rc));
+		/* the report as it was before stays */
+		cli_output_close(&out, 0);
+		cli_error("cannot write '%s': %s", r->out, gfxstat_strerror(rc));
 		return rc == GFXSTAT_E_NOMEM || rc == GFXSTAT_E_INVAL ? CLI_INPUT : CLI_OUTPUT;
 	}
-	return CLI_OK;
+	return cli_output_finish(&out, 1);
 }
 
 /* The app (else the layer) with the most frames, in one line for the index page. */
@@ -357,6 +367,8 @@ static int run(struct report_run *r, char **inputs, int n)
 	char ver[64];
 
 	gfxstat_gfx_opts_init(&go);
+	/* causes from thread states where the trace has the scheduler's events, as analyze */
+	cli_source_thread_states();
 	sink.user = r->h = gfxstat_html_new(cli_report_assets);
 	r->m = gfxstat_metrics_new(&r->mo);
 	r->gfx = gfxstat_gfx_model_new(&go, &sink);
@@ -371,6 +383,7 @@ static int run(struct report_run *r, char **inputs, int n)
 	for (i = 0; i < n && !cli_stop_signal && !r->lib_rc; i++) {
 		const char *path = cli_report_input(inputs[i]);
 		struct cli_source src;
+		size_t k;
 		int src_rc;
 
 		if (is_dir(inputs[i]))
@@ -390,7 +403,20 @@ static int run(struct report_run *r, char **inputs, int n)
 		}
 		input_meta(r, path, &src);
 		cli_source_report(&src, 0);
+		/* Android's own summaries (dumpsys gfxinfo), shown beside the frames' figures */
+		for (k = 0; src.summary && k < src.summary->ngfxinfo_own && !r->lib_rc; k++) {
+			const struct gfxstat_gfxinfo_own *o = &src.summary->gfxinfo_own[k];
+			int app = o->kind == GFXSTAT_BLOCK_PROCESS;
+
+			r->lib_rc = gfxstat_metrics_own_summary(r->m, app ? o->app : o->name, app,
+								o->total_frames, o->janky_frames);
+		}
 		cli_source_free(&src);
+	}
+	if (cli_interrupted()) {
+		/* a report of part of the input would look whole: none, and the old one stays */
+		rc = cli_interrupted();
+		goto out;
 	}
 	if (r->lib_rc || gfxstat_metrics_finish(r->m) || gfxstat_gfx_model_finish(r->gfx)) {
 		cli_error("%s", gfxstat_strerror(r->lib_rc ? r->lib_rc : GFXSTAT_E_NOMEM));
@@ -401,8 +427,11 @@ static int run(struct report_run *r, char **inputs, int n)
 		cli_error("no frames in the input: nothing to report");
 		rc = CLI_INPUT;
 	}
-	if (rc == CLI_OK || r->frames)
-		rc = write_report(r, inputs, n) ? CLI_OUTPUT : rc;
+	if (rc == CLI_OK || r->frames) {
+		int wrc = write_report(r, inputs, n);
+
+		rc = wrc > CLI_OUTPUT ? wrc : wrc ? CLI_OUTPUT : rc;
+	}
 	headline(r);
 out:
 	gfxstat_gfx_model_free(r->gfx);
@@ -466,17 +495,22 @@ static int report_index(const char *dir, const char *out, const char *title)
 	struct dirent **ents = NULL;
 	char path[4096], index[4096];
 	int i, n = scandir(dir, &ents, session_entry, alphasort), rc = CLI_OK, found = 0;
+	struct cli_output io;
 	FILE *f;
 
 	snprintf(index, sizeof(index), "%s/index.html", dir);
 	if (!out)
 		out = index;
-	f = n < 0 ? NULL : fopen(out, "w");
-	if (!f) {
-		cli_error("cannot write %s: %s", n < 0 ? dir : out, strerror(errno));
+	if (n < 0) {
+		cli_error("cannot read '%s': %s", dir, strerror(errno));
+		rc = CLI_INPUT;
+		goto done;
+	}
+	if (cli_output_create(&io, out, 0)) {
 		rc = CLI_OUTPUT;
 		goto done;
 	}
+	f = io.f;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	      "<meta name=\"generator\" content=\"gfxstat\"><title>", f);
 	put_html(f, title ? title : dir);
@@ -485,7 +519,7 @@ static int report_index(const char *dir, const char *out, const char *title)
 	      "table{border-collapse:collapse}</style></head><body><h1>", f);
 	put_html(f, title ? title : dir);
 	fputs("</h1><table id=\"sessions\"><tr><th>session</th><th>busiest app</th></tr>\n", f);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !cli_interrupted(); i++) {
 		struct report_run r;
 		char *inputs[1], rel[4200];
 		int src;
@@ -520,14 +554,17 @@ static int report_index(const char *dir, const char *out, const char *title)
 	}
 	fprintf(f, "</table><p><span id=\"session-count\">%d</span> sessions.</p></body></html>\n",
 		found);
-	if (fclose(f) && rc == CLI_OK) {
-		cli_error("cannot write %s: %s", out, strerror(errno));
-		rc = CLI_OUTPUT;
-	}
-	if (!found) {
+	if (cli_interrupted()) {
+		cli_output_close(&io, 0);
+		rc = cli_interrupted();
+	} else if (!found) {
+		cli_output_close(&io, 0);
 		cli_error("%s: no capture, no fps.csv, and no session folder in it", dir);
-		remove(out);
 		rc = CLI_INPUT;
+	} else {
+		int wrc = cli_output_finish(&io, 1);
+
+		rc = wrc ? wrc : rc;
 	}
 done:
 	for (i = 0; i < n; i++)
@@ -557,7 +594,7 @@ int cmd_report(int argc, char **argv)
 		return CLI_USAGE;
 	}
 	if (first == argc) {
-		cli_error("no input; give a trace, a dump, a session folder or a seed fps/ folder");
+		cli_error("no input; give a trace, a dump, a session folder or a folder of fps.csv");
 		return CLI_USAGE;
 	}
 	if (first + 1 == argc && is_dir(argv[first]) && !is_session(argv[first]))

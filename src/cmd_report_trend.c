@@ -168,7 +168,8 @@ int cli_report_history(const struct cli_report_view *v)
 		snprintf(title, sizeof(title), "%s", v->title ? v->title : "");
 		if (!v->title)
 			snprintf(title, sizeof(title), "gfxstat trend: %s", v->app);
-		snprintf(db, sizeof(db), "%s", v->db ? v->db : "the default store");
+		/* the page is shared: no password in it */
+		cli_store_redact(v->db ? v->db : "the default store", db, sizeof(db));
 		meta[0] = "history";
 		meta[1] = db;
 		meta[2] = "app";

@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "cli_gate.h"
+#include "cli_output.h"
 #include "cli_source.h"
 #include "cli_store.h"
 #include "cmd_compare.h"
@@ -102,22 +103,18 @@ static int write_file(void *user, const void *buf, size_t n)
 
 int cli_view_write_page(const char *out, const struct gfxstat_html_view *v)
 {
-	FILE *f = fopen(out, "w");
+	struct cli_output o;
 	int rc;
 
-	if (!f) {
-		cli_error("cannot write %s: %s", out, strerror(errno));
+	if (cli_output_create(&o, strcmp(out, "-") ? out : NULL, 0))
 		return CLI_OUTPUT;
-	}
-	rc = gfxstat_html_view_write(cli_report_assets, v, write_file, f);
-	if (fclose(f) && !rc)
-		rc = errno ? errno : EIO;
+	rc = gfxstat_html_view_write(cli_report_assets, v, write_file, o.f);
 	if (rc) {
-		cli_error("cannot write %s: %s", out, gfxstat_strerror(rc));
-		remove(out);
+		cli_output_close(&o, 0);
+		cli_error("cannot write '%s': %s", out, gfxstat_strerror(rc));
 		return CLI_OUTPUT;
 	}
-	return CLI_OK;
+	return cli_output_finish(&o, 1);
 }
 
 /* ---- the comparison ------------------------------------------------------------------ */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_output.h"
 #include "cmd_unwrap.h"
 #include "gfxstat/gfxstat.h"
 #include "gfxstat/gfxstat_container.h"
@@ -85,6 +86,7 @@ static const struct cli_cmd unwrap_cmd = {
 struct unwrap_run {
 	const char *out_path;
 	FILE *out;
+	struct cli_output o; /* out_path: replaced once the input is decoded, not before */
 	int write_failed;
 	struct gfxstat_unwrap *u;
 	struct gfxstat_unwrap_stats st;
@@ -153,14 +155,13 @@ int cmd_unwrap(int argc, char **argv)
 		return CLI_USAGE;
 	}
 	name = argc > first && strcmp(argv[first], "-") ? argv[first] : "standard input";
-	r.out = stdout;
-	if (r.out_path && strcmp(r.out_path, "-") != 0) {
-		r.out = fopen(r.out_path, "wb");
-		if (!r.out) {
-			cli_error("cannot create '%s': %s", r.out_path, strerror(errno));
-			return CLI_OUTPUT;
-		}
-	}
+	if (r.out_path && !strcmp(r.out_path, "-"))
+		r.out_path = NULL;
+	/* a live stream's text is in FILE as it comes, and stays when a signal ends it */
+	if (cli_output_create(&r.o, r.out_path,
+			      cli_input_is_live(argc > first ? argv[first] : "-") ? CLI_OUT_LIVE : 0))
+		return CLI_OUTPUT;
+	r.out = r.o.f;
 	r.u = gfxstat_unwrap_new(unwrap_out, &r, &r.st);
 	if (!r.u) {
 		cli_error("out of memory");
@@ -170,6 +171,10 @@ int cmd_unwrap(int argc, char **argv)
 	cli_catch_signals();
 	gfxstat_unwrap_set_path(r.u, argc > first ? argv[first] : NULL); /* a zip: random access */
 	rc = cli_read_inputs(argv + first, argc - first, unwrap_feed, unwrap_eof, &r, &bytes);
+	if (cli_interrupted()) {
+		rc = cli_interrupted();
+		goto out;
+	}
 	if (fflush(r.out) && !r.write_failed)
 		r.write_failed = errno ? errno : EIO;
 	if (r.write_failed) {
@@ -195,7 +200,14 @@ int cmd_unwrap(int argc, char **argv)
 		rc = cli_damaged(name, damaged);
 out:
 	gfxstat_unwrap_free(r.u);
-	if (r.out && r.out != stdout)
-		fclose(r.out);
+	{
+		/* what was decoded replaces FILE; nothing does when nothing was */
+		int keep = !r.write_failed && (rc == CLI_OK ||
+					       r.st.v[GFXSTAT_UNWRAP_STAT_out_bytes]);
+		int orc = cli_output_finish(&r.o, keep && rc < CLI_OUTPUT);
+
+		if (orc && (rc < CLI_OUTPUT || orc > CLI_OUTPUT))
+			rc = orc;
+	}
 	return rc;
 }

@@ -53,6 +53,8 @@ enum gfxstat_severity {
 	F(ftrace_line_malformed, WARN, "lines that are not ftrace events, skipped")        \
 	F(marker_malformed, WARN, "trace_marker payloads that are not atrace markers")     \
 	F(time_backwards, WARN, "events whose timestamp goes back in time")                \
+	F(sched_events, INFO, "scheduler events read for thread states")                   \
+	F(sched_malformed, WARN, "scheduler events whose payload could not be read")       \
 	F(gfx_vsync_lines, INFO, "VSYNC-sf/VSYNC-app counter events")                      \
 	F(gfx_post_framebuffer, INFO, "postFramebuffer events")                            \
 	F(gfx_frames, INFO, "frames credited to a surface")                                \
@@ -684,6 +686,8 @@ struct gfxstat_layer_metrics {
 	double fps, fps_wall;
 	double frame_ms_p50, frame_ms_p90, frame_ms_p95, frame_ms_p99, frame_ms_max;
 	double fps_median, fps_low_1pct;
+	/* at most 131072 windows (36 hours of 1 s windows), 4194304 over all layers: a span
+	 * beyond is damage (a time far from the others), not a recording */
 	uint32_t nwindows;
 	const double *window_fps;   /* FPS of each full window */
 	uint64_t jank, big_jank;    /* PerfDog */
@@ -727,6 +731,10 @@ struct gfxstat_layer_metrics {
 	uint64_t ft_jank[GFXSTAT_FT_JANK_BITS];
 	uint64_t ft_present[6];
 	uint64_t gfxinfo_reasons[GFXSTAT_GFXINFO_REASONS];
+	/* the source's own summary where it prints one (dumpsys gfxinfo "Total frames
+	 * rendered" / "Janky frames": a window's for a layer, its process's for an app), over
+	 * every frame since its stats were reset, not only those read; -1 when none */
+	int64_t own_total, own_janky;
 };
 
 struct gfxstat_metrics;
@@ -738,10 +746,25 @@ void gfxstat_metrics_free(struct gfxstat_metrics *m);
 /* A gfxstat_frame_fn: frames of each layer must come in present order. */
 int gfxstat_metrics_frame(void *m, const struct gfxstat_frame *f);
 
+/**
+ * gfxstat_metrics_own_summary() - the source's own count of a layer's (@is_app 0) or an app's
+ * frames and janky frames (@janky -1: not given), as it printed it, kept beside the figures
+ * computed from the frames (own_total, own_janky); for a name given twice the later wins (a
+ * later dump counts on from the same reset). Call before gfxstat_metrics_finish().
+ * Return: 0 or GFXSTAT_E_NOMEM.
+ */
+int gfxstat_metrics_own_summary(struct gfxstat_metrics *m, const char *name, int is_app,
+				int64_t total, int64_t janky);
+
 /* Compute everything; then read the layers and apps. Return: 0 or GFXSTAT_E_NOMEM. */
 int gfxstat_metrics_finish(struct gfxstat_metrics *m);
 size_t gfxstat_metrics_count(const struct gfxstat_metrics *m);
-/* Layers left out past the 4096-layer limit (at most 4096 counted), and their frames in
+/* The layers of @app, a row gfxstat_metrics_get() gave (their indices for it, in layer
+ * order) in *@idx; their number. 0 and NULL for a layer. Valid until gfxstat_metrics_free(). */
+size_t gfxstat_metrics_app_layers(const struct gfxstat_metrics *m,
+				  const struct gfxstat_layer_metrics *app, const size_t **idx);
+/* Layers left out past the 65536-layer limit (each counted once, up to 16 M names; their
+ * frames always), and their frames in
  * *@frames when not NULL. 0: none. */
 uint64_t gfxstat_metrics_dropped(const struct gfxstat_metrics *m, uint64_t *frames);
 

@@ -33,6 +33,10 @@
  * How the library reaches a device. Every @args is what follows `adb [-s SERIAL]`, NULL
  * terminated ({"shell", "getprop ro.product.model", NULL}, {"exec-out", "cat", PATH, NULL},
  * {"push", LOCAL, REMOTE, NULL}, {"pull", REMOTE, LOCAL, NULL}, {"wait-for-device", NULL}).
+ * adb joins the words after "shell" and "exec-out" with spaces and the device's shell reads
+ * the line, so the library writes them as shell text: every string it did not write itself
+ * (a layer name, a package, a path, a category) is one gfxstat_shell_quote() word. push and
+ * pull take their paths as they are (no shell).
  */
 struct gfxstat_adb_transport {
 	/* Run it; its standard output into @out (at most @cap - 1 bytes, NUL-terminated; @out
@@ -49,6 +53,51 @@ struct gfxstat_adb_transport {
 	int (*stream_stop)(void *stream);
 	void *ctx;
 };
+
+/* ---------------------------------------------------------------------------------------- */
+/* Words for the device's shell                                                              */
+
+/**
+ * gfxstat_shell_quote() - @s (@n bytes) as one word of a command line for the device's shell
+ * (POSIX sh; Android's mksh and toybox sh read single quotes the same way)
+ * @s: any bytes but NUL
+ * @n: its length
+ * @out: the word, NUL-terminated: @s itself when it is not empty and every byte is one of
+ *	 A-Z a-z 0-9 _ - . / : , + @ %; else @s between single quotes with each ' written '\''
+ * @cap: room in @out (4 * @n + 3 is always enough)
+ * @len: set to the word's length without the NUL (0 on error); may be NULL
+ *
+ * The shell reads the word back as exactly @s: nothing between single quotes is special.
+ * Return: 0; GFXSTAT_E_INVAL when @s holds a NUL byte (no word can carry one: refused, never
+ * cut); GFXSTAT_E_LIMIT when @cap is too small. On error @out is "" (when @cap > 0).
+ */
+int gfxstat_shell_quote(const char *s, size_t n, char *out, size_t cap, size_t *len);
+
+/**
+ * gfxstat_shell_unquote() - the bytes of a word gfxstat_shell_quote() wrote, for a caller that
+ * is itself the device's side (the local transport reading `exec-out cat WORD`)
+ * @w: the word: bare bytes of the set above, '...' runs and \' only, no NUL (nothing else
+ *     a shell reads is accepted)
+ * @n: its length
+ * @out, @cap, @len: as gfxstat_shell_quote()
+ * Return: 0; GFXSTAT_E_INVAL when @w is not such a word; GFXSTAT_E_LIMIT when @cap is too
+ * small.
+ */
+int gfxstat_shell_unquote(const char *w, size_t n, char *out, size_t cap, size_t *len);
+
+/*
+ * gfxstat_capture_app_valid() - whether @app is a package or process name as Android writes
+ * them: 1 to 255 letters, digits, '_', '.' and ':' ("com.example.app:remote").
+ */
+int gfxstat_capture_app_valid(const char *app);
+
+/*
+ * gfxstat_capture_categories_valid() - whether @list is atrace category names (letters,
+ * digits, '_') separated by spaces or commas, at least one and at most
+ * GFXSTAT_CATEGORIES_MAX.
+ */
+int gfxstat_capture_categories_valid(const char *list);
+#define GFXSTAT_CATEGORIES_MAX 64
 
 /* ---------------------------------------------------------------------------------------- */
 /* Devices                                                                                   */
@@ -72,6 +121,8 @@ enum gfxstat_capture_err {
 	GFXSTAT_CAP_E_TRACING_ON,        /* tracing could not be switched off */
 	GFXSTAT_CAP_E_FAILED,            /* a device command failed (said why) */
 	GFXSTAT_CAP_E_NOMEM,
+	GFXSTAT_CAP_E_NO_SOURCE,         /* the device cannot give the source asked for */
+	GFXSTAT_CAP_E_BAD_OPTION,        /* an app or category list outside its grammar */
 };
 
 /* A short text for a GFXSTAT_CAP_E_* code (the log message says more). */
@@ -192,8 +243,10 @@ struct gfxstat_capture_sink {
 struct gfxstat_capture_opts {
 	enum gfxstat_capture_source want;
 	const char *serial;        /* for messages */
-	const char *app;           /* the package, or NULL for the focused one */
-	const char *categories;    /* atrace categories; NULL: "gfx view input" */
+	const char *app;           /* package or process (gfxstat_capture_app_valid()), or
+				    * NULL for the focused one */
+	const char *categories;    /* atrace categories, spaces or commas between
+				    * (gfxstat_capture_categories_valid()); NULL: "gfx view input" */
 	const char *tracefs;       /* use this tracefs instead of probing (on the phone) */
 	int local;                 /* on the phone: no adb, no waiting for a lost device */
 	int64_t duration_ns;       /* Perfetto's length (10 s when 0) */
@@ -211,8 +264,10 @@ void gfxstat_capture_free(struct gfxstat_capture *c);
 /**
  * gfxstat_capture_start() - probe the device, read the app's version when there is an app
  * (an unknown package or no answer leaves it unknown, never an error), and choose the
- * source (sink->source is called)
- * Return: 0, or a GFXSTAT_CAP_E_* code after a GFXSTAT_LOG_ERROR message.
+ * source (sink->source is called). A source asked for that the device cannot give is
+ * refused here, before anything starts: the message says what it can give.
+ * Return: 0, or a GFXSTAT_CAP_E_* code after a GFXSTAT_LOG_ERROR message (BAD_OPTION: the
+ * app or categories outside their grammar, nothing sent to the device).
  */
 int gfxstat_capture_start(struct gfxstat_capture *c);
 
@@ -249,14 +304,24 @@ const struct gfxstat_source_summary *gfxstat_capture_summary(const struct gfxsta
  */
 int gfxstat_phone_abi(const struct gfxstat_adb_transport *t, char *out, size_t cap);
 
+/* What the phone's recorder is asked for (`record --local` options). */
+struct gfxstat_phone_opts {
+	enum gfxstat_capture_source source; /* AUTO: the best the phone allows, Perfetto aside */
+	const char *app;                    /* NULL: the focused one */
+	const char *categories;             /* NULL: "gfx view input" */
+	double duration_s;                  /* 0: until stopped */
+	long poll_ms;                       /* 0: the default */
+};
+
 /**
  * gfxstat_phone_launch() - push @binary and start `record --local` detached on the phone,
  * writing the session GFXSTAT_PHONE_SESSIONS/@name (it survives unplugging the cable)
- * @duration_s: 0 for until stopped
- * Return: 0, or GFXSTAT_CAP_E_FAILED (push or start failed).
+ * @o: the options passed on, each a quoted word of the phone's command line
+ * Return: 0; GFXSTAT_CAP_E_BAD_OPTION when @name, the app or the categories are outside their
+ * grammar (nothing is pushed); GFXSTAT_CAP_E_FAILED (push or start failed).
  */
 int gfxstat_phone_launch(const struct gfxstat_adb_transport *t, const char *binary,
-			 const char *name, double duration_s, const char *categories);
+			 const char *name, const struct gfxstat_phone_opts *o);
 
 /**
  * gfxstat_phone_stop() - signal the phone's recorder and wait (15 s) until it has flushed
@@ -268,7 +333,8 @@ int gfxstat_phone_stop(const struct gfxstat_adb_transport *t);
 /**
  * gfxstat_phone_pull() - fetch session @name (the newest when NULL or "") into @dir
  * @got: set to the session's name
- * Return: 0; GFXSTAT_CAP_E_NO_PROCESS when there is no session; GFXSTAT_CAP_E_FAILED.
+ * Return: 0; GFXSTAT_CAP_E_NO_PROCESS when there is no session; GFXSTAT_CAP_E_BAD_OPTION
+ * when @name is not a plain file name ("." or "..", or with a '/'); GFXSTAT_CAP_E_FAILED.
  */
 int gfxstat_phone_pull(const struct gfxstat_adb_transport *t, const char *name, const char *dir,
 		       char *got, size_t cap);

@@ -28,8 +28,8 @@
 	F(GZIP, "gzip", "gzip-compressed stream")                                         \
 	F(ZLIB, "zlib", "zlib (RFC 1950) stream")                                         \
 	F(ZIP, "zip", "zip archive (systrace .zip): its one trace member is read")         \
-	F(UTF16LE, "utf-16le", "UTF-16LE text with a byte-order mark")                    \
-	F(UTF16BE, "utf-16be", "UTF-16BE text with a byte-order mark")                    \
+	F(UTF16LE, "utf-16le", "UTF-16LE text (a byte-order mark, or mostly ASCII)")      \
+	F(UTF16BE, "utf-16be", "UTF-16BE text (a byte-order mark, or mostly ASCII)")      \
 	F(PERFETTO, "perfetto", "Perfetto protobuf trace (passed through raw)")           \
 	F(JSON, "json", "JSON (Chrome trace events); not a frame source here")            \
 	F(SF_LATENCY, "sf-latency", "dumpsys SurfaceFlinger --latency <layer>")           \
@@ -70,7 +70,11 @@ const char *gfxstat_format_doc(enum gfxstat_format f);
  *   most lines end in "#<digits>", or "RequestedLayerState{"  SF_LIST
  *   '{' or '['                                                JSON
  * Binary: 1f 8b GZIP; 78 01/5e/9c/da ZLIB; "PK\3\4" ZIP; FF FE / FE FF UTF16LE / UTF16BE;
- * 0a <varint> 08|10|... (a TracePacket field 1) PERFETTO.
+ * 0a <varint> 08|10|... (a TracePacket field 1) PERFETTO. UTF-16 without a byte-order mark:
+ * 8 bytes or more, no 0 unit in the first 64 and three units in four a text byte (printable
+ * Latin-1, tab, CR, LF) with a 0 high byte: UTF16LE when the 0 comes second, UTF16BE when
+ * first. Lines end in LF (CRs before it dropped), or in CR when the first line end is a
+ * lone CR.
  * Return: the format; GFXSTAT_FMT_UNKNOWN for @n == 0.
  */
 enum gfxstat_format gfxstat_detect(const void *head, size_t n);
@@ -104,7 +108,11 @@ enum gfxstat_format gfxstat_detect(const void *head, size_t n);
 	F(zip_damaged, ERROR, "damaged zip archives (no readable directory or member), not read") \
 	F(zip_too_big, ERROR, "zip archives from a stream over the size limit (pass the file)") \
 	F(zip_no_trace, ERROR, "zip archives without a trace ('gfxstat unwrap' lists them)") \
-	F(zip_several, ERROR, "zip archives with several traces, none read ('gfxstat unwrap' lists them)")
+	F(zip_several, ERROR, "zip archives with several traces, none read ('gfxstat unwrap' " \
+			      "lists them)")                                               \
+	F(utf16_no_bom, INFO, "UTF-16 streams without a byte-order mark, read as UTF-16")  \
+	F(cr_line_ends, INFO, "text streams whose lines end in CR only, read as lines")    \
+	F(text_nul, WARN, "text streams holding NUL bytes (UTF-16 with no byte-order mark?)")
 
 #define GFXSTAT_UNWRAP_STAT__(name, sev, doc) GFXSTAT_UNWRAP_STAT_##name,
 enum gfxstat_unwrap_stat {

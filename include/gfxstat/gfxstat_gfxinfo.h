@@ -144,7 +144,7 @@ const char *gfxstat_gfxinfo_rules_name(enum gfxstat_gfxinfo_rules r);
 	F(profiledata_unterminated, WARN, "PROFILEDATA blocks cut off by the input end")   \
 	F(summary_lines, INFO, "summary lines read")                                       \
 	F(summary_malformed, WARN, "summary lines whose value did not parse")              \
-	F(table_rows, INFO, "'Draw Prepare Process Execute' table rows")                   \
+	F(table_rows, INFO, "'Draw [Prepare] Process Execute' table rows")                 \
 	F(presents_estimated, INFO, "presents estimated (DisplayPresentTime 0 or stale)")  \
 	F(presents_moved, INFO, "presents under a refresh after the last, to the next")    \
 	F(utf16, INFO, "streams read as UTF-16LE")
@@ -195,6 +195,7 @@ struct gfxstat_gfxinfo_block {
 	struct gfxstat_profile calc;  /* recomputed from the rows, for this version */
 	uint64_t table_rows;          /* "Draw Prepare Process Execute" rows */
 	uint64_t table_janky;         /* of which over 16 ms (hwui FrameInfoVisualizer) */
+	int table_columns;            /* 4, or 3 for Android 4.1-4.4's "Draw Process Execute" */
 	int64_t uptime_ns;            /* the dump's "Uptime:" (ms, CLOCK_MONOTONIC), or NONE */
 	/* present times of the counted rows (docs/gfxinfo.md, "Present times"): */
 	uint64_t presents_real;       /* DisplayPresentTime as dumped */
@@ -204,7 +205,26 @@ struct gfxstat_gfxinfo_block {
 					 real present (then completion itself is the basis) */
 };
 
-/* A row of the legacy "Draw Prepare Process Execute" table (debug.hwui.profile). */
+/*
+ * A block's own summary as the dump printed it (ProfileData::dump: "Total frames rendered",
+ * "Janky frames"): Android's verdict over every frame since the stats were reset, where the
+ * rows or the profile table hold only the last ones. Kept by the entry point per input
+ * (gfxstat_source_summary), so that analyze shows it beside the figures of the frames.
+ */
+struct gfxstat_gfxinfo_own {
+	enum gfxstat_gfxinfo_block_kind kind; /* a process's summary (its app), or a window's */
+	int32_t pid;
+	char app[512];                /* the process name in [...], "" when none */
+	char name[512];               /* the window (the frames' layer); "" for a process */
+	int64_t total_frames;         /* "Total frames rendered" */
+	int64_t janky_frames;         /* "Janky frames", -1 when not printed */
+};
+
+/*
+ * A row of the legacy "Draw Prepare Process Execute" table (debug.hwui.profile); Android
+ * 4.1-4.4 print "Draw Process Execute" (core/java/android/view/HardwareRenderer.java, three
+ * floats a frame): there prepare_ns is GFXSTAT_NS_NONE.
+ */
 struct gfxstat_gfxinfo_table_row {
 	int64_t draw_ns, prepare_ns, process_ns, execute_ns;
 };
@@ -213,8 +233,9 @@ struct gfxstat_gfxinfo_sink {
 	/*
 	 * One per PROFILEDATA row, in order, when the block ends; source GFXSTAT_SRC_GFXINFO.
 	 * A block without rows gives one per legacy table row instead (present_ns NONE).
-	 * Counted rows (janky >= 0, or every finished row when the release is unknown) have a
-	 * present_ns on one basis, strictly increasing, >= 0.98 period apart; the others none.
+	 * Counted rows (janky >= 0) have a present_ns and a duration_ns, on one basis, strictly
+	 * increasing, >= 0.98 period apart; the others neither. A header of no release's length
+	 * with no summary is judged by the release its columns name (docs/gfxinfo.md).
 	 */
 	gfxstat_frame_fn frame;
 	/* one per block, after its frames */

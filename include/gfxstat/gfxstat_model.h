@@ -38,7 +38,12 @@ struct gfxstat_str gfxstat_layer_canonical(const char *name, size_t n);
 			       "present within one vsync")                                 \
 	F(markers_by_token, INFO, "of them, whose refresh named its vsync id (Android 12+)")     \
 	F(markers_replaced, INFO, "marker frames replaced by FrameTimeline's (same frames)")    \
-	F(identical_inputs, WARN, "inputs byte-identical to an earlier one, read once")
+	F(identical_inputs, WARN, "inputs byte-identical to an earlier one, read once")     \
+	F(truncated_names, WARN, "frames whose process name is the kernel's cut 15-character "  \
+				  "name, which no single package of the recording ends with: "  \
+				  "app left empty")                                            \
+	F(out_of_range, ERROR, "frames with a time beyond any clock (over 2^60 ns) or a "   \
+			       "refresh period over 2^40 ns, dropped as damaged")
 
 #define GFXSTAT_MODEL_STAT__(name, sev, doc) GFXSTAT_MODEL_##name,
 enum gfxstat_model_stat {

@@ -10,7 +10,9 @@
  * delivers, in this order: every process the trace names (sink.process, by pid), every atrace
  * marker in timestamp order (stable for equal timestamps), every complete FrameTimeline frame
  * in present order (stable), then the incomplete frames. Memory is therefore linear in the
- * print events and frames of the trace.
+ * print events and frames of the trace. With a sink.sched, markers and scheduler events go
+ * out merged in time order while the trace is fed, the rest at finish; counters
+ * (sink.counter) as they are decoded.
  *
  * What is decoded:
  *   - ftrace `print` events (FtraceEvent.print = 3, PrintFtraceEvent.buf = 2) go through
@@ -22,6 +24,10 @@
  *   - ProcessTree (TracePacket.process_tree = 2) and PackagesList (packages_list = 47): the
  *     process name and package of each pid, which name the app of FrameTimeline frames;
  *   - SystemInfo (system_info = 45): the build fingerprint and SDK level;
+ *   - with sink.sched / sink.counter (lib/input/perfetto_sched.c): the scheduler events of
+ *     the ftrace bundles (compact_sched included) as struct gfxstat_sched_event, and the
+ *     counters (sys_stats, process_stats, battery, power rails, gpu_frequency,
+ *     thermal_temperature) as struct gfxstat_counter (docs/perfetto.md);
  *   - ClockSnapshot: timestamps of packets in another clock (Android 12's FrameTimeline
  *     uses MONOTONIC) are converted to the trace clock (BOOTTIME unless the snapshot says
  *     otherwise) with the latest snapshot seen.
@@ -34,6 +40,8 @@
 #include <stdint.h>
 
 #include "gfxstat.h"
+#include "gfxstat_sched.h"
+#include "gfxstat_sysctx.h"
 
 /* Default limits; see struct gfxstat_perfetto_limits. */
 #define GFXSTAT_PERFETTO_MAX_PACKET (16u << 20)
@@ -86,6 +94,45 @@ struct gfxstat_perfetto_sink {
 	 * Non-zero stops.
 	 */
 	int (*process)(void *user, int32_t pid, struct gfxstat_str name);
+	/*
+	 * the scheduler events of the ftrace bundles (sched_switch, sched_waking, ...,
+	 * compact_sched included; docs/perfetto.md "Scheduler events"); may be NULL. With it,
+	 * atrace markers no longer wait for finish: markers and scheduler events go out
+	 * together while the trace is fed, merged over the CPUs in time order (the thread
+	 * states that time a doFrame need both in one order; the events held for merging are
+	 * bounded); processes then come at finish, before the frames. Non-zero stops.
+	 */
+	gfxstat_sched_fn sched;
+	/*
+	 * counter samples (gfxstat_sysctx.h): sys_stats, process_stats, battery, power rails,
+	 * and the gpu_frequency and thermal_temperature ftrace events; may be NULL. Non-zero
+	 * stops.
+	 */
+	gfxstat_counter_fn counter;
+};
+
+/* What the scheduler part decoded (with a sched or counter sink; zero without). */
+struct gfxstat_perfetto_sched_summary {
+	uint64_t bundles;           /* FtraceEventBundles looked at */
+	uint64_t prints;            /* atrace markers delivered merged with the events */
+	uint64_t sched[GFXSTAT_SCHED_KIND_COUNT];       /* events delivered, by kind */
+	uint64_t counter[GFXSTAT_COUNTER_KIND_COUNT];   /* samples delivered, by kind */
+	uint64_t compact_bundles;   /* bundles with compact_sched */
+	uint64_t compact_switch;    /* sched_switch decoded from compact_sched */
+	uint64_t compact_waking;    /* sched_waking decoded from compact_sched */
+	uint64_t compact_skipped;   /* compact events before the CPU's first switch: no
+				     * previous/current thread to infer (trace_processor
+				     * skips them too: compact_sched_*_skipped) */
+	uint64_t compact_errors;    /* columns of unequal length, or a bad name index */
+	uint64_t lost_events;       /* bundles whose CPU buffer overwrote events */
+	uint64_t late;              /* events older than one already delivered, dropped */
+	uint64_t forced;            /* events delivered early because the holding limit was hit */
+	uint64_t held_max;          /* most events held at once */
+	uint64_t clock_unconverted; /* bundles in a non-boot ftrace clock without a snapshot */
+	uint64_t malformed;         /* events or messages that did not decode, skipped */
+	uint64_t bad_cpu;           /* bundles of a CPU >= 1024, skipped */
+	int kernel_major, kernel_minor; /* SystemInfo utsname release, 0 when absent (4.4 is
+					 * then assumed for prev_state, as trace_processor) */
 };
 
 struct gfxstat_perfetto_limits {
@@ -141,6 +188,7 @@ struct gfxstat_perfetto_summary {
 					 * "google/bluejay/bluejay:13/TQ1A.220812.001.A1/...", or ""
 					 * (cut to fit, NUL-terminated) */
 	char release[16];            /* the Android release in the fingerprint ("13"), or "" */
+	struct gfxstat_perfetto_sched_summary sched;
 };
 
 struct gfxstat_perfetto;

@@ -40,7 +40,8 @@ void gfxstat_html_free(struct gfxstat_html *h);
 
 /**
  * gfxstat_html_frame() - keep one frame's present time for the charts (a gfxstat_frame_fn)
- * Frames of a layer must come in present order; frames without a present are not drawn.
+ * Frames of a layer must come in present order; frames without a present are not drawn,
+ * only counted (the janky table finds an untimed frame's cause by its rank among them).
  * Return: 0 or GFXSTAT_E_NOMEM.
  */
 int gfxstat_html_frame(void *h, const struct gfxstat_frame *f);
@@ -48,9 +49,22 @@ int gfxstat_html_frame(void *h, const struct gfxstat_frame *f);
 /**
  * gfxstat_html_cause() - the cause of frame @f, should the metrics find it janky
  * @cause: one line (gfxstat_causes_explain()); copied
+ * Give the cause of a frame without a present before passing that frame to
+ * gfxstat_html_frame(): it is kept under the frame's rank among its layer's untimed ones.
  * Return: 0 or GFXSTAT_E_NOMEM.
  */
 int gfxstat_html_cause(struct gfxstat_html *h, const struct gfxstat_frame *f, const char *cause);
+
+struct gfxstat_cause;
+
+/**
+ * gfxstat_html_cause_why() - as gfxstat_html_cause() with @c->text, and @c's class,
+ * signature and summary kept too: the verdict's top cause (clustered as `analyze` clusters
+ * them) and the timeline's colour of the frame (gfxstat_cause.h); @c is copied
+ * Return: 0 or GFXSTAT_E_NOMEM.
+ */
+int gfxstat_html_cause_why(struct gfxstat_html *h, const struct gfxstat_frame *f,
+			   const struct gfxstat_cause *c);
 
 /**
  * gfxstat_html_meta() - one row of the report's header ("inputs", "device", "source", ...)
@@ -153,5 +167,18 @@ int gfxstat_trace_event_marker(void *t, const struct gfxstat_ftrace_line *ev,
  */
 int gfxstat_trace_event_write(struct gfxstat_trace_event *t, const struct gfxstat_metrics *m,
 			      int64_t window_ns, gfxstat_write_fn fn, void *user);
+
+struct gfxstat_series;
+
+/**
+ * gfxstat_trace_event_series() - keep one system series (gfxstat_sysctx.h: a CPU's frequency
+ * or load, a cluster's, the GPU's, a temperature, the battery, a rail's power), copied.
+ * gfxstat_trace_event_write() gives it a counter track ("C" events) on process 2, "gfxstat
+ * system": one event per window that has a value, at the window's start, its arg named by
+ * the series' unit ({"kHz":1800000}), and one with the last value at the last window's end.
+ * Return: 0, GFXSTAT_E_NOMEM, or GFXSTAT_E_LIMIT past GFXSTAT_TRACE_MAX_VALUES values kept.
+ */
+#define GFXSTAT_TRACE_MAX_VALUES (1u << 22)
+int gfxstat_trace_event_series(struct gfxstat_trace_event *t, const struct gfxstat_series *s);
 
 #endif

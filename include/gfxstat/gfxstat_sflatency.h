@@ -47,7 +47,8 @@
 	F(rows_without_period, WARN, "rows before any period line, skipped")               \
 	F(too_many_rows, WARN, "rows over the per-dump limit, skipped")                    \
 	F(malformed, WARN, "lines that are neither a period, a row nor a known message")   \
-	F(line_too_long, WARN, "lines over the length limit, skipped")
+	F(line_too_long, WARN, "lines over the length limit, skipped")                     \
+	F(bad_period, ERROR, "period lines over 2^40 ns (no display's), read as no period")
 
 #define GFXSTAT_SFL_STAT__(name, sev, doc) GFXSTAT_SFL_STAT_##name,
 enum gfxstat_sfl_stat {

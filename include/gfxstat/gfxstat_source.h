@@ -17,6 +17,7 @@
 #include "gfxstat_model.h"
 #include "gfxstat_perfetto.h"
 #include "gfxstat_sflatency.h"
+#include "gfxstat_sysctx.h"
 
 struct gfxstat_source_sink {
 	gfxstat_frame_fn frame;   /* every frame of the model, in order; may be NULL */
@@ -28,6 +29,15 @@ struct gfxstat_source_sink {
 /* The caller needs no app sections (no causes, no app-work starts, no input flags): the
  * section tracker is not run, which is faster (gfx's seed windows use presents only). */
 #define GFXSTAT_SOURCE_NO_CAUSES 1u
+/* The caller wants the causes of late frames from thread states: the scheduler events of the
+ * input (sched_switch, sched_waking, cpu_frequency, binder, ...) are read and each doFrame and
+ * DrawFrame's thread is timed (gfxstat_sched.h, gfxstat_cause.h). Costs a payload parse per
+ * scheduler event; ignored with GFXSTAT_SOURCE_NO_CAUSES. */
+#define GFXSTAT_SOURCE_THREAD_STATES 2u
+/* The caller wants the system around the frames (gfxstat_sysctx.h): per-CPU frequency and
+ * load, clusters, GPU, thermal, battery, power rails, per window, and which scheduler events
+ * and counters the input holds (gfxstat_source_sysctx()). Reads every scheduler event. */
+#define GFXSTAT_SOURCE_SYSTEM 4u
 
 /* What one input held: the last input's after gfxstat_source_end(). */
 struct gfxstat_source_summary {
@@ -50,6 +60,10 @@ struct gfxstat_source_summary {
 	struct gfxstat_app_frames_summary app;
 	struct gfxstat_model_stats model; /* what the model did with this input's frames */
 	uint64_t damaged;            /* ERROR-severity counters of any parser: data lost */
+	/* dumpsys gfxinfo: each block's own summary (at most 4096), in dump order; valid
+	 * until the next gfxstat_source_begin() */
+	const struct gfxstat_gfxinfo_own *gfxinfo_own;
+	size_t ngfxinfo_own;
 };
 
 struct gfxstat_source;
@@ -84,5 +98,10 @@ const struct gfxstat_model *gfxstat_source_model(const struct gfxstat_source *s)
 struct gfxstat_model *gfxstat_source_model_mut(struct gfxstat_source *s);
 /* The app sections seen so far (to explain late frames); valid until the next begin. */
 struct gfxstat_causes *gfxstat_source_causes(const struct gfxstat_source *s);
+/* With GFXSTAT_SOURCE_SYSTEM: the current input's system series and counts (the series once
+ * gfxstat_source_end() made them); valid until the next begin. NULL without the flag. */
+const struct gfxstat_sysctx *gfxstat_source_sysctx(const struct gfxstat_source *s);
+/* The window of the system series (1 s when 0), for the inputs begun after it. */
+void gfxstat_source_set_sys_window(struct gfxstat_source *s, int64_t window_ns);
 
 #endif

@@ -63,15 +63,27 @@ void gfxstat_block_draw(struct gfxstat_rng *r, size_t nblocks, size_t *out, size
 
 double gfxstat_mean_sd(const double *v, size_t n, double *sd)
 {
-	double m = 0, ss = 0;
-	size_t i;
+	double m = 0, ss = 0, c = 0;
+	size_t i, same = 1;
 
+	for (i = 1; i < n && same; i++)
+		same = v[i] == v[0];
+	/* equal values (the same recording twice) are their own mean, with no spread: a sum's
+	 * rounding would make up a spread of 1e-14 and an interval around it */
+	if (same) {
+		*sd = 0;
+		return v[0];
+	}
 	for (i = 0; i < n; i++)
 		m += v[i];
 	m /= (double)n;
-	for (i = 0; i < n; i++)
+	/* two passes, the second corrected by the first's rounding (Chan, Golub, LeVeque) */
+	for (i = 0; i < n; i++) {
 		ss += (v[i] - m) * (v[i] - m);
-	*sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+		c += v[i] - m;
+	}
+	ss -= c * c / (double)n;
+	*sd = n > 1 && ss > 0 ? sqrt(ss / (double)(n - 1)) : 0;
 	return m;
 }
 

@@ -10,7 +10,11 @@
 #include "../gx_local.h"
 #include "gfxstat/gfxstat_gfxinfo.h"
 
-#define MAX_STREAMS 4096
+/* layers a recording may hold: as many as SurfaceFlinger's frame producer keeps apart (a
+ * phone shows some hundreds; a trace of hours of app switches, thousands) */
+#define MAX_STREAMS 65536
+/* names of the layers past that, counted each once (their frames are counted whatever) */
+#define MAX_DROPPED_NAMES (1 << 24)
 #define MAX_FRAMES_PER_STREAM (64u << 20)
 #define PERFDOG_JANK_NS 83333333LL   /* two film frames: 2 * 1000 / 24 ms */
 #define PERFDOG_BIG_NS 125000000LL   /* three film frames */
@@ -19,6 +23,12 @@
 #define CADENCE_MAX_NS (50 * GFXSTAT_NSEC_PER_MSEC) /* slowest cadence: 20 FPS */
 #define CADENCE_MAX_VSYNCS 64
 #define RATE_MIN_S 60.0               /* per-10-minute rates need a minute of frames */
+/* The per-window FPS series of a layer stops after WINDOWS_MAX windows (36 hours of 1 s
+ * windows), and the series of all layers together after WINDOWS_BUDGET: one frame far from
+ * the others (a damaged time, 20 years on) must not make a series of billions of empty
+ * windows; gfxstat analyze ran out of memory on 200 bytes. */
+#define WINDOWS_MAX ((size_t)1 << 17)
+#define WINDOWS_BUDGET ((size_t)1 << 22)
 /* the shortest refresh period an estimate may give: 144 Hz is 6.944 ms, 6.9 leaves room for
  * present jitter; anything shorter is not a display's period (app-side work, back-to-back) */
 #define PERIOD_MIN_NS 6900000LL
@@ -43,20 +53,34 @@ struct stream {
 	size_t nu, capu;
 	struct gfxstat_janky_frame *jl;
 	struct gfxstat_scroll *scrolls;
+	size_t mbeg, mn; /* an app's layers: members[mbeg .. mbeg + mn) */
 	struct gfxstat_layer_metrics m;
 	double *window_fps;
 	struct gfxstat_jank_window *jw;
+	size_t jwcap; /* room in jw: a window takes at least one interval, so <= intervals */
 	int64_t last;
+};
+
+/* A source's own summary of a layer or an app (gfxstat_metrics_own_summary()). */
+struct own {
+	int64_t total, janky;
 };
 
 struct gfxstat_metrics {
 	struct gfxstat_metrics_opts o;
+	/* the source's own summaries of layers [0] and apps [1], by name (their maps' indexes) */
+	struct gx_strmap own_names[2];
+	struct own *own[2];
+	size_t capown[2];
 	struct gx_strmap names; /* layer name -> stream index */
 	struct gx_strmap dropped; /* names of the layers past MAX_STREAMS */
 	uint64_t dropped_frames;  /* their frames */
 	struct stream *s;
 	size_t ns, cap;
+	size_t *members; /* the layers of each app, app by app, in layer order */
 	int finished;
+	int finish_rc;       /* a failed finish leaves no layer to read */
+	size_t windows_left; /* of WINDOWS_BUDGET */
 };
 
 void gfxstat_metrics_opts_init(struct gfxstat_metrics_opts *o)
@@ -83,7 +107,9 @@ struct gfxstat_metrics *gfxstat_metrics_new(const struct gfxstat_metrics_opts *o
 		gfxstat_metrics_opts_init(&m->o);
 	if (m->o.wait_ns <= 0 || m->o.window_ns <= 0 || m->o.default_period_ns <= 0 ||
 	    m->o.settle_ns <= 0 ||
-	    gx_strmap_init(&m->names, MAX_STREAMS) || gx_strmap_init(&m->dropped, MAX_STREAMS)) {
+	    gx_strmap_init(&m->names, MAX_STREAMS) || gx_strmap_init(&m->dropped, MAX_DROPPED_NAMES) ||
+	    gx_strmap_init(&m->own_names[0], MAX_STREAMS) ||
+	    gx_strmap_init(&m->own_names[1], MAX_STREAMS)) {
 		gfxstat_metrics_free(m);
 		return NULL;
 	}
@@ -115,6 +141,11 @@ void gfxstat_metrics_free(struct gfxstat_metrics *m)
 	for (i = 0; i < m->ns; i++)
 		stream_free(&m->s[i]);
 	free(m->s);
+	for (i = 0; i < 2; i++) {
+		gx_strmap_free(&m->own_names[i]);
+		free(m->own[i]);
+	}
+	free(m->members);
 	gx_strmap_free(&m->names);
 	gx_strmap_free(&m->dropped);
 	free(m);
@@ -171,7 +202,7 @@ static int push(struct stream *s, int64_t present, int64_t period, int64_t rende
 		const struct fx *x)
 {
 	if (s->n == s->cap) {
-		size_t nc = s->cap ? s->cap * 2 : 256;
+		size_t nc = s->cap ? s->cap * 2 : 8; /* a run may hold 65536 layers */
 		int64_t *a, *b, *c;
 		signed char *d;
 		struct fx *e;
@@ -431,22 +462,28 @@ static int perfdog_jank(const int64_t *iv, size_t i)
 	return 3 * iv[i] > 2 * (iv[i - 1] + iv[i - 2] + iv[i - 3]) && iv[i] > PERFDOG_JANK_NS;
 }
 
-/* The refresh period at interval @i: the later frame's own, else the stream's @dflt. */
-static int64_t period_at(const struct stream *s, size_t i, int64_t dflt)
+/* The refresh period at frame @j: its own, else the stream's @dflt. */
+static int64_t frame_period(const struct stream *s, size_t j, int64_t dflt)
 {
-	int64_t p = s->period[i + 1];
+	int64_t p = s->period[j];
 
 	return p > 0 && p != GFXSTAT_NS_NONE ? p : dflt;
+}
+
+/* The refresh period at interval @i: the later frame's. */
+static int64_t period_at(const struct stream *s, size_t i, int64_t dflt)
+{
+	return frame_period(s, i + 1, dflt);
 }
 
 /*
  * Scrolls: a scroll starts at a frame whose app work handled input and takes the frames that
  * follow (the fling included) until a gap of settle_ns: the content has settled. Sets
  * use[i] for the intervals the metrics count: all of them, or with scroll_only the intervals
- * inside scrolls.
+ * inside scrolls. Their hitch rate comes once the intervals are judged (scroll_hitch()).
  */
 static int scrolls(const struct gfxstat_metrics_opts *o, struct stream *s, const int64_t *iv,
-		   int64_t period, unsigned char *use)
+		   unsigned char *use)
 {
 	struct gfxstat_layer_metrics *m = &s->m;
 	size_t n = s->n, j, start = 0, cap = 0, ns = 0;
@@ -460,7 +497,6 @@ static int scrolls(const struct gfxstat_metrics_opts *o, struct stream *s, const
 		if (end_here) {
 			size_t k, run = 0;
 			struct gfxstat_scroll *sc;
-			int64_t hitch = 0;
 
 			on = 0;
 			if (j - 1 > start) { /* at least one interval */
@@ -480,12 +516,8 @@ static int scrolls(const struct gfxstat_metrics_opts *o, struct stream *s, const
 				sc->end_ns = s->present[j - 1];
 				sc->frames = (uint32_t)(j - start);
 				for (k = start; k + 1 < j; k++) {
-					int64_t p = period_at(s, k, period);
-
 					if (o->scroll_only)
 						use[k] = 1;
-					if (iv[k] > p)
-						hitch += iv[k] - p;
 					if (iv[k] > sc->longest_ns)
 						sc->longest_ns = iv[k];
 					if (++run >= 4 && perfdog_jank(iv, k))
@@ -495,7 +527,6 @@ static int scrolls(const struct gfxstat_metrics_opts *o, struct stream *s, const
 					double dur = (double)(sc->end_ns - sc->start_ns) / 1e9;
 
 					sc->fps = dur > 0 ? (double)(sc->frames - 1) / dur : 0;
-					sc->hitch_ms_per_s = dur > 0 ? (double)hitch / 1e6 / dur : 0;
 				}
 			}
 		}
@@ -506,7 +537,36 @@ static int scrolls(const struct gfxstat_metrics_opts *o, struct stream *s, const
 	}
 	m->nscrolls = ns;
 	m->scrolls = s->scrolls;
-	/* does it get worse the further you scroll: the slope of the hitch rate */
+	return 0;
+}
+
+/*
+ * A scroll's hitch rate is the layer's hitch_ms_per_s over the scroll's intervals: what each
+ * counted interval lost (@hit: against the cadence, from the frame's start or its own
+ * deadline where it has one) summed, per second of those intervals. One name, one
+ * definition (docs/metrics.md): a scroll spanning every interval has the layer's rate. Then
+ * whether it gets worse the further you scroll: the slope of the rate over the scrolls.
+ */
+static void scroll_hitch(struct stream *s, const int64_t *iv, const unsigned char *counted,
+			 const int64_t *hit)
+{
+	struct gfxstat_layer_metrics *m = &s->m;
+	size_t j, k = 0, ns = m->nscrolls;
+
+	for (j = 0; j < ns; j++) {
+		struct gfxstat_scroll *sc = &s->scrolls[j];
+		int64_t h = 0, act = 0;
+
+		while (k + 1 < s->n && s->present[k] < sc->start_ns)
+			k++;
+		/* interval k runs from present k to present k + 1 */
+		for (; k + 1 < s->n && s->present[k + 1] <= sc->end_ns; k++)
+			if (counted[k]) {
+				h += hit[k];
+				act += iv[k];
+			}
+		sc->hitch_ms_per_s = act ? (double)h / 1e6 / ((double)act / 1e9) : 0;
+	}
 	if (ns >= 2) {
 		double mx = (double)(ns - 1) / 2, my = 0, sxy = 0, sxx = 0;
 
@@ -518,7 +578,6 @@ static int scrolls(const struct gfxstat_metrics_opts *o, struct stream *s, const
 		}
 		m->scroll_hitch_slope = sxy / sxx;
 	}
-	return 0;
 }
 
 /* vsyncs an interval spans at period @p, rounded, 1 to CADENCE_MAX_VSYNCS */
@@ -703,7 +762,7 @@ static size_t taobao_run(struct stream *s, const int64_t *iv, size_t start, size
 
 	found = gfxstat_jank_windows(iv + start, end - start, p, tmp, 256);
 	for (w = 0; w < found && w < 256; w++) {
-		if (tmp[w].fps >= limit || kept >= JANK_WINDOW_CAP)
+		if (tmp[w].fps >= limit || kept >= s->jwcap)
 			continue;
 		if (s->jw) {
 			s->jw[kept] = tmp[w];
@@ -714,7 +773,7 @@ static size_t taobao_run(struct stream *s, const int64_t *iv, size_t start, size
 	return kept;
 }
 
-static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
+static int compute(const struct gfxstat_metrics_opts *o, struct stream *s, size_t *windows_left)
 {
 	struct gfxstat_layer_metrics *m = &s->m;
 	size_t n = s->n, i, niv = n ? n - 1 : 0, nc = 0, k;
@@ -724,12 +783,13 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 	unsigned char *use = malloc(niv ? niv : 1), *counted = malloc(niv ? niv : 1);
 	unsigned char *late = malloc(niv ? niv : 1);
 	uint32_t *cad = malloc((niv ? niv : 1) * sizeof(*cad));
+	int64_t *hit = malloc((niv ? niv : 1) * sizeof(*hit)); /* each interval's hitch time */
 	int64_t active = 0, wait = 0, max_c = 0, hitch = 0, hitch_r = 0, period, jank_time = 0;
 	int64_t lat_med = 0;
 	double span;
 	int rc = GFXSTAT_E_NOMEM, by_start;
 
-	if (!iv || !cnt || !sorted || !use || !counted || !late || !cad)
+	if (!iv || !cnt || !sorted || !use || !counted || !late || !cad || !hit)
 		goto out;
 	m->name = s->name;
 	m->app = s->app;
@@ -749,7 +809,7 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 	period = stream_period(s, sorted, niv, o->default_period_ns, &m->period_assumed);
 	m->period_ns = period;
 	m->refresh_hz = 1e9 / (double)period;
-	if (scrolls(o, s, iv, period, use))
+	if (scrolls(o, s, iv, use))
 		goto out;
 	for (i = 0; i < niv; i++)
 		counted[i] = use[i] && iv[i] < o->wait_ns;
@@ -773,6 +833,7 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 					      : GFXSTAT_NS_NONE;
 
 			late[i] = 0;
+			hit[i] = 0;
 			if (!use[i])
 				continue;
 			if (!counted[i]) {
@@ -808,14 +869,13 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 			 * intended start too) */
 			if (ovr != GFXSTAT_NS_NONE) {
 				late[i] = ovr > 0;
-				if (ovr > 0)
-					hitch += ovr;
+				hit[i] = ovr > 0 ? ovr : 0;
 			} else {
 				late[i] = 2 * iv[i] > (2 * (int64_t)cad[i] + 1) * p &&
 					  (exc == GFXSTAT_NS_NONE || 2 * exc > pc);
-				if (iv[i] > pc)
-					hitch += own_excess(iv[i] - pc, exc);
+				hit[i] = iv[i] > pc ? own_excess(iv[i] - pc, exc) : 0;
 			}
+			hitch += hit[i];
 			if (late[i]) {
 				m->slow_frames++;
 				m->d++;
@@ -847,6 +907,7 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 	m->fps_wall = o->scroll_only ? m->fps : span > 0 ? (double)niv / span : 0;
 	m->matrix_dropped_per_frame = nc ? (double)m->matrix_dropped / (double)nc : 0;
 	m->hitch_ms_per_s = active ? (double)hitch / 1e6 / ((double)active / 1e9) : 0;
+	scroll_hitch(s, iv, counted, hit);
 	m->refresh.hitch_ms_per_s = active ? (double)hitch_r / 1e6 / ((double)active / 1e9) : 0;
 
 	/* percentiles of the counted frame times, nearest rank; a source with no presents
@@ -928,8 +989,14 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 		size_t nw = (size_t)((m->last_ns - m->first_ns) / o->window_ns), w, j = 0, nz = 0;
 		double *sorted_w;
 
-		s->window_fps = calloc(nw, sizeof(double));
-		sorted_w = malloc(nw * sizeof(double));
+		if (nw > WINDOWS_MAX)
+			nw = WINDOWS_MAX;
+		if (nw > *windows_left)
+			nw = *windows_left;
+		*windows_left -= nw;
+		/* none left: no series, the median is the FPS (calloc(0) may give NULL) */
+		s->window_fps = calloc(nw ? nw : 1, sizeof(double));
+		sorted_w = malloc((nw ? nw : 1) * sizeof(double));
 		if (!s->window_fps || !sorted_w) {
 			free(sorted_w);
 			goto out;
@@ -964,7 +1031,10 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 	{
 		size_t start = 0, end, kept = 0, kept_r = 0;
 
-		s->jw = malloc(JANK_WINDOW_CAP * sizeof(*s->jw));
+		/* sized by the intervals, not the cap: a run of thousands of layers of a few
+		 * frames each must not take the cap's memory each */
+		s->jwcap = niv < JANK_WINDOW_CAP ? niv : JANK_WINDOW_CAP;
+		s->jw = malloc((s->jwcap ? s->jwcap : 1) * sizeof(*s->jw));
 		if (!s->jw)
 			goto out;
 		for (end = 0; end <= niv; end++) {
@@ -1011,7 +1081,9 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s)
 			       : s->x[i].overrun != GFXSTAT_NS_NONE && s->x[i].overrun > 0
 				       ? s->x[i].overrun
 				       : GFXSTAT_NS_NONE;
-		e->cadence_ns = period_at(s, i ? i - 1 : 0, period) * (int64_t)(i ? cad[i - 1] : 1);
+		/* the frame's own period: the first frame has no interval (and a one-frame
+		 * stream no second frame to borrow one from) */
+		e->cadence_ns = frame_period(s, i, period) * (int64_t)(i ? cad[i - 1] : 1);
 		e->index = i;
 	}
 	for (k = 0; k < s->nu && !o->scroll_only; k++) {
@@ -1038,135 +1110,209 @@ out:
 	free(counted);
 	free(late);
 	free(cad);
+	free(hit);
 	return rc;
 }
 
-/* An app's stream: the union of its layers' presents (a vsync counts once). */
+/* Sort an app's frames by present, keeping each frame's period and render time with it; the
+ * frames of several layers in one vsync are one. */
+static int sort_app(struct stream *a)
+{
+	size_t k;
+
+	size_t n = a->n, w = 0;
+	size_t *ord = malloc((n ? n : 1) * sizeof(*ord));
+	int64_t *np = malloc((n ? n : 1) * sizeof(*np)), *npe, *nr;
+	signed char *ni = malloc(n ? n : 1);
+	struct fx *nx = malloc((n ? n : 1) * sizeof(*nx));
+
+	npe = malloc((n ? n : 1) * sizeof(*npe));
+	nr = malloc((n ? n : 1) * sizeof(*nr));
+	if (!ord || !np || !npe || !nr || !ni || !nx) {
+		free(nx);
+		free(ord);
+		free(np);
+		free(npe);
+		free(nr);
+		free(ni);
+		return GFXSTAT_E_NOMEM;
+	}
+	for (k = 0; k < n; k++)
+		np[k] = a->present[k];
+	for (k = 0; k < n; k++)
+		ord[k] = k;
+	{
+		/* sort indexes by present: simple shell sort keeps it dependency-free */
+		size_t gap, x, y;
+
+		for (gap = n / 2; gap > 0; gap /= 2)
+			for (x = gap; x < n; x++)
+				for (y = x; y >= gap &&
+					    np[ord[y - gap]] > np[ord[y]]; y -= gap) {
+					size_t t = ord[y];
+
+					ord[y] = ord[y - gap];
+					ord[y - gap] = t;
+				}
+	}
+	for (k = 0; k < n; k++) {
+		int64_t p = a->present[ord[k]];
+
+		if (w && np[w - 1] == p) {
+			/* one vsync, several layers: input if any of them had it */
+			if (a->input[ord[k]] > ni[w - 1])
+				ni[w - 1] = a->input[ord[k]];
+			/* and janky if any of them was */
+			if (a->x[ord[k]].verdict > nx[w - 1].verdict)
+				nx[w - 1].verdict = a->x[ord[k]].verdict;
+			/* and started when the earliest of them did */
+			if (a->x[ord[k]].start != GFXSTAT_NS_NONE &&
+			    (nx[w - 1].start == GFXSTAT_NS_NONE ||
+			     a->x[ord[k]].start < nx[w - 1].start))
+				nx[w - 1].start = a->x[ord[k]].start;
+			continue;
+		}
+		np[w] = p;
+		npe[w] = a->period[ord[k]];
+		nr[w] = a->render[ord[k]];
+		ni[w] = a->input[ord[k]];
+		nx[w] = a->x[ord[k]];
+		w++;
+	}
+	free(ord);
+	free(a->present);
+	free(a->period);
+	free(a->render);
+	free(a->input);
+	free(a->x);
+	a->x = nx;
+	a->present = np;
+	a->period = npe;
+	a->render = nr;
+	a->input = ni;
+	a->n = w;
+	a->cap = n ? n : 1;
+	return 0;
+}
+
+/*
+ * An app's stream: the union of its layers' presents (a vsync counts once). Apps are found
+ * through a map, in the order of their first layer, and each layer's frames are added in
+ * layer order: linear in layers and apps.
+ */
 static int build_apps(struct gfxstat_metrics *m)
 {
-	size_t nlayers = m->ns, i, j;
+	size_t nlayers = m->ns, first = m->ns, i, k;
+	size_t *of = malloc((nlayers ? nlayers : 1) * sizeof(*of)); /* each layer's app stream */
+	struct gx_strmap apps;
+	int rc = 0;
 
-	for (i = 0; i < nlayers; i++) {
+	if (!of || gx_strmap_init(&apps, MAX_STREAMS)) {
+		free(of);
+		return GFXSTAT_E_NOMEM;
+	}
+	for (i = 0; i < nlayers && !rc; i++) {
+		const char *name = m->s[i].app;
 		struct stream *a;
-		int dup = 0;
-		size_t k;
+		int created;
+		long ai;
 
-		if (!m->s[i].app || !m->s[i].app[0])
+		of[i] = SIZE_MAX;
+		if (!name || !name[0])
 			continue;
-		for (j = 0; j < i && !dup; j++)
-			dup = m->s[j].app && !strcmp(m->s[j].app, m->s[i].app);
-		if (dup)
+		ai = gx_strmap_add(&apps, name, strlen(name), &created);
+		if (ai < 0) {
+			rc = (int)ai;
+			break;
+		}
+		of[i] = first + (size_t)ai;
+		if (!created)
 			continue;
 		a = new_stream(m);
-		if (!a)
-			return GFXSTAT_E_NOMEM;
+		if (!a) {
+			rc = GFXSTAT_E_NOMEM;
+			break;
+		}
 		a->is_app = 1;
 		a->source = m->s[i].source;
 		{
-			struct gfxstat_str app = { m->s[i].app, strlen(m->s[i].app) };
+			struct gfxstat_str app = { name, strlen(name) };
 
 			a->name = dup_str(app);
 			a->app = dup_str(app);
 		}
 		if (!a->name || !a->app)
-			return GFXSTAT_E_NOMEM;
-		for (j = i; j < nlayers; j++) {
-			struct stream *l = &m->s[j];
-
-			if (!l->app || strcmp(l->app, a->app))
-				continue;
-			for (k = 0; k < l->n; k++)
-				if (push(a, l->present[k], l->period[k], l->render[k], l->input[k],
-					 &l->x[k]))
-					return GFXSTAT_E_NOMEM;
-			for (k = 0; k < l->nu; k++)
-				if (push_untimed(a, &l->ux[k]))
-					return GFXSTAT_E_NOMEM;
-			a->m.source_judged += l->m.source_judged;
-			a->m.source_janky += l->m.source_janky;
-			for (k = 0; k < GFXSTAT_FT_JANK_BITS; k++)
-				a->m.ft_jank[k] += l->m.ft_jank[k];
-			for (k = 0; k < 6; k++)
-				a->m.ft_present[k] += l->m.ft_present[k];
-			for (k = 0; k < GFXSTAT_GFXINFO_REASONS; k++)
-				a->m.gfxinfo_reasons[k] += l->m.gfxinfo_reasons[k];
-		}
-		/* sort by present, keeping each frame's period and render time with it */
-		{
-			size_t n = a->n, w = 0;
-			size_t *ord = malloc((n ? n : 1) * sizeof(*ord));
-			int64_t *np = malloc((n ? n : 1) * sizeof(*np)), *npe, *nr;
-			signed char *ni = malloc(n ? n : 1);
-			struct fx *nx = malloc((n ? n : 1) * sizeof(*nx));
-
-			npe = malloc((n ? n : 1) * sizeof(*npe));
-			nr = malloc((n ? n : 1) * sizeof(*nr));
-			if (!ord || !np || !npe || !nr || !ni || !nx) {
-				free(nx);
-				free(ord);
-				free(np);
-				free(npe);
-				free(nr);
-				free(ni);
-				return GFXSTAT_E_NOMEM;
-			}
-			for (k = 0; k < n; k++)
-				np[k] = a->present[k];
-			for (k = 0; k < n; k++)
-				ord[k] = k;
-			{
-				/* sort indexes by present: simple shell sort keeps it dependency-free */
-				size_t gap, x, y;
-
-				for (gap = n / 2; gap > 0; gap /= 2)
-					for (x = gap; x < n; x++)
-						for (y = x; y >= gap &&
-							    np[ord[y - gap]] > np[ord[y]]; y -= gap) {
-							size_t t = ord[y];
-
-							ord[y] = ord[y - gap];
-							ord[y - gap] = t;
-						}
-			}
-			for (k = 0; k < n; k++) {
-				int64_t p = a->present[ord[k]];
-
-				if (w && np[w - 1] == p) {
-					/* one vsync, several layers: input if any of them had it */
-					if (a->input[ord[k]] > ni[w - 1])
-						ni[w - 1] = a->input[ord[k]];
-					/* and janky if any of them was */
-					if (a->x[ord[k]].verdict > nx[w - 1].verdict)
-						nx[w - 1].verdict = a->x[ord[k]].verdict;
-					/* and started when the earliest of them did */
-					if (a->x[ord[k]].start != GFXSTAT_NS_NONE &&
-					    (nx[w - 1].start == GFXSTAT_NS_NONE ||
-					     a->x[ord[k]].start < nx[w - 1].start))
-						nx[w - 1].start = a->x[ord[k]].start;
-					continue;
-				}
-				np[w] = p;
-				npe[w] = a->period[ord[k]];
-				nr[w] = a->render[ord[k]];
-				ni[w] = a->input[ord[k]];
-				nx[w] = a->x[ord[k]];
-				w++;
-			}
-			free(ord);
-			free(a->present);
-			free(a->period);
-			free(a->render);
-			free(a->input);
-			free(a->x);
-			a->x = nx;
-			a->present = np;
-			a->period = npe;
-			a->render = nr;
-			a->input = ni;
-			a->n = w;
-			a->cap = n ? n : 1;
-		}
+			rc = GFXSTAT_E_NOMEM;
 	}
+	for (i = 0; i < nlayers && !rc; i++) {
+		struct stream *a, *l = &m->s[i];
+
+		if (of[i] == SIZE_MAX)
+			continue;
+		a = &m->s[of[i]];
+		for (k = 0; k < l->n && !rc; k++)
+			rc = push(a, l->present[k], l->period[k], l->render[k], l->input[k], &l->x[k]);
+		for (k = 0; k < l->nu && !rc; k++)
+			rc = push_untimed(a, &l->ux[k]);
+		if (rc) {
+			rc = GFXSTAT_E_NOMEM;
+			break;
+		}
+		a->m.source_judged += l->m.source_judged;
+		a->m.source_janky += l->m.source_janky;
+		for (k = 0; k < GFXSTAT_FT_JANK_BITS; k++)
+			a->m.ft_jank[k] += l->m.ft_jank[k];
+		for (k = 0; k < 6; k++)
+			a->m.ft_present[k] += l->m.ft_present[k];
+		for (k = 0; k < GFXSTAT_GFXINFO_REASONS; k++)
+			a->m.gfxinfo_reasons[k] += l->m.gfxinfo_reasons[k];
+	}
+	for (i = first; i < m->ns && !rc; i++)
+		rc = sort_app(&m->s[i]);
+	/* each app's layers, so a reader lists them without scanning every layer per app */
+	m->members = rc ? NULL : malloc((nlayers ? nlayers : 1) * sizeof(*m->members));
+	if (!rc && !m->members)
+		rc = GFXSTAT_E_NOMEM;
+	for (i = 0; i < nlayers && !rc; i++)
+		if (of[i] != SIZE_MAX)
+			m->s[of[i]].mn++;
+	for (i = first, k = 0; i < m->ns && !rc; i++) {
+		m->s[i].mbeg = k;
+		k += m->s[i].mn;
+		m->s[i].mn = 0;
+	}
+	for (i = 0; i < nlayers && !rc; i++)
+		if (of[i] != SIZE_MAX) {
+			struct stream *a = &m->s[of[i]];
+
+			m->members[a->mbeg + a->mn++] = i;
+		}
+	gx_strmap_free(&apps);
+	free(of);
+	return rc;
+}
+
+int gfxstat_metrics_own_summary(struct gfxstat_metrics *m, const char *name, int is_app,
+				int64_t total, int64_t janky)
+{
+	int k = !!is_app, created;
+	long i = gx_strmap_add(&m->own_names[k], name, strlen(name), &created);
+
+	if (i == GFXSTAT_E_LIMIT)
+		return 0; /* more summaries than layers a run keeps: they would match none */
+	if (i < 0)
+		return (int)i;
+	if ((size_t)i >= m->capown[k]) {
+		size_t nc = m->capown[k] ? m->capown[k] * 2 : 16;
+		struct own *o = realloc(m->own[k], nc * sizeof(*o));
+
+		if (!o)
+			return GFXSTAT_E_NOMEM;
+		m->own[k] = o;
+		m->capown[k] = nc;
+	}
+	m->own[k][i].total = total;
+	m->own[k][i].janky = janky;
 	return 0;
 }
 
@@ -1176,11 +1322,26 @@ int gfxstat_metrics_finish(struct gfxstat_metrics *m)
 	int rc;
 
 	if (m->finished)
-		return 0;
+		return m->finish_rc;
 	m->finished = 1;
+	m->windows_left = WINDOWS_BUDGET;
 	rc = build_apps(m);
 	for (i = 0; i < m->ns && !rc; i++)
-		rc = compute(&m->o, &m->s[i]);
+		rc = compute(&m->o, &m->s[i], &m->windows_left);
+	m->finish_rc = rc;
+	if (rc) /* the layers after the failure were never computed */
+		return rc;
+	/* the source's own summaries, by name: a window's for its layer, a process's for its app */
+	for (i = 0; i < m->ns; i++) {
+		int kind = !!m->s[i].is_app;
+		long o = gx_strmap_find(&m->own_names[kind], m->s[i].name, strlen(m->s[i].name));
+
+		m->s[i].m.own_total = m->s[i].m.own_janky = -1;
+		if (o >= 0) {
+			m->s[i].m.own_total = m->own[kind][o].total;
+			m->s[i].m.own_janky = m->own[kind][o].janky;
+		}
+	}
 	return rc;
 }
 
@@ -1193,13 +1354,33 @@ uint64_t gfxstat_metrics_dropped(const struct gfxstat_metrics *m, uint64_t *fram
 
 size_t gfxstat_metrics_count(const struct gfxstat_metrics *m)
 {
-	return m->finished ? m->ns : 0;
+	return m->finished && !m->finish_rc ? m->ns : 0;
 }
 
 const struct gfxstat_layer_metrics *gfxstat_metrics_get(const struct gfxstat_metrics *m,
 							 size_t i)
 {
 	return i < gfxstat_metrics_count(m) ? &m->s[i].m : NULL;
+}
+
+size_t gfxstat_metrics_app_layers(const struct gfxstat_metrics *m,
+				  const struct gfxstat_layer_metrics *app, const size_t **idx)
+{
+	const struct stream *s;
+	size_t i;
+
+	*idx = NULL;
+	if (!app || !m->members)
+		return 0;
+	/* the stream that holds @app (its m member), found by address: O(1) */
+	s = (const struct stream *)(const void *)((const char *)app - offsetof(struct stream, m));
+	if (s < m->s || s >= m->s + gfxstat_metrics_count(m))
+		return 0;
+	i = (size_t)(s - m->s);
+	if (!m->s[i].is_app)
+		return 0;
+	*idx = m->members + m->s[i].mbeg;
+	return m->s[i].mn;
 }
 
 static int cmp_janky_ref(const void *a, const void *b)

@@ -54,6 +54,8 @@ const char *gfxstat_capture_strerror(int err)
 	case GFXSTAT_CAP_E_TRACING_ON: return "tracing may still be on";
 	case GFXSTAT_CAP_E_FAILED: return "a device command failed";
 	case GFXSTAT_CAP_E_NOMEM: return "out of memory";
+	case GFXSTAT_CAP_E_NO_SOURCE: return "the device cannot give that source";
+	case GFXSTAT_CAP_E_BAD_OPTION: return "an app or category name outside its grammar";
 	}
 	return "unknown capture error";
 }
@@ -109,6 +111,69 @@ int gx_cap_shell(const struct gfxstat_adb_transport *t, char *out, size_t cap, c
 	if (out && cap)
 		out[0] = 0;
 	return t->run(t->ctx, args, out, cap, 0);
+}
+
+void gx_cmd_init(struct gx_cmd *c, char *buf, size_t cap)
+{
+	c->p = buf;
+	c->cap = cap;
+	c->n = 0;
+	c->err = cap ? 0 : GFXSTAT_E_LIMIT;
+	if (cap)
+		buf[0] = 0;
+}
+
+void gx_cmd_raw(struct gx_cmd *c, const char *syntax)
+{
+	size_t n = strlen(syntax);
+
+	if (c->err)
+		return;
+	if (c->n + n >= c->cap) {
+		c->err = GFXSTAT_E_LIMIT;
+		return;
+	}
+	memcpy(c->p + c->n, syntax, n + 1);
+	c->n += n;
+}
+
+void gx_cmd_word(struct gx_cmd *c, const char *w)
+{
+	size_t sp = c->n > 0, len;
+	int rc;
+
+	if (c->err)
+		return;
+	if (c->n + sp >= c->cap) {
+		c->err = GFXSTAT_E_LIMIT;
+		return;
+	}
+	rc = gfxstat_shell_quote(w, strlen(w), c->p + c->n + sp, c->cap - c->n - sp, &len);
+	if (rc) {
+		c->err = rc;
+		c->p[c->n] = 0;
+		return;
+	}
+	if (sp)
+		c->p[c->n] = ' ';
+	c->n += sp + len;
+}
+
+int gx_cap_shellv(const struct gfxstat_adb_transport *t, char *out, size_t cap,
+		  const char *const *w)
+{
+	char line[4096];
+	struct gx_cmd c;
+
+	gx_cmd_init(&c, line, sizeof(line));
+	for (; *w; w++)
+		gx_cmd_word(&c, *w);
+	if (c.err) {
+		if (out && cap)
+			out[0] = 0;
+		return -1;
+	}
+	return gx_cap_shell(t, out, cap, line);
 }
 
 int gx_cap_raw(struct gfxstat_capture *c, const char *name, const void *buf, size_t n)
@@ -298,10 +363,12 @@ int gfxstat_device_probe(const struct gfxstat_adb_transport *t, const char *trac
 	parse_focus(buf, d->focus, sizeof(d->focus));
 	d->tracing_on = -1;
 	if (d->tracefs[0]) {
-		char cmd[600];
+		/* the folder is the device's answer (or GFXSTAT_TRACEFS): one quoted word */
+		char path[600];
+		const char *w[] = { "cat", path, NULL };
 
-		snprintf(cmd, sizeof(cmd), "cat %s/tracing_on", d->tracefs);
-		if (gx_cap_shell(t, buf, GX_CAP_OUT_MAX, cmd) != 0 ||
+		snprintf(path, sizeof(path), "%s/tracing_on", d->tracefs);
+		if (gx_cap_shellv(t, buf, GX_CAP_OUT_MAX, w) != 0 ||
 		    gfxstat_tracing_on_parse(buf, strlen(buf), &d->tracing_on) != GFXSTAT_PARSE_OK)
 			d->tracing_on = -1;
 	}
@@ -368,7 +435,8 @@ static enum gfxstat_capture_source choose(struct gfxstat_capture *c,
 		c->why = "trace_pipe is reachable: atrace streamed live";
 		return GFXSTAT_CAPTURE_TRACE;
 	}
-	if (d->sdk >= 31 && d->perfetto) {
+	/* on the phone itself (--local) Perfetto's trace file cannot be pulled: not chosen */
+	if (d->sdk >= 31 && d->perfetto && !c->o.local) {
 		c->why = "no trace_pipe; Android 12+ with perfetto: FrameTimeline";
 		return GFXSTAT_CAPTURE_PERFETTO;
 	}
@@ -383,15 +451,50 @@ static enum gfxstat_capture_source choose(struct gfxstat_capture *c,
 	return GFXSTAT_CAPTURE_PAGEFLIP;
 }
 
-/* A Java package name ("com.example.app2"): nothing a device shell would read as syntax. */
+static int in_set(char ch, const char *set)
+{
+	return ch && strchr(set, ch) != NULL;
+}
+
+#define ALNUM_ "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+
+/* A Java package name ("com.example.app2"): no ':' (that is a process of the package). */
 static int package_name_ok(const char *s)
 {
 	if (!*s)
 		return 0;
 	for (; *s; s++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._", *s))
+		if (!in_set(*s, ALNUM_ "."))
 			return 0;
 	return 1;
+}
+
+int gfxstat_capture_app_valid(const char *app)
+{
+	size_t n = app ? strlen(app) : 0;
+
+	return n > 0 && n < 256 && strspn(app, ALNUM_ ".:") == n;
+}
+
+int gfxstat_capture_categories_valid(const char *list)
+{
+	int words = 0;
+
+	if (!list)
+		return 0;
+	while (*list) {
+		size_t n = strspn(list, ALNUM_);
+
+		if (n) {
+			words++;
+			list += n;
+		} else if (in_set(*list, " ,")) {
+			list++;
+		} else {
+			return 0;
+		}
+	}
+	return words > 0 && words <= GFXSTAT_CATEGORIES_MAX;
 }
 
 /* The app measured and its version, from one `dumpsys package PKG` (issue 10). */
@@ -399,16 +502,15 @@ static void app_version(struct gfxstat_capture *c)
 {
 	struct gfxstat_device_info *d = &c->dev;
 	struct gfxstat_pkg_version v;
-	char cmd[300];
+	const char *w[] = { "dumpsys", "package", d->app, NULL };
 
 	d->app_version_name[0] = 0;
 	d->app_version_code = -1;
 	gx_cap_package(c, d->app, sizeof(d->app));
 	if (!package_name_ok(d->app))
 		return;
-	snprintf(cmd, sizeof(cmd), "dumpsys package %s", d->app);
 	/* not started or over the time: what came may be cut anywhere */
-	if (gx_cap_shell(c->t, c->buf, GX_CAP_OUT_MAX, cmd) < 0)
+	if (gx_cap_shellv(c->t, c->buf, GX_CAP_OUT_MAX, w) < 0)
 		return;
 	if (gfxstat_pkg_version_parse(c->buf, strlen(c->buf), d->app, &v) != GFXSTAT_PARSE_OK)
 		return;
@@ -418,21 +520,90 @@ static void app_version(struct gfxstat_capture *c)
 	d->app_version_code = v.code;
 }
 
+/* The sources this device can give, as probed: "trace, latency, gfxinfo, pageflip". */
+static const char *sources_here(const struct gfxstat_capture *c, char *buf, size_t cap)
+{
+	const struct gfxstat_device_info *d = &c->dev;
+	int app = c->o.app || d->focus[0];
+	size_t n;
+
+	/* Android 13+ answers the page-flip transaction with an empty Parcel (unused there) */
+	snprintf(buf, cap, "%s%s%s%s", d->tracefs[0] ? "trace, " : "",
+		 d->perfetto && !c->o.local ? "perfetto, " : "", app ? "latency, gfxinfo, " : "",
+		 d->sdk < 33 ? "pageflip" : "");
+	n = strlen(buf);
+	if (n >= 2 && buf[n - 2] == ',')
+		buf[n - 2] = 0;
+	else if (!n)
+		snprintf(buf, cap, "none of the sources");
+	return buf;
+}
+
+/* A source asked for with --source that this device cannot give: said why and what can.
+ * Return: 0, or the GFXSTAT_CAP_E_* code after a GFXSTAT_LOG_ERROR message. */
+static int refuse_source(struct gfxstat_capture *c)
+{
+	const struct gfxstat_device_info *d = &c->dev;
+	const char *name = gfxstat_capture_source_name(c->source);
+	char can[80];
+
+	switch (c->source) {
+	case GFXSTAT_CAPTURE_TRACE:
+		if (d->tracefs[0])
+			return 0;
+		gx_cap_log(c, GFXSTAT_LOG_ERROR, "%s: --source trace: trace_pipe is not reachable "
+			   "(no tracefs, or permission denied); this device can give: %s",
+			   d->serial, sources_here(c, can, sizeof(can)));
+		return GFXSTAT_CAP_E_PERMISSION;
+	case GFXSTAT_CAPTURE_PERFETTO:
+		if (c->o.local) {
+			gx_cap_log(c, GFXSTAT_LOG_ERROR, "%s: --source perfetto cannot run on the phone "
+				   "itself (its trace is pulled by the host): record it without "
+				   "--on-device", d->serial);
+			return GFXSTAT_CAP_E_NO_SOURCE;
+		}
+		if (d->perfetto)
+			return 0;
+		gx_cap_log(c, GFXSTAT_LOG_ERROR, "%s: --source perfetto: no perfetto on this device "
+			   "(Android %s, SDK %d; FrameTimeline needs Android 12); it can give: %s",
+			   d->serial, d->release[0] ? d->release : "?", d->sdk,
+			   sources_here(c, can, sizeof(can)));
+		return GFXSTAT_CAP_E_NO_SOURCE;
+	case GFXSTAT_CAPTURE_LATENCY:
+	case GFXSTAT_CAPTURE_GFXINFO:
+		if (c->o.app || d->focus[0])
+			return 0;
+		gx_cap_log(c, GFXSTAT_LOG_ERROR, "%s: --source %s needs --app PKG: no focused app "
+			   "found; without an app this device can give: %s", d->serial, name,
+			   sources_here(c, can, sizeof(can)));
+		return GFXSTAT_CAP_E_NEED_APP;
+	default:
+		return 0;
+	}
+}
+
 int gfxstat_capture_start(struct gfxstat_capture *c)
 {
-	int rc = gfxstat_device_probe(c->t, c->o.tracefs, &c->dev);
+	int rc;
 
+	/* the caller checks these with a message of its own; this is the library's guard */
+	if ((c->o.app && !gfxstat_capture_app_valid(c->o.app)) ||
+	    !gfxstat_capture_categories_valid(c->o.categories)) {
+		gx_cap_log(c, GFXSTAT_LOG_ERROR, "%s: the app '%s' or the categories '%s' are not "
+			   "names Android uses", c->o.serial, c->o.app ? c->o.app : "",
+			   c->o.categories);
+		return GFXSTAT_CAP_E_BAD_OPTION;
+	}
+	rc = gfxstat_device_probe(c->t, c->o.tracefs, &c->dev);
 	if (rc) {
 		gx_cap_log(c, GFXSTAT_LOG_ERROR, "%s: the device does not answer", c->dev.serial);
 		return rc;
 	}
 	app_version(c);
 	c->source = choose(c, c->o.want);
-	if (c->source == GFXSTAT_CAPTURE_TRACE && !c->dev.tracefs[0]) {
-		gx_cap_log(c, GFXSTAT_LOG_ERROR, "%s: trace_pipe is not reachable (no tracefs, or "
-			   "permission denied): try --source perfetto or latency", c->dev.serial);
-		return GFXSTAT_CAP_E_PERMISSION;
-	}
+	rc = refuse_source(c);
+	if (rc)
+		return rc;
 	if (c->sink.source)
 		c->sink.source(c->sink.user);
 	return 0;

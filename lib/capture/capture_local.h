@@ -47,9 +47,31 @@ GX_CAP_HIDDEN int64_t gx_cap_now_ns(void);
 GX_CAP_HIDDEN void gx_cap_sleep_ms(long ms);
 GX_CAP_HIDDEN void gx_cap_log(struct gfxstat_capture *c, enum gfxstat_capture_level lvl,
 			      const char *fmt, ...) GX_CAP_PRINTF(3, 4);
-/* Run `shell CMD` on the device; output in @out (may be NULL). Return: its exit status. */
+/* Run `shell CMD` on the device; output in @out (may be NULL). Return: its exit status.
+ * @cmd is shell text: only constants of this folder, or a line gx_cmd built. */
 GX_CAP_HIDDEN int gx_cap_shell(const struct gfxstat_adb_transport *t, char *out, size_t cap,
 			       const char *cmd);
+
+/*
+ * A command line for the device's shell, built from words that gfxstat_shell_quote() writes
+ * and shell syntax that this folder writes (" && ", " > "). The first failure sticks: a word
+ * with a NUL, or a line longer than @cap, is never run cut short.
+ */
+struct gx_cmd {
+	char *p;
+	size_t cap, n;
+	int err;      /* 0, GFXSTAT_E_INVAL (a NUL) or GFXSTAT_E_LIMIT (too long) */
+};
+
+GX_CAP_HIDDEN void gx_cmd_init(struct gx_cmd *c, char *buf, size_t cap);
+/* One quoted word, after a space when the line is not empty. */
+GX_CAP_HIDDEN void gx_cmd_word(struct gx_cmd *c, const char *w);
+/* Shell syntax, as it is: string constants of lib/capture only, never data. */
+GX_CAP_HIDDEN void gx_cmd_raw(struct gx_cmd *c, const char *syntax);
+/* Run the words @w (NULL terminated), each quoted, as one command on the device.
+ * Return: its exit status, or -1 when the line cannot be built (nothing runs). */
+GX_CAP_HIDDEN int gx_cap_shellv(const struct gfxstat_adb_transport *t, char *out, size_t cap,
+				const char *const *w);
 GX_CAP_HIDDEN int gx_cap_raw(struct gfxstat_capture *c, const char *name, const void *buf,
 			     size_t n);
 /* The stop test and the periodic work of every loop. Return: 1 when it must stop. */

@@ -68,13 +68,15 @@ int gx_cap_polls(struct gfxstat_capture *c)
 {
 	int latency = c->source == GFXSTAT_CAPTURE_LATENCY;
 	const char *raw = latency ? "latency.txt.gz" : "gfxinfo.txt.gz";
-	char cmd[600], layer[400], pkg[256], head[700];
+	char cmd[2048], layer[400], pkg[256], head[2100];
+	struct gx_cmd line;
 	struct gfxstat_sfl *sfl = NULL;
 	struct gfxstat_gfxinfo *gi = NULL;
 	int64_t next = 0;
 	int fails = 0, rc = 0;
 
 	gx_cap_package(c, pkg, sizeof(pkg));
+	gx_cmd_init(&line, cmd, sizeof(cmd));
 	if (latency) {
 		struct gfxstat_sfl_sink ls = { gx_cap_frame, NULL, c };
 
@@ -86,7 +88,10 @@ int gx_cap_polls(struct gfxstat_capture *c)
 		gx_cap_log(c, GFXSTAT_LOG_INFO, "%s: polling --latency of '%s'", c->dev.serial,
 			   layer);
 		sfl = gfxstat_sfl_new(layer, &ls, NULL);
-		snprintf(cmd, sizeof(cmd), "dumpsys SurfaceFlinger --latency '%s'", layer);
+		/* the layer name is the device's, and an app names its own windows and
+		 * SurfaceViews: one quoted word, whatever it holds */
+		gx_cmd_raw(&line, "dumpsys SurfaceFlinger --latency");
+		gx_cmd_word(&line, layer);
 	} else {
 		struct gfxstat_gfxinfo_sink gs;
 
@@ -99,10 +104,20 @@ int gx_cap_polls(struct gfxstat_capture *c)
 		gs.frame = gx_cap_frame;
 		gs.user = c;
 		gi = gfxstat_gfxinfo_new(NULL, &gs, NULL);
-		snprintf(cmd, sizeof(cmd), "dumpsys gfxinfo %s framestats", pkg);
+		gx_cmd_raw(&line, "dumpsys gfxinfo");
+		gx_cmd_word(&line, pkg);
+		gx_cmd_raw(&line, " framestats");
 	}
 	if (!sfl && !gi)
 		return GFXSTAT_CAP_E_NOMEM;
+	if (line.err) {
+		/* a NUL cannot come from a C string: only a name too long for the line */
+		gx_cap_log(c, GFXSTAT_LOG_ERROR, "%s: the name to poll is too long for a command "
+			   "line: '%.200s'", c->dev.serial, latency ? layer : pkg);
+		gfxstat_sfl_free(sfl);
+		gfxstat_gfxinfo_free(gi);
+		return GFXSTAT_CAP_E_FAILED;
+	}
 	while (!gx_cap_tick(c)) {
 		int64_t now = gx_cap_now_ns();
 		size_t n;
@@ -116,6 +131,8 @@ int gx_cap_polls(struct gfxstat_capture *c)
 		if (gx_cap_shell(c->t, c->buf, GX_CAP_OUT_MAX, cmd) != 0) {
 			if (++fails >= 3) {
 				c->stop_reason = "the device stopped answering";
+				gx_cap_log(c, GFXSTAT_LOG_ERROR, "%s: the device stopped answering "
+					   "'%s' (what came is kept)", c->dev.serial, cmd);
 				rc = GFXSTAT_CAP_E_LOST;
 				break;
 			}
@@ -288,6 +305,8 @@ int gx_cap_pageflip(struct gfxstat_capture *c)
 			c->pf.failed++;
 			if (++fails >= 3) {
 				c->stop_reason = "the device stopped answering";
+				gx_cap_log(c, GFXSTAT_LOG_ERROR, "%s: the device stopped answering "
+					   "'" PF_CMD "' (what came is kept)", c->dev.serial);
 				return GFXSTAT_CAP_E_LOST;
 			}
 			continue;

@@ -28,10 +28,32 @@ static int take(struct gfxstat_capture *c, const char *name, const void *buf, si
 	return rc == GFXSTAT_E_NOMEM;
 }
 
+/* `atrace ... --async_start CAT...`: each category of the list (spaces or commas) a word. */
+static void atrace_start_cmd(struct gx_cmd *line, const char *list)
+{
+	char cat[128];
+
+	gx_cmd_raw(line, "atrace -b 4096 -c --async_start");
+	while (*list) {
+		size_t n = strcspn(list, " ,");
+
+		if (n >= sizeof(cat))
+			line->err = GFXSTAT_E_LIMIT;
+		else if (n) {
+			memcpy(cat, list, n);
+			cat[n] = 0;
+			gx_cmd_word(line, cat);
+		}
+		list += n;
+		list += strspn(list, " ,");
+	}
+}
+
 int gx_cap_trace(struct gfxstat_capture *c)
 {
-	char cmd[512], pipe_path[600];
-	const char *args[] = { "exec-out", "cat", pipe_path, NULL };
+	char cmd[2048], pipe_path[600], pipe_word[2500];
+	const char *args[] = { "exec-out", "cat", pipe_word, NULL };
+	struct gx_cmd line;
 	char *buf;
 	void *s;
 	uint64_t got = 0;
@@ -43,12 +65,20 @@ int gx_cap_trace(struct gfxstat_capture *c)
 			   "session first", c->dev.serial);
 		gx_cap_shell(c->t, NULL, 0, "atrace --async_stop -o /dev/null");
 	}
-	snprintf(cmd, sizeof(cmd), "atrace -b 4096 -c --async_start %s", c->o.categories);
+	gx_cmd_init(&line, cmd, sizeof(cmd));
+	atrace_start_cmd(&line, c->o.categories);
+	/* the tracefs folder is the device's answer: one quoted word for exec-out's shell */
+	snprintf(pipe_path, sizeof(pipe_path), "%s/trace_pipe", c->dev.tracefs);
+	if (line.err || gfxstat_shell_quote(pipe_path, strlen(pipe_path), pipe_word,
+					    sizeof(pipe_word), NULL)) {
+		gx_cap_log(c, GFXSTAT_LOG_ERROR, "%s: the categories or the tracefs folder do not "
+			   "fit a command line", c->dev.serial);
+		return GFXSTAT_CAP_E_FAILED;
+	}
 	if (gx_cap_shell(c->t, c->buf, GX_CAP_OUT_MAX, cmd) != 0) {
 		gx_cap_log(c, GFXSTAT_LOG_ERROR, "%s: '%s' failed", c->dev.serial, cmd);
 		return GFXSTAT_CAP_E_FAILED;
 	}
-	snprintf(pipe_path, sizeof(pipe_path), "%s/trace_pipe", c->dev.tracefs);
 	buf = malloc(CHUNK);
 	if (!buf || gfxstat_source_begin(c->src, "trace.txt.gz")) {
 		free(buf);
@@ -78,6 +108,8 @@ int gx_cap_trace(struct gfxstat_capture *c)
 	}
 	if (eof && !c->stop_reason) {
 		c->stop_reason = "the trace stream ended: device disconnected or adb died";
+		gx_cap_log(c, GFXSTAT_LOG_ERROR, "%s: %s (what came is kept)", c->dev.serial,
+			   c->stop_reason);
 		return GFXSTAT_CAP_E_LOST;
 	}
 	return c->err;

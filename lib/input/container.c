@@ -69,11 +69,40 @@ static int emit_crs(struct gfxstat_unwrap *u, uint64_t k)
 	return rc;
 }
 
-/* Text: CRs right before a LF are dropped ("\r\n", "\r\r\n"); a lone CR is kept. */
+/* @k line ends of a text whose lines end in CR only */
+static int emit_lfs(struct gfxstat_unwrap *u, uint64_t k)
+{
+	static const char lfs[16] = "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n";
+	int rc = 0;
+
+	while (k && !rc) {
+		size_t m = k < sizeof(lfs) ? (size_t)k : sizeof(lfs);
+
+		rc = sink_emit(u, lfs, m, 1);
+		k -= m;
+	}
+	return rc;
+}
+
+/*
+ * Text: CRs right before a LF are dropped ("\r\n", "\r\r\n"); a lone CR is kept -- unless
+ * the text's first line end was a lone CR: its lines end in CR only, and each CR is a LF.
+ */
 static int text_out(struct gfxstat_unwrap *u, const unsigned char *p, size_t n)
 {
 	int rc;
 
+	/* NUL bytes in the first GX_UW_HEAD bytes of a text, said when nothing is found in it
+	 * (UTF-16 that could not be told); counted on the bytes, never on how they were cut */
+	if (u->text_seen < GX_UW_HEAD) {
+		size_t k = GX_UW_HEAD - u->text_seen < n ? GX_UW_HEAD - u->text_seen : n;
+
+		if (!u->text_nul && memchr(p, 0, k)) {
+			u->text_nul = 1;
+			GX_UW_INC(u, text_nul);
+		}
+		u->text_seen += k;
+	}
 	while (n) {
 		const unsigned char *cr;
 		size_t k;
@@ -85,15 +114,23 @@ static int text_out(struct gfxstat_unwrap *u, const unsigned char *p, size_t n)
 				n--;
 				continue;
 			}
+			if (*p != '\n' && !u->text_eol) {
+				u->text_eol = '\r';
+				GX_UW_INC(u, cr_line_ends);
+			}
 			if (*p != '\n') {
-				rc = emit_crs(u, u->text_cr);
+				rc = u->text_eol == '\r' ? emit_lfs(u, u->text_cr)
+							: emit_crs(u, u->text_cr);
 				if (rc)
 					return rc;
 			}
+			u->text_eol = u->text_eol ? u->text_eol : '\n';
 			u->text_cr = 0;
 		}
 		cr = memchr(p, '\r', n);
 		k = cr ? (size_t)(cr - p) : n;
+		if (!u->text_eol && memchr(p, '\n', k))
+			u->text_eol = '\n';
 		rc = sink_emit(u, p, k, 1);
 		if (rc || !cr)
 			return rc;
@@ -118,6 +155,9 @@ static void level_reset(struct gfxstat_unwrap *u)
 	u->mode = GX_UW_SNIFF;
 	u->nhead = 0;
 	u->text_cr = 0;
+	u->text_eol = 0;
+	u->text_seen = 0;
+	u->text_nul = 0;
 	u->plen = 0;
 	u->cpend = 0;
 	u->have_odd = 0;
@@ -193,12 +233,17 @@ static size_t head_ready(const unsigned char *h, size_t n)
 {
 	size_t i = 0, nl = 0;
 
-	if (n >= 2) {
+	if (n < 2) /* a 0 byte second would make it UTF-16 */
+		return 0;
+	{
 		enum gfxstat_format f = gfxstat_detect(h, 2);
 
 		if (f == GFXSTAT_FMT_GZIP || f == GFXSTAT_FMT_ZLIB || f == GFXSTAT_FMT_UTF16LE ||
 		    f == GFXSTAT_FMT_UTF16BE)
 			return 2;
+		/* a 0 byte at once: UTF-16 without a byte-order mark, told on 64 bytes */
+		if (!h[0] || !h[1])
+			return n >= 64 ? 64 : 0;
 	}
 	if (n >= 3 && h[0] == 0xef && h[1] == 0xbb && h[2] == 0xbf)
 		i = 3;
@@ -237,6 +282,10 @@ static void decide(struct gfxstat_unwrap *u, size_t ready)
 	case GFXSTAT_FMT_UTF16BE:
 		u->mode = GX_UW_UTF16;
 		u->be = f == GFXSTAT_FMT_UTF16BE;
+		if (u->head[0] == 0 || u->head[1] == 0) {
+			GX_UW_INC(u, utf16_no_bom);
+			return;
+		}
 		memmove(u->head, u->head + 2, u->nhead - 2); /* the BOM */
 		u->nhead -= 2;
 		return;
@@ -596,7 +645,7 @@ int gx_uw_end(struct gfxstat_unwrap *u)
 	switch (u->mode) {
 	case GX_UW_TEXT:
 		if (!rc && u->text_cr)
-			rc = emit_crs(u, u->text_cr);
+			rc = u->text_eol == '\r' ? emit_lfs(u, u->text_cr) : emit_crs(u, u->text_cr);
 		u->sink->need_sep = 1;
 		break;
 	case GX_UW_INFLATE:

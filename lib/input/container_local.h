@@ -92,6 +92,9 @@ struct gfxstat_unwrap {
 	unsigned char head[GX_UW_HEAD];
 	size_t nhead;
 	uint64_t text_cr; /* TEXT: CRs held until the next byte says whether they end a line */
+	int text_eol;     /* TEXT: the first line end, '\n' or '\r' (CR only), or 0 unseen */
+	size_t text_seen; /* TEXT: bytes looked at for a NUL (the first GX_UW_HEAD) */
+	int text_nul;     /* TEXT: one seen there */
 	/* PRELUDE */
 	char pline[8];
 	size_t plen;

@@ -66,15 +66,31 @@ static int html_start(const char *s, size_t n)
 	return 0;
 }
 
-/* A Perfetto trace is a sequence of "0a <varint length> <TracePacket>" records. */
+/*
+ * A Perfetto trace is a sequence of "0a <varint length> <TracePacket>" records. A packet may be
+ * empty ("0a 00"): Perfetto's own writers begin traces with them, and trace_processor takes any
+ * input whose first byte is 0x0a as a proto trace (perfetto src/trace_processor/util/
+ * trace_type.cc, GuessTraceType). Text never holds a NUL byte, so leading empty packets are
+ * skipped and the first non-empty one is checked; a head of empty packets only is a trace.
+ */
 static int looks_perfetto(const unsigned char *s, size_t n)
 {
-	size_t i, p, lim = n < 64 ? n : 64;
+	size_t i, p, lim = n < 64 ? n : 64, e = 0;
 	uint64_t len = 0;
 	unsigned shift = 0, wt;
 	int binary = 0;
 
-	if (n < 4 || s[0] != 0x0a)
+	while (e + 1 < n && s[e] == 0x0a && s[e + 1] == 0x00)
+		e += 2;
+	if (e && n - e < 2)
+		return 1;
+	if (e) {
+		s += e;
+		n -= e;
+		lim = n < 64 ? n : 64;
+		binary = 1; /* the NUL of an empty packet */
+	}
+	if (n < (e ? 2u : 4u) || s[0] != 0x0a)
 		return 0;
 	for (p = 1; p < n && p < 11; p++) {
 		len |= (uint64_t)(s[p] & 0x7f) << shift;
@@ -95,6 +111,51 @@ static int looks_perfetto(const unsigned char *s, size_t n)
 		if (s[i] < 0x20 && s[i] != '\t' && s[i] != '\n' && s[i] != '\r' && s[i] != '\f')
 			binary = 1;
 	return binary;
+}
+
+/* a byte of text as the low byte of a UTF-16 unit: tab, CR, LF, or printable Latin-1 */
+static int text_unit(unsigned char c)
+{
+	return c >= 0x20 || c == '\t' || c == '\n' || c == '\r';
+}
+
+/*
+ * UTF-16 without a byte-order mark (a Windows redirect of adb's output, an editor's save):
+ * in the first 64 bytes (8 at least), no unit is 0 and three in four are text with a 0 high
+ * byte (a trace is mostly ASCII). Return GFXSTAT_FMT_UTF16LE (the 0 byte second),
+ * GFXSTAT_FMT_UTF16BE (first) or GFXSTAT_FMT_UNKNOWN.
+ */
+static enum gfxstat_format utf16_no_bom(const unsigned char *s, size_t n)
+{
+	size_t i, m = (n < 64 ? n : 64) & ~(size_t)1, le = 0, be = 0;
+
+	if (m < 8)
+		return GFXSTAT_FMT_UNKNOWN;
+	for (i = 0; i < m; i += 2) {
+		unsigned char a = s[i], b = s[i + 1];
+
+		if (!a && !b)
+			return GFXSTAT_FMT_UNKNOWN;
+		le += !b && text_unit(a);
+		be += !a && text_unit(b);
+	}
+	return le * 4 >= m / 2 * 3 ? GFXSTAT_FMT_UTF16LE
+	       : be * 4 >= m / 2 * 3 ? GFXSTAT_FMT_UTF16BE : GFXSTAT_FMT_UNKNOWN;
+}
+
+/*
+ * The line end of [s, end): LF (CRs right before it are dropped as the reader drops them),
+ * or CR when the first line end is a lone CR (classic Mac OS, some serial consoles).
+ */
+static char line_end(const char *s, const char *end)
+{
+	while (s < end && *s != '\r' && *s != '\n')
+		s++;
+	if (s == end || *s == '\n')
+		return '\n';
+	while (s < end && *s == '\r')
+		s++;
+	return s < end && *s != '\n' ? '\r' : '\n';
 }
 
 /* Is [s, s+n) a decimal integer, possibly negative, with nothing else but spaces/tabs? */
@@ -152,6 +213,8 @@ enum gfxstat_format gfxstat_detect(const void *head, size_t n)
 	const char *s = head, *end, *line;
 	struct gfxstat_ftrace_line fl;
 	int lines = 0, list = 0, ints1 = 0, other = 0, first = 1;
+	enum gfxstat_format f16;
+	char eol;
 
 	if (!n)
 		return GFXSTAT_FMT_UNKNOWN;
@@ -168,6 +231,9 @@ enum gfxstat_format gfxstat_detect(const void *head, size_t n)
 		return GFXSTAT_FMT_ZLIB;
 	if (looks_perfetto(u, n))
 		return GFXSTAT_FMT_PERFETTO;
+	f16 = utf16_no_bom(u, n);
+	if (f16 != GFXSTAT_FMT_UNKNOWN)
+		return f16;
 
 	end = s + n;
 	if (n >= 3 && u[0] == 0xef && u[1] == 0xbb && u[2] == 0xbf)
@@ -180,10 +246,11 @@ enum gfxstat_format gfxstat_detect(const void *head, size_t n)
 		return GFXSTAT_FMT_SYSTRACE_HTML;
 	if (*s == '{' || *s == '[')
 		return GFXSTAT_FMT_JSON;
+	eol = line_end(s, end);
 
 	/* "TRACE:" anywhere in the first lines: atrace's own output */
 	for (line = s; line < end && lines < DETECT_LINES; lines++) {
-		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		const char *nl = memchr(line, eol, (size_t)(end - line));
 		const char *le = nl ? nl : end;
 		size_t k = (size_t)(le - line);
 
@@ -205,7 +272,7 @@ enum gfxstat_format gfxstat_detect(const void *head, size_t n)
 
 	lines = 0;
 	for (line = s; line < end && lines < DETECT_LINES;) {
-		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		const char *nl = memchr(line, eol, (size_t)(end - line));
 		const char *le = nl ? nl : end;
 		size_t k = (size_t)(le - line);
 		int f;
@@ -223,7 +290,10 @@ enum gfxstat_format gfxstat_detect(const void *head, size_t n)
 				return GFXSTAT_FMT_FTRACE_TEXT;
 			if (gfxstat_ftrace_line_parse(line, k, &fl) == GFXSTAT_PARSE_OK)
 				return GFXSTAT_FMT_FTRACE_TEXT;
-			if (starts(line, k, "SurfaceFlinger appears to be unresponsive")) {
+			/* SurfaceFlinger's own warning, or the command line `gfxstat record`
+			 * writes before each --latency poll it keeps (capture_poll.c) */
+			if (starts(line, k, "SurfaceFlinger appears to be unresponsive") ||
+			    starts(line, k, "$ dumpsys SurfaceFlinger --latency")) {
 				lines--;
 				first = 1;
 				goto next;
@@ -231,6 +301,8 @@ enum gfxstat_format gfxstat_detect(const void *head, size_t n)
 		}
 		if (gfxinfo_line(line, k))
 			return GFXSTAT_FMT_GFXINFO;
+		if (starts(line, k, "$ dumpsys SurfaceFlinger --latency"))
+			goto next; /* record's line before each poll: neither a row nor other text */
 		f = int_fields(line, k);
 		if (f == 1 || f == 3)
 			ints1 |= f == 1 && lines == 1;

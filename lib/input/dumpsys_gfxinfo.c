@@ -51,6 +51,9 @@ struct gfxstat_gfxinfo {
 	char name[NAME_CAP];
 	int from_title;   /* opened by a "(visibility=N)" line: a "Window:" line renames it */
 	int in_table;     /* after "\tDraw\tPrepare\tProcess\tExecute" */
+	int table_cols;   /* its columns: 4, or 3 ("\tDraw\tProcess\tExecute", Android 4.1-4.4) */
+	char title[NAME_CAP]; /* the last "\t<window>" line (4.1-4.4 print no visibility) */
+	int has_title;
 	int in_pd;        /* inside ---PROFILEDATA--- */
 	int pd_header;    /* its header was read */
 	int ncols;
@@ -137,6 +140,38 @@ static void copy_name(char *dst, const char *s, size_t n)
 /* ---------------------------------------------------------------------------------------- */
 /* Blocks                                                                                    */
 
+/* The header names column @fi. */
+static int has_column(const struct gfxstat_gfxinfo *g, int fi)
+{
+	int k;
+
+	for (k = 0; k < g->ncols; k++)
+		if (g->col[k] == fi)
+			return 1;
+	return 0;
+}
+
+/*
+ * A header of no release's length (cut short, or a vendor's) and no summary: the release whose
+ * columns it names, newest first, as FrameInfoNames grew (FORMATS.md 4.3): FrameDeadline
+ * (12+, finishFrame's deadline), GpuCompleted (10-11), DequeueBufferDuration (7.1-9: 8-9, as
+ * for 16 columns without a summary), else 6.0-7.0, whose addFrame reads only Flags,
+ * IntendedVsync and FrameCompleted (frameworks/base libs/hwui/JankTracker.cpp). So a row with a
+ * duration always carries a verdict (fuzz_gfxinfo's invariant); the CLI prints the rules used.
+ */
+static enum gfxstat_gfxinfo_rules rules_from_columns(const struct gfxstat_gfxinfo *g)
+{
+	if (!g->b.has_rows || !g->ncols)
+		return GFXSTAT_RULES_UNKNOWN;
+	if (has_column(g, GFXSTAT_FI_FRAME_DEADLINE))
+		return GFXSTAT_RULES_12;
+	if (has_column(g, GFXSTAT_FI_GPU_COMPLETED))
+		return GFXSTAT_RULES_10;
+	if (has_column(g, GFXSTAT_FI_DEQUEUE_BUFFER_DURATION))
+		return GFXSTAT_RULES_8;
+	return GFXSTAT_RULES_6;
+}
+
 static enum gfxstat_gfxinfo_rules rules_for(const struct gfxstat_gfxinfo *g)
 {
 	const struct gfxstat_profile *d = &g->b.dump;
@@ -173,7 +208,7 @@ static enum gfxstat_gfxinfo_rules rules_for(const struct gfxstat_gfxinfo *g)
 		break;
 	}
 	if (!g->b.has_summary)
-		return GFXSTAT_RULES_UNKNOWN;
+		return rules_from_columns(g);
 	if (d->janky_legacy >= 0 || d->jank_counts[GFXSTAT_JANK_MISSED_DEADLINE_LEGACY] >= 0)
 		return GFXSTAT_RULES_12;
 	if (d->gpu_hist_entries)
@@ -329,6 +364,13 @@ static struct gfxstat_str frame_app(const struct gfxstat_gfxinfo_block *b)
 	return a;
 }
 
+/* A table row's work: its stages summed (4.1-4.4 have no Prepare). */
+static int64_t table_sum(const struct gfxstat_gfxinfo_table_row *r)
+{
+	return r->draw_ns + (r->prepare_ns != GFXSTAT_NS_NONE ? r->prepare_ns : 0) + r->process_ns +
+	       r->execute_ns;
+}
+
 /* The legacy table as frames: no times, so no present; janky as its profile bar is drawn. */
 static int table_frames(struct gfxstat_gfxinfo *g)
 {
@@ -342,7 +384,7 @@ static int table_frames(struct gfxstat_gfxinfo *g)
 		f.layer = g->b.name;
 		f.app = frame_app(&g->b);
 		f.pid = g->b.pid;
-		f.duration_ns = r->draw_ns + r->prepare_ns + r->process_ns + r->execute_ns;
+		f.duration_ns = table_sum(r);
 		f.janky = f.duration_ns > TABLE_JANK_NS;
 		if (g->sink.frame && g->sink.frame(g->sink.user, &f))
 			return 1;
@@ -783,15 +825,24 @@ static int scan_ms(const char **s, const char *end, int64_t *out)
 	return 0;
 }
 
-/* Return: 1 if it was a table row, 0 if not, <0 to stop */
+/*
+ * A row of the table: "\t%3.2f" per stage, in ms. Four stages from Android 5.0 (hwui
+ * DrawProfiler.cpp, then FrameInfoVisualizer.cpp: Draw Prepare Process Execute); three in
+ * 4.1-4.4, whose Java renderer kept no Prepare stage (core/java/android/view/
+ * HardwareRenderer.java, GlRenderer.dumpGfxInfo, PROFILE_FRAME_DATA_COUNT = 3).
+ * Return: 1 if it was a table row, 0 if not, <0 to stop
+ */
 static int table_row(struct gfxstat_gfxinfo *g, const char *s, size_t n)
 {
 	struct gfxstat_gfxinfo_table_row r;
 	const char *p = s, *end = s + n;
-	int64_t *v[4] = { &r.draw_ns, &r.prepare_ns, &r.process_ns, &r.execute_ns };
+	int64_t *v4[4] = { &r.draw_ns, &r.prepare_ns, &r.process_ns, &r.execute_ns };
+	int64_t *v3[3] = { &r.draw_ns, &r.process_ns, &r.execute_ns };
+	int64_t **v = g->table_cols == 3 ? v3 : v4;
 	int i;
 
-	for (i = 0; i < 4; i++) {
+	r.prepare_ns = GFXSTAT_NS_NONE;
+	for (i = 0; i < (g->table_cols == 3 ? 3 : 4); i++) {
 		while (p < end && (*p == '\t' || *p == ' '))
 			p++;
 		if (scan_ms(&p, end, v[i]))
@@ -820,7 +871,10 @@ static int table_row(struct gfxstat_gfxinfo *g, const char *s, size_t n)
 	}
 	g->trows[g->ntrows++] = r;
 	g->b.table_rows++;
-	if (r.draw_ns + r.prepare_ns + r.process_ns + r.execute_ns > TABLE_JANK_NS)
+	g->b.table_columns = g->table_cols;
+	/* hwui draws the bar janky over 16 ms (FrameInfoVisualizer.cpp); 4.1-4.4's Java renderer
+	 * drew its threshold line at 16 ms too (HardwareRenderer.java, getThreshold()) */
+	if (table_sum(&r) > TABLE_JANK_NS)
 		g->b.table_janky++;
 	CNT(g, table_rows);
 	if (g->sink.table_row) {
@@ -896,6 +950,8 @@ static int on_line(void *user, const char *s, size_t n)
 		CNT(g, profiledata_unterminated);
 		g->in_pd = 0;
 	}
+	if (!n || s[0] != '\t')
+		g->has_title = 0; /* the window line comes right before its table */
 	if (!n) {
 		g->in_table = 0;
 		return 0;
@@ -941,15 +997,21 @@ static int on_line(void *user, const char *s, size_t n)
 	}
 	if (s[0] == '\t') {
 		struct gfxstat_str line = { s, n };
+		int four;
 
 		t = s;
 		while (t < s + n && *t == '\t')
 			t++;
 		tn = n - (size_t)(t - s);
-		if (starts(t, tn, "Draw\tPrepare\tProcess\tExecute")) {
-			if (!g->open)
-				stop = open_block(g, GFXSTAT_BLOCK_WINDOW, "", 0);
+		four = starts(t, tn, "Draw\tPrepare\tProcess\tExecute");
+		if (four || starts(t, tn, "Draw\tProcess\tExecute")) {
+			/* 4.1-4.4 name the window on the line before, with no "(visibility=N)" */
+			if (!g->open || (g->has_title && g->b.kind == GFXSTAT_BLOCK_PROCESS))
+				stop = open_block(g, GFXSTAT_BLOCK_WINDOW, g->title,
+						  g->has_title ? strlen(g->title) : 0);
 			g->in_table = 1;
+			g->table_cols = four ? 4 : 3;
+			g->has_title = 0;
 			goto out;
 		}
 		if (g->in_table) {
@@ -968,6 +1030,8 @@ static int on_line(void *user, const char *s, size_t n)
 			g->from_title = 1;
 			goto out;
 		}
+		copy_name(g->title, t, tn);
+		g->has_title = 1;
 		goto out;
 	}
 	g->in_table = 0;

@@ -20,6 +20,8 @@ GX_COUNTER_TABLE(GFXSTAT_SFL_STATS, enum gfxstat_sfl_stat, GFXSTAT_SFL_STAT_COUN
 	} while (0)
 
 static const char unresponsive[] = "SurfaceFlinger appears to be unresponsive";
+/* what `gfxstat record` writes before each poll it keeps (lib/capture/capture_poll.c) */
+static const char poll_command[] = "$ dumpsys SurfaceFlinger --latency";
 
 /* ---------------------------------------------------------------------------------------- */
 /* Pure parsing                                                                              */
@@ -240,6 +242,8 @@ static int on_line(void *user, const char *s, size_t n)
 		SFL_INC(p, unresponsive);
 		return 0;
 	}
+	if (n >= sizeof(poll_command) - 1 && memcmp(s, poll_command, sizeof(poll_command) - 1) == 0)
+		return 0; /* the next period line starts the dump */
 	k = scan_ints(s, n, v, 3);
 	if (k == 0) {
 		if (p->in_dump && p->block_has_rows)
@@ -254,6 +258,11 @@ static int on_line(void *user, const char *s, size_t n)
 		p->dump = p->ndumps++;
 		SFL_INC(p, dumps);
 		p->period = v[0];
+		/* damage, not a display: its rows keep the period the model has in force */
+		if (p->period > GX_PERIOD_LIMIT) {
+			SFL_INC(p, bad_period);
+			p->period = 0;
+		}
 		p->nrows = 0;
 		p->block = 0;
 		p->block_has_rows = 0;

@@ -11,6 +11,8 @@
 #include <zlib.h>
 
 #include "gfxstat/gfxstat_perfetto.h"
+#include "../model/model_local.h"
+#include "perfetto_sched_local.h"
 #include "protobuf_local.h"
 
 /* Field numbers (FORMATS.md 6.1, 6.2) */
@@ -166,6 +168,11 @@ struct gfxstat_perfetto {
 	size_t ring_cap;
 	uint64_t seq;
 	struct pf_map by_cookie, by_key;
+
+	/* scheduler events and counters (perfetto_sched.c), with a sched or counter sink; with
+	 * a sched sink the markers go out through it, merged with the events (still held in
+	 * prints, which set_vsync() reads) */
+	struct gx_psched *ps;
 };
 
 /* ---------------------------------------------------------------------------------------- */
@@ -432,6 +439,9 @@ static int alloc_tables(struct gfxstat_perfetto *p)
 	return 0;
 }
 
+static int stream_marker(void *user, int64_t ts, int32_t pid, int32_t cpu, const char *buf,
+			 size_t len);
+
 struct gfxstat_perfetto *gfxstat_perfetto_new(const struct gfxstat_perfetto_sink *sink,
 					      struct gfxstat_stats *stats)
 {
@@ -449,6 +459,17 @@ struct gfxstat_perfetto *gfxstat_perfetto_new(const struct gfxstat_perfetto_sink
 		free(p);
 		return NULL;
 	}
+	if (p->sink.sched || p->sink.counter) {
+		struct gx_psched_sink ps = { p->sink.sched, p->sink.counter, p->sink.user, NULL, p };
+
+		if (p->sink.sched)
+			ps.print = stream_marker; /* markers merged with the scheduler events */
+		p->ps = gx_psched_new(&ps);
+		if (!p->ps) {
+			gfxstat_perfetto_free(p);
+			return NULL;
+		}
+	}
 	return p;
 }
 
@@ -464,6 +485,7 @@ void gfxstat_perfetto_free(struct gfxstat_perfetto *p)
 	free(p->procs.v);
 	free(p->pkgs.v);
 	free(p->arena);
+	gx_psched_free(p->ps);
 	free(p);
 }
 
@@ -603,7 +625,8 @@ static int cmp_print(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static int emit_print(struct gfxstat_perfetto *p, const struct pf_print *e)
+static int emit_marker(struct gfxstat_perfetto *p, int64_t t, int32_t pid, int32_t cpu,
+		       const char *payload, size_t len)
 {
 	struct gfxstat_ftrace_line ev;
 	struct gfxstat_marker m;
@@ -613,23 +636,35 @@ static int emit_print(struct gfxstat_perfetto *p, const struct pf_print *e)
 	memset(&ev, 0, sizeof(ev));
 	ev.task.p = "<...>";
 	ev.task.n = 5;
-	ev.pid = e->pid;
+	ev.pid = pid;
 	ev.tgid = -1;
-	ev.cpu = e->cpu;
-	ev.ts_ns = e->ts;
-	n = snprintf(ts, sizeof(ts), "%lld.%06lld", (long long)(e->ts / GFXSTAT_NSEC_PER_SEC),
-		     (long long)(e->ts % GFXSTAT_NSEC_PER_SEC / GFXSTAT_NSEC_PER_USEC));
+	ev.cpu = cpu;
+	ev.ts_ns = t;
+	n = snprintf(ts, sizeof(ts), "%lld.%06lld", (long long)(t / GFXSTAT_NSEC_PER_SEC),
+		     (long long)(t % GFXSTAT_NSEC_PER_SEC / GFXSTAT_NSEC_PER_USEC));
 	ev.ts_text.p = ts;
 	ev.ts_text.n = n > 0 && (size_t)n < sizeof(ts) ? (size_t)n : 0;
 	ev.event.p = "print";
 	ev.event.n = 5;
-	ev.payload.p = e->len ? p->arena + e->off : "";
-	ev.payload.n = e->len;
+	ev.payload.p = len ? payload : "";
+	ev.payload.n = len;
 	if (gfxstat_atrace_marker_parse(ev.payload.p, ev.payload.n, &m) != GFXSTAT_PARSE_OK)
 		return 0; /* cannot happen: only markers are held */
 	if (p->sink.marker && p->sink.marker(p->sink.user, &ev, &m))
 		return GFXSTAT_E_ABORTED;
 	return 0;
+}
+
+static int emit_print(struct gfxstat_perfetto *p, const struct pf_print *e)
+{
+	return emit_marker(p, e->ts, e->pid, e->cpu, e->len ? p->arena + e->off : "", e->len);
+}
+
+/* A marker from perfetto_sched.c's merge (a gx_psched_sink.print). */
+static int stream_marker(void *user, int64_t ts, int32_t pid, int32_t cpu, const char *buf,
+			 size_t len)
+{
+	return emit_marker(user, ts, pid, cpu, buf, len);
 }
 
 /*
@@ -774,18 +809,10 @@ static void slot_clear(struct gfxstat_perfetto *p, uint32_t i)
 	memset(s, 0, sizeof(*s));
 }
 
+/* trace_processor's rule, shared with the cause a janky frame is labelled with */
 static int is_janky(int kind, int32_t jank)
 {
-	if (jank == GFXSTAT_JANK_UNSPECIFIED || jank == GFXSTAT_JANK_NONE)
-		return 0;
-	if (kind == FT_ACTUAL_SURFACE)
-		return (jank & (GFXSTAT_JANK_APP_DEADLINE_MISSED | GFXSTAT_JANK_APP_RESYNCED_JITTER |
-				GFXSTAT_JANK_UNKNOWN)) != 0;
-	if (jank == GFXSTAT_JANK_NON_ANIMATING || jank == GFXSTAT_JANK_DISPLAY_NOT_ON)
-		return 0;
-	return (jank & (GFXSTAT_JANK_SF_SCHEDULING | GFXSTAT_JANK_PREDICTION_ERROR |
-			GFXSTAT_JANK_DISPLAY_HAL | GFXSTAT_JANK_SF_CPU_DEADLINE_MISSED |
-			GFXSTAT_JANK_SF_GPU_DEADLINE_MISSED)) != 0;
+	return gx_ft_janky_bits(kind != FT_ACTUAL_SURFACE, jank) != 0;
 }
 
 /* Hold the record of actual slice @s until finish, with its expected slice's times. */
@@ -1275,6 +1302,31 @@ struct gfxstat_str gfxstat_perfetto_app(const struct gfxstat_perfetto *p, int32_
 				return best;
 			}
 	}
+	/*
+	 * A cmdline of exactly 15 characters may be the kernel's comm (ProcessTree falls back to
+	 * it when /proc/<pid>/cmdline is empty): Android names an app's main thread after the last
+	 * 15 characters of its process name (frameworks/base core/jni/AndroidRuntime.cpp,
+	 * AndroidRuntime::setArgv0), "com.android.systemui" as "ndroid.systemui". The one listed
+	 * package ending with it is the app; with none or several, no app here (the model, which
+	 * knows the layer names too, decides).
+	 */
+	if (pr->n == 15) {
+		const char *comm = p->arena + pr->off;
+		size_t hits = 0;
+
+		for (i = 0; i < p->pkgs.n; i++) {
+			const char *pn = p->arena + pk[i].off;
+
+			/* (a package listed twice in a row is one package) */
+			if (pk[i].n < 15 || memcmp(pn + pk[i].n - 15, comm, 15) != 0 ||
+			    (best.n == pk[i].n && !memcmp(best.p, pn, pk[i].n)))
+				continue;
+			best.p = pn;
+			best.n = pk[i].n;
+			hits++;
+		}
+		return hits == 1 ? best : none;
+	}
 	return looks_like_package(name.p, name.n) ? name : none;
 }
 
@@ -1346,14 +1398,21 @@ static int inflate_packets(struct gfxstat_perfetto *p, const uint8_t *d, size_t 
 	return decode_trace(p, p->inf, out, 1);
 }
 
+/* After perfetto_sched.c ran: its counts into the summary; its result passed on. */
+static int sched_sync(struct gfxstat_perfetto *p, int rc)
+{
+	p->sum.sched = *gx_psched_summary(p->ps);
+	return rc;
+}
+
 static int decode_packet(struct gfxstat_perfetto *p, const uint8_t *d, size_t n, int depth)
 {
 	struct gx_pb r;
 	struct gx_pb_field f;
 	uint64_t ts = 0;
 	uint32_t clock = 0;
-	struct gx_pb_field bundle = { 0 }, snap = { 0 }, ft = { 0 }, comp = { 0 };
-	int has_bundle = 0, has_snap = 0, has_ft = 0, has_comp = 0, rc = 0;
+	struct gx_pb_field bundle = { 0 }, snap = { 0 }, ft = { 0 }, comp = { 0 }, cnt = { 0 };
+	int has_bundle = 0, has_snap = 0, has_ft = 0, has_comp = 0, has_cnt = 0, rc = 0;
 	int64_t tts;
 	enum gx_pb_res res;
 
@@ -1396,6 +1455,13 @@ static int decode_packet(struct gfxstat_perfetto *p, const uint8_t *d, size_t n,
 		case PKT_SYSTEM_INFO:
 			if (f.wire == GX_PB_LEN)
 				decode_system_info(p, f.data, f.len);
+			if (f.wire == GX_PB_LEN && p->ps)
+				cnt = f, has_cnt = 1; /* the kernel version too */
+			break;
+		default:
+			/* sys_stats, process_stats, battery, power_rails: counters */
+			if (p->ps && f.wire == GX_PB_LEN && gx_psched_wants(f.num))
+				cnt = f, has_cnt = 1;
 			break;
 		}
 		if (rc)
@@ -1409,6 +1475,13 @@ static int decode_packet(struct gfxstat_perfetto *p, const uint8_t *d, size_t n,
 		decode_clock_snapshot(p, snap.data, snap.len);
 	if (has_bundle) {
 		rc = decode_bundle(p, bundle.data, bundle.len);
+		if (!rc && p->ps)
+			rc = sched_sync(p, gx_psched_bundle(p->ps, bundle.data, bundle.len));
+		if (rc)
+			return rc;
+	}
+	if (has_cnt && !to_trace_clock(p, clock, ts, &tts)) {
+		rc = sched_sync(p, gx_psched_packet(p->ps, cnt.num, tts, cnt.data, cnt.len));
 		if (rc)
 			return rc;
 	}
@@ -1644,6 +1717,100 @@ static int cmp_i64_pair(const void *a, const void *b)
 }
 
 /*
+ * The refresh periods SurfaceFlinger declares in its atrace counters, as lib/produce/
+ * sf_frames.c takes them (frameworks/native services/surfaceflinger/Scheduler/
+ * VSyncPredictor.cpp "VSP-setPeriod"; VSyncReactor.cpp "VSR-setPeriod", "VSR-startPeriod
+ * Transition <display id>", "VSR-onDisplayModeChanged <display id>"), from the held print
+ * events in time order: (ts, period) pairs. A declaration for a display that its
+ * "PowerMode <display id>" counter (DisplayDevice.cpp) says is off (0) is not the refreshing
+ * display's. Return: the number of pairs in *@out (malloc'd; NULL when none), or
+ * GFXSTAT_E_NOMEM.
+ */
+#define DECL_MIN_NS (GFXSTAT_NSEC_PER_SEC / 1000)
+#define DECL_MAX_NS (GFXSTAT_NSEC_PER_SEC / 5)
+#define DECL_DISPLAYS 16
+
+/* @s is @lit, or @lit " <id>" (*@id then the id, else empty) */
+static int counter_named(struct gfxstat_str s, const char *lit, struct gfxstat_str *id)
+{
+	size_t k = strlen(lit);
+
+	if (s.n < k || memcmp(s.p, lit, k) != 0 || (s.n > k && (s.p[k] != ' ' || s.n == k + 1)))
+		return 0;
+	id->p = s.p + k + (s.n > k);
+	id->n = s.n - k - (s.n > k);
+	return 1;
+}
+
+static long declared_periods(const struct gfxstat_perfetto *p, int64_t **out)
+{
+	static const char *const names[] = {
+		"VSP-setPeriod", "VSR-setPeriod", "VSR-startPeriodTransition",
+		"VSR-onDisplayModeChanged",
+	};
+	const struct pf_print *pe = p->prints.v;
+	struct {
+		char id[24];
+		int off;
+	} disp[DECL_DISPLAYS];
+	unsigned nd = 0, d, k;
+	int64_t *v = NULL;
+	size_t i, n = 0, cap = 0;
+
+	*out = NULL;
+	for (i = 0; i < p->prints.n; i++) {
+		struct gfxstat_marker m;
+		struct gfxstat_str id;
+
+		if (gfxstat_atrace_marker_parse(p->arena + pe[i].off, pe[i].len, &m) !=
+			    GFXSTAT_PARSE_OK ||
+		    m.kind != GFXSTAT_MARKER_COUNTER)
+			continue;
+		if (counter_named(m.name, "PowerMode", &id) && id.n && id.n < sizeof(disp[0].id)) {
+			for (d = 0; d < nd; d++)
+				if (strlen(disp[d].id) == id.n && !memcmp(disp[d].id, id.p, id.n))
+					break;
+			if (d == nd && nd == DECL_DISPLAYS)
+				continue;
+			if (d == nd) {
+				memcpy(disp[d].id, id.p, id.n);
+				disp[d].id[id.n] = 0;
+				nd++;
+			}
+			disp[d].off = m.value == 0;
+			continue;
+		}
+		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+			if (counter_named(m.name, names[k], &id))
+				break;
+		if (k == sizeof(names) / sizeof(names[0]) || m.value < DECL_MIN_NS ||
+		    m.value > DECL_MAX_NS)
+			continue;
+		for (d = 0; id.n && d < nd; d++)
+			if (strlen(disp[d].id) == id.n && !memcmp(disp[d].id, id.p, id.n))
+				break;
+		if (id.n && d < nd && disp[d].off)
+			continue;
+		if (n == cap) {
+			size_t nc = cap ? cap * 2 : 16;
+			int64_t *nv = realloc(v, nc * 2 * sizeof(*nv));
+
+			if (!nv) {
+				free(v);
+				return GFXSTAT_E_NOMEM;
+			}
+			v = nv;
+			cap = nc;
+		}
+		v[2 * n] = pe[i].ts;
+		v[2 * n + 1] = m.value;
+		n++;
+	}
+	*out = v;
+	return (long)n;
+}
+
+/*
  * The refresh period of each display frame, then of each surface frame from the display frame
  * that presented it (display_frame_token). SurfaceFlinger's expected display slice is
  * [vsync - sf work duration, vsync] (FrameTimeline.cpp DisplayFrame::tracePredictions traces
@@ -1657,8 +1824,9 @@ static int cmp_i64_pair(const void *a, const void *b)
 static int set_vsync(struct gfxstat_perfetto *p)
 {
 	struct pf_frame *f = p->frames.v;
-	int64_t *ends, *gaps, *tok, glob;
+	int64_t *ends, *gaps, *tok, glob, *decl = NULL, declared = 0;
 	size_t i, m = 0, j;
+	long ndecl;
 
 	for (i = 0; i < p->frames.n; i++)
 		m += f[i].kind == FT_ACTUAL_DISPLAY && f[i].exp_end != GFXSTAT_NS_NONE;
@@ -1685,13 +1853,23 @@ static int set_vsync(struct gfxstat_perfetto *p)
 	for (i = 1; i < m; i++)
 		gaps[i] = ends[2 * i] - ends[2 * (i - 1)];
 	glob = gap_cluster(gaps, 1, m);
-	for (i = 0; i < m; i++) {
+	ndecl = declared_periods(p, &decl);
+	if (ndecl < 0) {
+		free(ends);
+		free(gaps);
+		free(tok);
+		return (int)ndecl;
+	}
+	for (i = 0, j = 0; i < m; i++) {
 		size_t lo = i > VSYNC_WINDOW ? i - VSYNC_WINDOW + 1 : 1;
 		size_t hi = i + VSYNC_WINDOW + 1 < m ? i + VSYNC_WINDOW + 1 : m;
 		int64_t v = lo < hi ? gap_cluster(gaps, lo, hi) : 0;
 		struct pf_frame *d = &f[ends[2 * i + 1]];
 
-		d->vsync = v ? v : glob ? glob : GFXSTAT_NS_NONE;
+		/* the period declared last before the frame's expected present, where one is */
+		while (j < (size_t)ndecl && decl[2 * j] <= ends[2 * i])
+			declared = decl[2 * j + 1], j++;
+		d->vsync = declared ? declared : v ? v : glob ? glob : GFXSTAT_NS_NONE;
 		tok[2 * i] = d->token;
 		tok[2 * i + 1] = d->vsync;
 	}
@@ -1715,6 +1893,7 @@ static int set_vsync(struct gfxstat_perfetto *p)
 	free(ends);
 	free(gaps);
 	free(tok);
+	free(decl);
 	return 0;
 }
 
@@ -1780,6 +1959,9 @@ static int deliver(struct gfxstat_perfetto *p)
 	int rc;
 
 	procs_finish(p);
+	/* in time order before set_vsync(), which reads the periods they declare */
+	if (p->prints.n > 1)
+		qsort(p->prints.v, p->prints.n, sizeof(*pe), cmp_print);
 	rc = set_vsync(p);
 	if (rc)
 		return rc;
@@ -1789,9 +1971,9 @@ static int deliver(struct gfxstat_perfetto *p)
 		if (p->sink.process(p->sink.user, pr[i].pid, name))
 			return GFXSTAT_E_ABORTED;
 	}
-	if (p->prints.n > 1)
-		qsort(p->prints.v, p->prints.n, sizeof(*pe), cmp_print);
-	for (i = 0; i < p->prints.n; i++) {
+	/* (with a sched sink they went out merged with the scheduler events: held only for
+	 * set_vsync() and the like) */
+	for (i = 0; i < p->prints.n && !(p->ps && p->sink.sched); i++) {
 		rc = emit_print(p, &pe[i]);
 		if (rc)
 			return rc;
@@ -1842,6 +2024,9 @@ int gfxstat_perfetto_finish(struct gfxstat_perfetto *p)
 			rc = hold_frame(p, s, 0);
 		}
 	}
+	/* the markers and scheduler events still held go out before the processes and frames */
+	if (!rc && p->ps)
+		rc = sched_sync(p, gx_psched_finish(p->ps));
 	if (!rc)
 		rc = deliver(p);
 	return set_rc(p, rc);

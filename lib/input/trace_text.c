@@ -1,16 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ftrace/atrace text: chunks -> lines -> ftrace events -> atrace markers. Non-marker events
- * are dropped after the header parse, the cheapest point at which they can be recognised.
+ * are dropped after the header parse, the cheapest point at which they can be recognised;
+ * scheduler events go on to their payload parse only when a caller asked for thread states
+ * (gfxstat_trace_parser_set_sched_fn()).
  */
 #include <stdlib.h>
 
 #include "../gx_local.h"
+#include "sched_local.h"
 
 struct gfxstat_trace_parser {
 	struct gfxstat_line_reader *lines;
 	gfxstat_marker_fn fn;
 	void *user;
+	gfxstat_sched_fn sched_fn; /* NULL: scheduler events are dropped unread */
+	void *sched_user;
+	unsigned sched_kinds;      /* the kinds whose payload is read */
 	int64_t last_ts;
 	struct gfxstat_stats stats;
 };
@@ -20,6 +26,26 @@ static int is_marker_event(struct gfxstat_str ev)
 	/* "tracing_mark_write", or "0" when the kernel could not resolve the ip (2012-era) */
 	return (ev.n == 18 && memcmp(ev.p, "tracing_mark_write", 18) == 0) ||
 	       (ev.n == 1 && ev.p[0] == '0');
+}
+
+/* A scheduler event, for thread states: read only when someone asked for them. */
+static int on_sched(struct gfxstat_trace_parser *p, const struct gfxstat_ftrace_line *ev)
+{
+	struct gfxstat_sched_event se;
+	enum gfxstat_sched_kind kind = gfxstat_sched_kind_of(ev->event);
+
+	if (!(p->sched_kinds & GFXSTAT_SCHED_BIT(kind)))
+		return 0; /* not a scheduler event (NONE is never set), or not asked for */
+	switch (gx_sched_line_parse_kind(ev, kind, &se)) {
+	case GFXSTAT_PARSE_OK:
+		GX_STAT_INC(&p->stats, sched_events);
+		return p->sched_fn(p->sched_user, &se);
+	case GFXSTAT_PARSE_UNSUPPORTED:
+		return 0;
+	default:
+		GX_STAT_INC(&p->stats, sched_malformed);
+		return 0;
+	}
 }
 
 static int on_line(void *user, const char *s, size_t n)
@@ -47,7 +73,7 @@ static int on_line(void *user, const char *s, size_t n)
 	p->last_ts = ev.ts_ns;
 	if (!is_marker_event(ev.event)) {
 		GX_STAT_INC(&p->stats, other_events);
-		return 0;
+		return p->sched_fn ? on_sched(p, &ev) : 0;
 	}
 	GX_STAT_INC(&p->stats, marker_events);
 	switch (gfxstat_atrace_marker_parse(ev.payload.p, ev.payload.n, &m)) {
@@ -80,6 +106,20 @@ struct gfxstat_trace_parser *gfxstat_trace_parser_new(gfxstat_marker_fn fn, void
 		return NULL;
 	}
 	return p;
+}
+
+void gfxstat_trace_parser_set_sched_fn(struct gfxstat_trace_parser *p, gfxstat_sched_fn fn,
+				       void *user, unsigned kinds)
+{
+	p->sched_fn = fn;
+	p->sched_user = user;
+	gfxstat_trace_parser_set_sched_kinds(p, kinds);
+}
+
+void gfxstat_trace_parser_set_sched_kinds(struct gfxstat_trace_parser *p, unsigned kinds)
+{
+	/* bit 0 is GFXSTAT_SCHED_NONE: never read */
+	p->sched_kinds = (kinds ? kinds : ~0u) & ~GFXSTAT_SCHED_BIT(GFXSTAT_SCHED_NONE);
 }
 
 void gfxstat_trace_parser_free(struct gfxstat_trace_parser *p)

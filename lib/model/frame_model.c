@@ -52,6 +52,10 @@ struct gfxstat_model {
 	struct gx_strmap procs;     /* key: the pid's 4 bytes */
 	char **proc_names;
 	size_t procs_cap;
+	struct gx_strmap pkgs;      /* packages of the complete names the recording shows */
+	struct gx_strmap tails;     /* the last COMM_LEN characters of those names ... */
+	long *tail_pkg;             /* ... -> their package in pkgs, or -1 when several */
+	size_t tails_cap;
 	int hold;
 	const char *format;
 	int polls_repeat;           /* gfxinfo: each poll repeats the rows still in hwui's ring */
@@ -96,7 +100,8 @@ struct gfxstat_model *gfxstat_model_new(gfxstat_frame_fn fn, void *user)
 	m->user = user;
 	m->period = GFXSTAT_NS_NONE;
 	if (gx_strmap_init(&m->layer_names, MAX_NAMES) || gx_strmap_init(&m->apps, MAX_NAMES) ||
-	    gx_strmap_init(&m->procs, MAX_NAMES)) {
+	    gx_strmap_init(&m->procs, MAX_NAMES) || gx_strmap_init(&m->pkgs, MAX_NAMES) ||
+	    gx_strmap_init(&m->tails, MAX_NAMES)) {
 		gfxstat_model_free(m);
 		return NULL;
 	}
@@ -120,12 +125,67 @@ void gfxstat_model_free(struct gfxstat_model *m)
 	gx_strmap_free(&m->layer_names);
 	gx_strmap_free(&m->apps);
 	gx_strmap_free(&m->procs);
+	gx_strmap_free(&m->pkgs);
+	gx_strmap_free(&m->tails);
+	free(m->tail_pkg);
 	free(m);
 }
 
 void gfxstat_model_count(struct gfxstat_model *m, enum gfxstat_model_stat s)
 {
 	m->stats.v[s]++;
+}
+
+/*
+ * The kernel keeps a task's name in TASK_COMM_LEN (16) bytes with its NUL, and Android names an
+ * app's main thread after the last 15 characters of its process name (frameworks/base
+ * core/jni/AndroidRuntime.cpp, AndroidRuntime::setArgv0: pthread_setname_np(pthread_self(),
+ * argv0 + len - 15)): "com.android.systemui" runs as "ndroid.systemui". A process named with
+ * exactly 15 characters may have been named so: its app is the one package whose complete name
+ * ends with it, wherever the recording shows that name (a full process name, a layer's
+ * package); with none or several, the name is truncated and the app unknown.
+ */
+#define COMM_LEN 15
+
+/* A complete name @full the recording shows, of package @pkg. */
+static int known_name(struct gfxstat_model *m, struct gfxstat_str full, struct gfxstat_str pkg)
+{
+	int created;
+	long pi, ti;
+
+	if (full.n < COMM_LEN || !pkg.n)
+		return 0;
+	pi = gx_strmap_add(&m->pkgs, pkg.p, pkg.n, NULL);
+	ti = pi < 0 ? pi : gx_strmap_add(&m->tails, full.p + full.n - COMM_LEN, COMM_LEN, &created);
+	if (ti < 0)
+		return ti == GFXSTAT_E_NOMEM ? (int)ti : 0; /* past the name limit: not known */
+	if ((size_t)ti >= m->tails_cap) {
+		size_t nc = m->tails_cap ? m->tails_cap * 2 : 64;
+		long *nt = realloc(m->tail_pkg, nc * sizeof(*nt));
+
+		if (!nt)
+			return GFXSTAT_E_NOMEM;
+		m->tail_pkg = nt;
+		m->tails_cap = nc;
+	}
+	if (created)
+		m->tail_pkg[ti] = pi;
+	else if (m->tail_pkg[ti] != pi)
+		m->tail_pkg[ti] = -1; /* two packages end so */
+	return 0;
+}
+
+/* The app of a process whose name @comm (COMM_LEN characters) may be cut; empty if unknown. */
+static struct gfxstat_str comm_package(const struct gfxstat_model *m, const char *comm)
+{
+	struct gfxstat_str app = { "", 0 };
+	long ti = gx_strmap_find(&m->tails, comm, COMM_LEN);
+
+	if (ti >= 0 && m->tail_pkg[ti] >= 0) {
+		app.p = m->pkgs.keys[m->tail_pkg[ti]].p;
+		app.n = m->pkgs.keys[m->tail_pkg[ti]].n;
+	}
+	return app;
 }
 
 int gfxstat_model_process(struct gfxstat_model *m, int32_t pid, struct gfxstat_str name)
@@ -154,6 +214,14 @@ int gfxstat_model_process(struct gfxstat_model *m, int32_t pid, struct gfxstat_s
 	memcpy(copy, name.p, name.n);
 	copy[name.n] = 0;
 	m->proc_names[i] = copy;
+	/* a name longer than a comm is complete, and so is its package ("pkg:service");
+	 * one of exactly COMM_LEN characters may be cut */
+	if (name.n > COMM_LEN) {
+		struct gfxstat_str pkg = gx_process_package(copy);
+		int rc = known_name(m, name, pkg);
+
+		return rc ? rc : known_name(m, pkg, pkg);
+	}
 	return 0;
 }
 
@@ -161,10 +229,11 @@ int gfxstat_model_process(struct gfxstat_model *m, int32_t pid, struct gfxstat_s
  * The app of a frame: what the source says; else the process that produced it (its pid, as
  * the input names it); else the package in the layer's name.
  */
-static struct gfxstat_str resolve_app(const struct gfxstat_model *m, const struct gfxstat_frame *f,
+static struct gfxstat_str resolve_app(struct gfxstat_model *m, const struct gfxstat_frame *f,
 				      struct gfxstat_str layer)
 {
 	struct gfxstat_str app = f->app;
+	int cut = 0;
 
 	if (app.n)
 		return app;
@@ -172,12 +241,21 @@ static struct gfxstat_str resolve_app(const struct gfxstat_model *m, const struc
 		long i = gx_strmap_find(&m->procs, (const char *)&f->pid, sizeof(f->pid));
 
 		if (i >= 0 && m->proc_names[i]) {
-			app = gx_process_package(m->proc_names[i]);
+			/* a name that may be the kernel's cut comm is never taken as a package */
+			app = strlen(m->proc_names[i]) == COMM_LEN
+				      ? comm_package(m, m->proc_names[i])
+				      : gx_process_package(m->proc_names[i]);
 			if (app.n)
 				return app;
+			/* a cut name that reads like a package: say so rather than guess */
+			cut = strlen(m->proc_names[i]) == COMM_LEN &&
+			      gx_process_package(m->proc_names[i]).n;
 		}
 	}
-	return gfxstat_layer_app(layer.p, layer.n);
+	app = gfxstat_layer_app(layer.p, layer.n);
+	if (!app.n && cut)
+		gfxstat_model_count(m, GFXSTAT_MODEL_truncated_names);
+	return app;
 }
 
 static long layer_index(struct gfxstat_model *m, struct gfxstat_str name)
@@ -203,6 +281,14 @@ static long layer_index(struct gfxstat_model *m, struct gfxstat_str name)
 	m->layers[i].last_period = 0;
 	m->layers[i].pub.first_present = GFXSTAT_NS_NONE;
 	m->layers[i].pub.last_present = GFXSTAT_NS_NONE;
+	{
+		/* a layer's name quotes its package whole */
+		struct gfxstat_str pkg = gfxstat_layer_app(name.p, name.n);
+		int rc = known_name(m, pkg, pkg);
+
+		if (rc)
+			return rc;
+	}
 	return i;
 }
 
@@ -268,7 +354,8 @@ static int emit(struct gfxstat_model *m, const struct gfxstat_frame *in, long li
 
 			if (l->last_period > 0 && l->last_period < p)
 				p = l->last_period;
-			if ((f.present_ns - l->last_present) * 4 < p * 3) {
+			/* d * 4 < p * 3 without the products: d < p - floor(p / 4) */
+			if (f.present_ns - l->last_present < p - p / 4) {
 				gfxstat_model_count(m, GFXSTAT_MODEL_within_one_vsync);
 				return 0;
 			}
@@ -338,6 +425,24 @@ static int hold(struct gfxstat_model *m, const struct gfxstat_frame *f, long li,
 	return 0;
 }
 
+static int time_ok(int64_t t)
+{
+	return t == GFXSTAT_NS_NONE || (t >= -GX_NS_LIMIT && t <= GX_NS_LIMIT);
+}
+
+/* Every time the model and the metrics do arithmetic on is one a clock can give (a
+ * --latency row near INT64_MAX overflowed the one-buffer-per-refresh test and dropped the
+ * wrong frame): past this, differences and small multiples of them cannot overflow. */
+static int frame_in_range(const struct gfxstat_frame *f)
+{
+	return time_ok(f->present_ns) && time_ok(f->latch_ns) && time_ok(f->desired_present_ns) &&
+	       time_ok(f->expected_start_ns) && time_ok(f->expected_end_ns) &&
+	       time_ok(f->actual_start_ns) && time_ok(f->actual_end_ns) &&
+	       time_ok(f->duration_ns) &&
+	       (f->vsync_period_ns == GFXSTAT_NS_NONE ||
+		(f->vsync_period_ns >= -GX_PERIOD_LIMIT && f->vsync_period_ns <= GX_PERIOD_LIMIT));
+}
+
 int gfxstat_model_frame(void *user, const struct gfxstat_frame *f)
 {
 	struct gfxstat_model *m = user;
@@ -350,6 +455,10 @@ int gfxstat_model_frame(void *user, const struct gfxstat_frame *f)
 	 * times nothing: no command counts it */
 	if (f->present_ns == GFXSTAT_NS_NONE && f->duration_ns == GFXSTAT_NS_NONE) {
 		gfxstat_model_count(m, GFXSTAT_MODEL_untimed);
+		return 0;
+	}
+	if (!frame_in_range(f)) {
+		gfxstat_model_count(m, GFXSTAT_MODEL_out_of_range);
 		return 0;
 	}
 	li = layer_index(m, name);

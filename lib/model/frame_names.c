@@ -117,3 +117,26 @@ const char *gfxstat_frame_reason_name(unsigned bit)
 	return bit < GFXSTAT_GFXINFO_REASONS ? gfxstat_jank_type_name((enum gfxstat_jank_type)bit)
 					     : "?";
 }
+
+/*
+ * The jank bits that make a FrameTimeline frame janky, trace_processor's rule (google/perfetto
+ * src/trace_processor/importers/proto/frame_timeline_event_parser.cc, its janky-classification
+ * functions; FORMATS.md 6.3): a surface frame by App Deadline Missed, App Resynced Jitter or
+ * Unknown Jank; a display frame by SurfaceFlinger Scheduling, Prediction Error, Display HAL or
+ * a SurfaceFlinger CPU/GPU deadline, unless its type is only Non Animating or Display not ON.
+ * Buffer Stuffing alone is no jank. One rule for the verdict (perfetto_pb.c) and for the
+ * cause a janky frame is labelled with (jank_cause.c). Return: those bits, 0 when not janky.
+ */
+int32_t gx_ft_janky_bits(int display, int32_t jank_type)
+{
+	if (jank_type == GFXSTAT_JANK_UNSPECIFIED || jank_type == GFXSTAT_JANK_NONE || jank_type < 0)
+		return 0;
+	if (!display)
+		return jank_type & (GFXSTAT_JANK_APP_DEADLINE_MISSED |
+				    GFXSTAT_JANK_APP_RESYNCED_JITTER | GFXSTAT_JANK_UNKNOWN);
+	if (jank_type == GFXSTAT_JANK_NON_ANIMATING || jank_type == GFXSTAT_JANK_DISPLAY_NOT_ON)
+		return 0;
+	return jank_type & (GFXSTAT_JANK_SF_SCHEDULING | GFXSTAT_JANK_PREDICTION_ERROR |
+			    GFXSTAT_JANK_DISPLAY_HAL | GFXSTAT_JANK_SF_CPU_DEADLINE_MISSED |
+			    GFXSTAT_JANK_SF_GPU_DEADLINE_MISSED);
+}

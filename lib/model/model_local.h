@@ -11,4 +11,10 @@
  */
 GFXSTAT_HIDDEN struct gfxstat_str gx_process_package(const char *name);
 
+/*
+ * The FrameTimeline jank bits (proto JankType values) that make a frame janky by
+ * trace_processor's rule, of a display frame (@display 1) or a surface frame; 0: not janky.
+ */
+GFXSTAT_HIDDEN int32_t gx_ft_janky_bits(int display, int32_t jank_type);
+
 #endif

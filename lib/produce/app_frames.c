@@ -3,7 +3,8 @@
  * App-side frames: for a trace with no SurfaceFlinger (an app-only atrace), the frames the
  * app rendered, from its UI thread's Choreographer#doFrame and its RenderThread's DrawFrame.
  * Slices are tracked per thread by depth only (an "E" names nothing); a DrawFrame is paired
- * with its doFrame when it starts, and becomes a frame when it ends. Frames are held until
+ * with its doFrame when it starts, and becomes a frame when it ends, unless hwui traced that
+ * it skipped it ("Frame skipped: <reason>", is_frame_skipped()). Frames are held until
  * finish, when the refresh period is known.
  */
 #include <stdio.h>
@@ -37,6 +38,7 @@ struct thread {
 	int dr_depth;       /* depth of the open DrawFrame, or 0 */
 	int qb_depth;       /* depth of the open queueBuffer inside it, or 0 */
 	int dr_ok;          /* the open DrawFrame has a doFrame */
+	int dr_skipped;     /* hwui said it skipped the open DrawFrame: no buffer */
 	int64_t dr_df_start, dr_id, dr_qb_end;
 };
 
@@ -219,6 +221,22 @@ static int is_queuebuffer(struct gfxstat_str s)
 }
 
 /*
+ * hwui's word that it drew nothing this time: FrameInfo::setSkippedFrameReason() traces
+ * ATRACE_FORMAT_INSTANT("Frame skipped: %s", toString(reason)) (Android 14+, frameworks/base
+ * libs/hwui/FrameInfo.cpp; reasons DrawingOff, ContextIsStopped, NothingToDraw,
+ * NoOutputTarget, NoBuffer, AlreadyDrawn), from CanvasContext::prepareTree() or
+ * CanvasContext::draw() (libs/hwui/renderthread/CanvasContext.cpp), both inside
+ * DrawFrameTask::run()'s "DrawFrames <id>" slice on the RenderThread. Whatever the reason,
+ * that DrawFrame dequeued and queued no buffer: DrawFrameTask::run() calls draw() only when
+ * no reason was set, and draw() returns before getFrame()/swapBuffers() when it sets one.
+ * Taken as an instant ("I|pid|...") or, as some builds write it, a slice.
+ */
+static int is_frame_skipped(struct gfxstat_str s)
+{
+	return has_prefix(s, "Frame skipped");
+}
+
+/*
  * The doFrame a DrawFrame starting at @ts belongs to: by vsync id when it has one, else the
  * doFrame of the process that contains @ts. Macrobenchmark's FrameTimingQuery
  * (androidx benchmark/benchmark-macro/.../perfetto/FrameTimingQuery.kt) pairs them so: by
@@ -274,6 +292,7 @@ static int begin(struct gfxstat_app_frames *af, struct thread *t, int32_t pid,
 		af->sum.draw_frames++;
 		t->dr_depth = t->depth;
 		t->dr_ok = 0;
+		t->dr_skipped = 0;
 		t->dr_qb_end = GFXSTAT_NS_NONE;
 		p = proc_get(af, pid, 0);
 		d = p ? match(p, ts, frame_id(m->name)) : NULL;
@@ -291,6 +310,8 @@ static int begin(struct gfxstat_app_frames *af, struct thread *t, int32_t pid,
 	}
 	if (t->dr_depth && !t->qb_depth && is_queuebuffer(m->name))
 		t->qb_depth = t->depth;
+	if (t->dr_depth && is_frame_skipped(m->name))
+		t->dr_skipped = 1;
 	return 0;
 }
 
@@ -318,7 +339,9 @@ static int end(struct gfxstat_app_frames *af, struct thread *t, int64_t ts)
 	if (t->depth == t->dr_depth) {
 		t->dr_depth = 0;
 		t->qb_depth = 0;
-		if (t->dr_ok && ts < t->dr_df_start) {
+		if (t->dr_ok && t->dr_skipped) {
+			af->sum.no_buffer++; /* hwui skipped it: no buffer, no frame */
+		} else if (t->dr_ok && ts < t->dr_df_start) {
 			af->sum.backwards++;
 		} else if (t->dr_ok) {
 			if (grow((void **)&af->recs, &af->cap_recs, af->nrecs, sizeof(*af->recs),
@@ -369,6 +392,11 @@ int gfxstat_app_frames_marker(void *v, const struct gfxstat_ftrace_line *ev,
 	case GFXSTAT_MARKER_END:
 		t = thread_get(af, ev->pid, 0);
 		return t ? end(af, t, ev->ts_ns) : 0;
+	case GFXSTAT_MARKER_INSTANT:
+		t = thread_get(af, ev->pid, 0);
+		if (t && t->dr_depth && is_frame_skipped(m->name))
+			t->dr_skipped = 1;
+		return 0;
 	default:
 		return 0;
 	}

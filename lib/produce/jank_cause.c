@@ -4,15 +4,18 @@
  * RenderThread DrawFrame that produced the frame, with their longest inner sections; when
  * both were within budget, SurfaceFlinger/GPU. From framestats: the FrameMetrics phase that
  * took more than half the frame budget (Taobao's rule). From FrameTimeline: Android's own
- * jank type.
+ * jank type. With a thread-state tracker set (gfxstat_causes_set_thread_states()), each
+ * doFrame and DrawFrame also times its thread, and jank_class.c gives the frame one class.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "produce_local.h"
+#include "jank_class_local.h"
 #include "gfxstat/gfxstat_perfetto.h"
 
 #define NAME_MAX_LEN 64
+#define PATH_LEN 128 /* the longest section inside, and its own longest inside, nested */
 #define MAX_DEPTH 32
 #define MAX_THREADS 16384
 #define HISTORY 64 /* recent frames of work per process */
@@ -26,6 +29,7 @@ struct open_slice {
 	uint64_t layer; /* hash of the layer a queueBuffer inside it queued to, or 0 */
 	char name[NAME_MAX_LEN];
 	char child[NAME_MAX_LEN];
+	char path[PATH_LEN];
 };
 
 struct thread {
@@ -44,6 +48,10 @@ struct work {
 	uint64_t layer; /* hash of the layer it queued a buffer to, when the trace shows it */
 	char name[NAME_MAX_LEN];
 	char child[NAME_MAX_LEN];
+	char path[PATH_LEN];
+	int32_t tid;
+	int has_span;                   /* @span says where its thread's time went */
+	struct gfxstat_thread_span span;
 };
 
 struct proc {
@@ -71,6 +79,7 @@ struct gfxstat_causes {
 	int qb_level;   /* that queueBuffer's depth */
 	/* id -> index maps (key: the 4 bytes of the id): lookups stay O(1) with many threads */
 	struct gx_strmap thread_ix, proc_ix;
+	struct gfxstat_thread_states *ts; /* times each work's thread, when set */
 };
 
 /* The layer a counter names: "BufferTX - <layer>" on 12+, the layer itself before. */
@@ -141,6 +150,19 @@ void gfxstat_causes_free(struct gfxstat_causes *c)
 	gx_strmap_free(&c->thread_ix);
 	gx_strmap_free(&c->proc_ix);
 	free(c);
+}
+
+/* @dst = "@name > @inner" (or @name), cut at PATH_LEN: the longest section, nested. */
+static void set_path(char *dst, const char *name, const char *inner)
+{
+	struct gx_out o = { dst, PATH_LEN, 0 };
+
+	gx_out_puts(&o, name);
+	if (inner[0]) {
+		gx_out_puts(&o, " > ");
+		gx_out_puts(&o, inner);
+	}
+	dst[o.len < PATH_LEN ? o.len : PATH_LEN - 1] = 0;
 }
 
 static void copy_name(char *dst, struct gfxstat_str s)
@@ -217,6 +239,8 @@ static int is_input(const char *name)
 
 static int work_kind(const char *name)
 {
+	if (name[0] != 'C' && name[0] != 'D')
+		return -1; /* asked of every section that begins: most are neither */
 	if (strncmp(name, "Choreographer#doFrame", 21) == 0)
 		return WORK_MAIN;
 	if (strcmp(name, "DrawFrame") == 0 || strncmp(name, "DrawFrames", 10) == 0)
@@ -250,7 +274,10 @@ int gfxstat_causes_marker(void *p, const struct gfxstat_ftrace_line *ev,
 			s->input = 0;
 			s->layer = 0;
 			s->child[0] = 0;
+			s->path[0] = 0;
 			copy_name(s->name, m->name);
+			if (c->ts && work_kind(s->name) >= 0)
+				gfxstat_thread_states_span_begin(c->ts, ev->pid, ev->ts_ns, ev->cpu);
 			/* an app's queueBuffer; not SF's binder thread serving it (its own
 			 * "queueBuffer" section, while the app's is still open) */
 			if (strncmp(s->name, "queueBuffer", 11) == 0 && !queue_open(c, t->pid)) {
@@ -281,6 +308,7 @@ int gfxstat_causes_marker(void *p, const struct gfxstat_ftrace_line *ev,
 			if (dur > parent->child_max) {
 				parent->child_max = dur;
 				memcpy(parent->child, s->name, NAME_MAX_LEN);
+				set_path(parent->path, s->name, s->path);
 			}
 		}
 		kind = work_kind(s->name);
@@ -304,6 +332,10 @@ int gfxstat_causes_marker(void *p, const struct gfxstat_ftrace_line *ev,
 			w->layer = s->layer;
 			memcpy(w->name, s->name, NAME_MAX_LEN);
 			memcpy(w->child, s->child, NAME_MAX_LEN);
+			memcpy(w->path, s->path, PATH_LEN);
+			w->tid = t->tid;
+			w->has_span = c->ts &&
+				      gfxstat_thread_states_span_end(c->ts, t->tid, ev->ts_ns, &w->span);
 		}
 	}
 	return 0;
@@ -427,16 +459,6 @@ static const struct work *find_work(const struct proc *pr, int kind, int64_t fro
 	return NULL;
 }
 
-static int describe(char *buf, size_t cap, const char *where, const struct work *w)
-{
-	if (w->child[0])
-		return snprintf(buf, cap, "%s: %s %.1f ms (longest inside: %s %.1f ms)", where,
-				w->name, (double)(w->end - w->start) / 1e6, w->child,
-				(double)w->child_ns / 1e6);
-	return snprintf(buf, cap, "%s: %s %.1f ms", where, w->name,
-			(double)(w->end - w->start) / 1e6);
-}
-
 /* FrameMetrics phases, Taobao's rule: the phase over half the budget is the primary cause. */
 static int from_frameinfo(const struct gfxstat_frame *f, int64_t budget, char *buf, size_t cap)
 {
@@ -489,52 +511,127 @@ int gfxstat_causes_input(const struct gfxstat_causes *c, const struct gfxstat_fr
 	return mw ? mw->input : -1;
 }
 
-int gfxstat_causes_explain(const struct gfxstat_causes *c, const struct gfxstat_frame *f,
-			   int64_t prev_present, char *buf, size_t cap)
+/* FrameTimeline's jank type (one bit) as a class: whose deadline was missed. */
+static enum gfxstat_cause_class ft_class(int32_t bit)
+{
+	switch (bit) {
+	case GFXSTAT_JANK_APP_DEADLINE_MISSED:
+	case GFXSTAT_JANK_BUFFER_STUFFING:
+		return GFXSTAT_CAUSE_APP_WORK;
+	case GFXSTAT_JANK_SF_SCHEDULING:
+	case GFXSTAT_JANK_PREDICTION_ERROR:
+	case GFXSTAT_JANK_DISPLAY_HAL:
+	case GFXSTAT_JANK_SF_CPU_DEADLINE_MISSED:
+	case GFXSTAT_JANK_SF_GPU_DEADLINE_MISSED:
+		return GFXSTAT_CAUSE_SURFACEFLINGER;
+	}
+	return GFXSTAT_CAUSE_UNKNOWN;
+}
+
+/* The FrameMetrics phase a cause names, as a class: the GPU's, or the app's own work. */
+static enum gfxstat_cause_class fi_class(const char *text)
+{
+	if (!strncmp(text, "GPU", 3) || !strncmp(text, "swap buffers", 12))
+		return GFXSTAT_CAUSE_GPU;
+	if (!strncmp(text, "none", 4) || !strncmp(text, "unknown", 7))
+		return GFXSTAT_CAUSE_UNKNOWN;
+	return GFXSTAT_CAUSE_APP_WORK;
+}
+
+static void view_of(const struct work *w, struct gx_work_view *v)
+{
+	v->render = w->kind == WORK_RENDER;
+	v->name = w->name;
+	v->child = w->child;
+	v->path = w->path;
+	v->start = w->start;
+	v->end = w->end;
+	v->child_ns = w->child_ns;
+	v->tid = w->tid;
+	v->span = w->has_span ? &w->span : NULL;
+}
+
+void gfxstat_causes_why(const struct gfxstat_causes *c, const struct gfxstat_frame *f,
+			int64_t prev_present, struct gfxstat_cause *out)
 {
 	int64_t budget = f->vsync_period_ns > 0 && f->vsync_period_ns != GFXSTAT_NS_NONE
 				 ? f->vsync_period_ns : 16666667;
 	int64_t by = f->latch_ns != GFXSTAT_NS_NONE ? f->latch_ns : f->present_ns;
 	const struct proc *pr;
-	const struct work *mw, *rw, *worst;
+	const struct work *mw, *rw;
+	struct gx_work_view mv, rv;
+	char buf[GFXSTAT_CAUSE_TEXT];
 
+	memset(out, 0, sizeof(*out));
 	if (f->source == GFXSTAT_SRC_GFXINFO) {
-		int n = from_frameinfo(f, budget, buf, cap);
-
-		return n >= 0 ? n : snprintf(buf, cap, "unknown (no FrameInfo phases)");
+		if (from_frameinfo(f, budget, buf, sizeof(buf)) < 0)
+			snprintf(buf, sizeof(buf), "unknown (no FrameInfo phases)");
+		gx_cause_plain(out, fi_class(buf), buf);
+		return;
 	}
 	if (f->jank_type > 1) {
-		/* Android's own verdict: the lowest jank bit past JANK_NONE, up to Dropped, taking
-		 * first the bits that make a frame janky (Buffer Stuffing alone does not) */
-		int32_t bits = f->jank_type & ~1, bit = bits & ~GFXSTAT_JANK_BUFFER_STUFFING;
+		/* Android's own verdict: the bits that made the frame janky by the library's rule
+		 * (trace_processor's, gx_ft_janky_bits(): a surface frame with SurfaceFlinger
+		 * Scheduling and App Deadline Missed is janky for the latter only); a frame with
+		 * none of them: its lowest bit past JANK_NONE, up to Dropped, Buffer Stuffing last */
+		int32_t bits = f->jank_type & ~1, bit;
 		char name[128];
 
-		if (!bit)
-			bit = bits;
-		bit &= -bit;
-		if (bit && bit <= 1024) {
+		bit = gx_ft_janky_bits(f->source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY, f->jank_type);
+		if (!bit) {
+			bit = bits & ~GFXSTAT_JANK_BUFFER_STUFFING;
+			if (!bit)
+				bit = bits;
+			bit &= -bit;
+			if (bit > 1024)
+				bit = 0;
+		}
+		if (bit) {
 			gfxstat_perfetto_jank_type_str(bit, name, sizeof(name));
-			return snprintf(buf, cap, "%s: %s",
-					f->source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY
-						? "FrameTimeline display frame (SurfaceFlinger)"
-						: "FrameTimeline", name);
+			snprintf(buf, sizeof(buf), "%s: %s",
+				 f->source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY
+					 ? "FrameTimeline display frame (SurfaceFlinger)"
+					 : "FrameTimeline", name);
+			gx_cause_plain(out, ft_class(bit & -bit), buf);
+			/* the kind is the jank type, not "FrameTimeline" */
+			{
+				struct gx_out o = { out->signature, sizeof(out->signature), 0 };
+
+				gx_out_puts(&o, gfxstat_cause_class_name(out->cls));
+				gx_out_puts(&o, "|");
+				gx_out_puts(&o, buf);
+				out->signature[o.len < o.cap ? o.len : o.cap - 1] = 0;
+			}
+			return;
 		}
 	}
 	/* SurfaceFlinger's own frames: no app work explains them, their jank is SF's */
-	if (f->source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY)
-		return snprintf(buf, cap, "SurfaceFlinger display frame: %s",
-				f->jank_type == 1 ? "no jank type (late only against the cadence)"
-						  : "no FrameTimeline jank type");
-	if (f->source == GFXSTAT_SRC_FTRACE_DISPLAY)
-		return snprintf(buf, cap, "SurfaceFlinger: %s",
-				f->janky > 0 ? "missed the refresh (FrameMissed counter)"
-					     : "refresh late against the cadence");
-	if (f->pid < 0)
-		return snprintf(buf, cap, "unknown (this layer's app process is not identified)");
+	if (f->source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY) {
+		snprintf(buf, sizeof(buf), "SurfaceFlinger display frame: %s",
+			 f->jank_type == 1 ? "no jank type (late only against the cadence)"
+					   : "no FrameTimeline jank type");
+		gx_cause_plain(out, GFXSTAT_CAUSE_SURFACEFLINGER, buf);
+		return;
+	}
+	if (f->source == GFXSTAT_SRC_FTRACE_DISPLAY) {
+		snprintf(buf, sizeof(buf), "SurfaceFlinger: %s",
+			 f->janky > 0 ? "missed the refresh (FrameMissed counter)"
+				      : "refresh late against the cadence");
+		gx_cause_plain(out, GFXSTAT_CAUSE_SURFACEFLINGER, buf);
+		return;
+	}
+	if (f->pid < 0) {
+		gx_cause_plain(out, GFXSTAT_CAUSE_UNKNOWN,
+			       "unknown (this layer's app process is not identified)");
+		return;
+	}
 	pr = c ? proc_of((struct gfxstat_causes *)c, f->pid, 0) : NULL;
-	if (!pr || !pr->n)
-		return snprintf(buf, cap, "unknown (no app sections for this layer's process in "
-					  "the trace: record with the 'view' category)");
+	if (!pr || !pr->n) {
+		gx_cause_plain(out, GFXSTAT_CAUSE_UNKNOWN,
+			       "unknown (no app sections for this layer's process in the trace: "
+			       "record with the 'view' category)");
+		return;
+	}
 	if (f->actual_start_ns != GFXSTAT_NS_NONE) {
 		/* the work gfxstat_causes_frame() gave the frame: its doFrame, and the DrawFrame
 		 * that started inside it (or the DrawFrame itself, with no doFrame) */
@@ -547,25 +644,29 @@ int gfxstat_causes_explain(const struct gfxstat_causes *c, const struct gfxstat_
 		mw = last_work(pr, WORK_MAIN, by);
 		rw = last_work(pr, WORK_RENDER, by);
 	}
-	if (!mw && !rw)
-		return snprintf(buf, cap, "unknown (no Choreographer#doFrame or DrawFrame before "
-					  "this frame)");
-	worst = !rw || (mw && mw->end - mw->start >= rw->end - rw->start) ? mw : rw;
-	if (2 * (worst->end - worst->start) > budget)
-		return describe(buf, cap, worst->kind == WORK_MAIN ? "main thread" : "RenderThread",
-				worst);
-	/* the app's work was short: either it started late (nothing to draw) or SF/GPU lagged;
-	 * a frame with its own start is judged from it, so it was not idle when found late */
-	if (f->actual_start_ns != GFXSTAT_NS_NONE && f->present_ns != GFXSTAT_NS_NONE)
-		return snprintf(buf, cap, "SurfaceFlinger/GPU: the app's work was within budget (%s "
-					  "%.1f ms) but the frame took %.1f ms from its start to the "
-					  "display", worst->name,
-				(double)(worst->end - worst->start) / 1e6,
-				(double)(f->present_ns - f->actual_start_ns) / 1e6);
-	if (prev_present != GFXSTAT_NS_NONE && mw && mw->start > prev_present + budget)
-		return snprintf(buf, cap, "idle: the app started this frame %.1f ms after the "
-					  "previous present (nothing to draw in between)",
-				(double)(mw->start - prev_present) / 1e6);
-	return snprintf(buf, cap, "SurfaceFlinger/GPU: the app's work was within budget (%s "
-				  "%.1f ms)", worst->name, (double)(worst->end - worst->start) / 1e6);
+	if (!mw && !rw) {
+		gx_cause_plain(out, GFXSTAT_CAUSE_UNKNOWN,
+			       "unknown (no Choreographer#doFrame or DrawFrame before this frame)");
+		return;
+	}
+	if (mw)
+		view_of(mw, &mv);
+	if (rw)
+		view_of(rw, &rv);
+	gx_cause_app(mw ? &mv : NULL, rw ? &rv : NULL, f, budget, prev_present,
+		     gfxstat_thread_states_have_sched(c->ts), out);
+}
+
+int gfxstat_causes_explain(const struct gfxstat_causes *c, const struct gfxstat_frame *f,
+			   int64_t prev_present, char *buf, size_t cap)
+{
+	struct gfxstat_cause why;
+
+	gfxstat_causes_why(c, f, prev_present, &why);
+	return snprintf(buf, cap, "%s", why.text);
+}
+
+void gfxstat_causes_set_thread_states(struct gfxstat_causes *c, struct gfxstat_thread_states *t)
+{
+	c->ts = t;
 }

@@ -7,14 +7,25 @@
  * refresh a "(display)" frame with SF's own verdict. The present time is the vsync after the
  * present marker on ONE vsync grid (one counter family, VSYNC-sf when the trace has it): the
  * next toggle of that family, or the grid's prediction when SF went idle and none follows.
+ * One composition is one refresh of each powered panel, whatever number of outputs it
+ * presents (present_for()); the refresh period is the one SurfaceFlinger declares
+ * (declare_period()), else the one measured, and frames carry the mode's (note_mode()).
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "produce_local.h"
 
+/* distinct names per trace; a refresh holds at most one entry per layer name, so it grows
+ * up to this too (SurfaceFlinger alone allows 4096 live layers, SurfaceFlinger.h MAX_LAYERS):
+ * memory stays linear in the layers of the trace */
 #define MAX_NAMES 65536
-#define REFRESH_LAYERS 64    /* layers latched in one refresh; more are counted, not kept */
 #define AWAIT_MAX 8          /* refreshes waiting for their vsync */
+#define MAX_DISPLAYS 16      /* displays told apart by name or id; more are one unknown */
+#define OUTPUT_NAME 160      /* longest output name kept ("present for <name>") */
+/* a period the system declares, within any refresh rate a panel has (5 to 1000 Hz) */
+#define DECLARED_MIN (GFXSTAT_NSEC_PER_SEC / 1000)
+#define DECLARED_MAX (GFXSTAT_NSEC_PER_SEC / 5)
 #define RING 32              /* recent vsync intervals per counter family */
 #define IDLE_NS (100 * GFXSTAT_NSEC_PER_MSEC)
 #define DEFAULT_PERIOD 16666667
@@ -46,6 +57,8 @@ struct layer {
 	int32_t pid;
 	unsigned has_last : 1;
 	struct gfxstat_str app; /* points into the interned name */
+	uint64_t pend_gen;      /* latched in the pending refresh when == sf->pend_gen ... */
+	uint32_t pend_ix;       /* ... at this index of it */
 };
 
 struct refresh {
@@ -54,9 +67,22 @@ struct refresh {
 	int64_t vsync_id;      /* Android 13+: the "commit <id>"/"composite <id>" it was made in
 				* (FrameTimeline's display frame token), or -1 */
 	int missed;            /* SF's verdict: 1 missed, 0 on time, -1 none yet */
-	uint32_t n;
-	uint32_t layer[REFRESH_LAYERS];
-	int64_t latch[REFRESH_LAYERS];
+	uint64_t seq;          /* which refresh, in marker order */
+	uint32_t n, cap;       /* layers latched in it; grows, one entry per layer at most */
+	uint32_t *layer;
+	int64_t *latch;
+	unsigned nextra;       /* further powered displays this composition refreshed */
+	uint8_t extra[MAX_DISPLAYS];
+};
+
+/*
+ * A display (an output of SurfaceFlinger's CompositionEngine) as the markers name it: by its
+ * display id, as "PowerMode <id>" and "present for <name> (<id>)" write it, else by name.
+ */
+struct display {
+	char key[OUTPUT_NAME];
+	int power;             /* 1 on, 0 off (PowerMode counter), -1 not seen */
+	int64_t last_present;  /* of its own display layer, when it is not "(display)" */
 };
 
 struct family {
@@ -85,6 +111,18 @@ struct gfxstat_sf_frames {
 	int in_composition;   /* depth of the composition slice on the main thread, 0 = none */
 	int depth;            /* main-thread slice depth */
 	int presented_in_comp;
+	uint64_t comp_seq;    /* the refresh this composition made (valid when comp_refresh) */
+	int comp_refresh;     /* this composition made a refresh ... */
+	int comp_owner;       /* ... for this display (index), or -1 when unnamed */
+	int output_depth;     /* depth of an open "present for <name>" slice, 0 = none */
+	char output[OUTPUT_NAME]; /* its name */
+	struct display disp[MAX_DISPLAYS];
+	unsigned ndisp;
+	uint64_t next_seq;
+	uint64_t last_stamp_seq; /* the refresh stamped last */
+	uint64_t pend_gen;    /* generation of the pending refresh (struct layer.pend_gen) */
+	int64_t declared;     /* the refresh period the system declared last, or 0 */
+	int64_t frame_period; /* the period frames carry: the reported mode's, fixed per mode */
 	struct gx_strmap names; /* counter names */
 	struct counter *counters;
 	size_t cap_counters;
@@ -125,6 +163,8 @@ struct gfxstat_sf_frames *gfxstat_sf_frames_new(gfxstat_frame_fn fn, void *user)
 	sf->vsync_id = -1;
 	sf->main_tid = -1;
 	sf->period = DEFAULT_PERIOD;
+	sf->pend_gen = 1;
+	sf->comp_owner = -1;
 	sf->stamp_fam = -1;
 	sf->last_stamp = GFXSTAT_NS_NONE;
 	sf->last_display = GFXSTAT_NS_NONE;
@@ -143,8 +183,16 @@ struct gfxstat_sf_frames *gfxstat_sf_frames_new(gfxstat_frame_fn fn, void *user)
 
 void gfxstat_sf_frames_free(struct gfxstat_sf_frames *sf)
 {
+	unsigned i;
+
 	if (!sf)
 		return;
+	free(sf->pending.layer);
+	free(sf->pending.latch);
+	for (i = 0; i < AWAIT_MAX; i++) {
+		free(sf->await[i].layer);
+		free(sf->await[i].latch);
+	}
 	gx_strmap_free(&sf->names);
 	gx_strmap_free(&sf->layers);
 	gx_strmap_free(&sf->comms);
@@ -178,10 +226,16 @@ static int ensure(void **arr, size_t *cap, size_t i, size_t size)
 /* ------------------------------------------------------------------------------------ */
 /* vsync grid and refresh period                                                          */
 
+/*
+ * A refresh mode begins at @ts, at sf->period. Frames carry this period until the next mode,
+ * even as the grid's own estimate (sf->period) is refined by later intervals: every command
+ * then shows the one rate `inspect` lists for the mode.
+ */
 static void note_mode(struct gfxstat_sf_frames *sf, int64_t ts)
 {
 	struct gfxstat_sf_summary *s = &sf->sum;
 
+	sf->frame_period = sf->period;
 	if (s->nmodes < sizeof(s->modes) / sizeof(s->modes[0])) {
 		s->modes[s->nmodes].from_ns = ts;
 		s->modes[s->nmodes].period_ns = sf->period;
@@ -233,6 +287,8 @@ static void period_interval(struct gfxstat_sf_frames *sf, struct family *f, int6
 {
 	int i;
 
+	if (sf->declared)
+		return; /* the system said what the period is (declare_period()) */
 	if (sf->mode_state < 2) {
 		/* no mode yet: the cluster of the shortest intervals, as vsync detection does */
 		push(f, d);
@@ -281,6 +337,46 @@ static void period_interval(struct gfxstat_sf_frames *sf, struct family *f, int6
 	}
 	push(f, sf->period);
 	note_mode(sf, f->cand_from);
+}
+
+/*
+ * The refresh period the system declares (declared_period()): it is the period, from @ts on;
+ * no estimate from vsync toggles replaces it. Hardware vsync stamps jitter (a declared
+ * 8333333 ns was measured 8.18 ms), a declaration does not. A first declaration close to the
+ * one mode estimated so far is that mode, known exactly now: the mode is corrected, not split.
+ */
+static void declare_period(struct gfxstat_sf_frames *sf, int64_t v, int64_t ts)
+{
+	struct gfxstat_sf_summary *s = &sf->sum;
+	int64_t before = sf->declared;
+	int i;
+
+	if (v < DECLARED_MIN || v > DECLARED_MAX)
+		return;
+	sf->declared = v;
+	sf->period = v;
+	for (i = 0; i < FAM_COUNT; i++) {
+		sf->fam[i].n = 0;
+		sf->fam[i].head = 0;
+		sf->fam[i].cand_n = 0;
+	}
+	if (sf->mode_state == 2 && sf->frame_period == v)
+		return; /* the mode in force, declared again */
+	if (sf->mode_state == 2 && !before && s->nmodes == 1 && near(v, s->modes[0].period_ns)) {
+		s->modes[0].period_ns = v;
+		sf->frame_period = v;
+		return;
+	}
+	sf->mode_state = 2;
+	if (!s->nmodes && sf->first_vsync != GFXSTAT_NS_NONE && sf->first_vsync < ts)
+		ts = sf->first_vsync;
+	note_mode(sf, ts);
+}
+
+/* The period a frame carries: the mode's (note_mode()), or the provisional one before. */
+static int64_t frame_period(const struct gfxstat_sf_frames *sf)
+{
+	return sf->frame_period > 0 ? sf->frame_period : sf->period;
 }
 
 /* The stamping grid: VSYNC-sf (SF wakes on it), else the app/legacy VSYNC, else HW_VSYNC. */
@@ -374,6 +470,40 @@ static int emit_held(struct gfxstat_sf_frames *sf)
 	return sf->fn ? sf->fn(sf->user, &f) : 0;
 }
 
+/*
+ * The refresh of a further powered display in the same composition (one composite refreshes
+ * every powered display, CompositionEngine::present -> Output::present per output): a display
+ * layer of its own, "(display <id>)", at the same vsync. SF's FrameMissed verdicts are about
+ * its previous present fence, of one display: no verdict here.
+ */
+static int emit_extra_display(struct gfxstat_sf_frames *sf, unsigned di, int64_t present,
+			      int64_t vsync_id)
+{
+	struct display *d = &sf->disp[di];
+	struct gfxstat_frame f;
+	char name[OUTPUT_NAME + 16];
+	int k;
+
+	if (d->last_present != GFXSTAT_NS_NONE && present <= d->last_present) {
+		sf->sum.nonincreasing++;
+		return 0;
+	}
+	k = snprintf(name, sizeof(name), "(display %s)", d->key);
+	gfxstat_frame_init(&f, GFXSTAT_SRC_FTRACE_DISPLAY);
+	f.layer.p = name;
+	f.layer.n = k > 0 && (size_t)k < sizeof(name) ? (size_t)k : strlen(name);
+	f.pid = sf->sf_pid;
+	f.present_ns = present;
+	f.interval_ns = d->last_present == GFXSTAT_NS_NONE ? GFXSTAT_NS_NONE
+							   : present - d->last_present;
+	f.vsync_period_ns = frame_period(sf);
+	f.token = f.display_token = vsync_id;
+	f.janky = -1;
+	d->last_present = present;
+	sf->sum.display_frames++;
+	return sf->fn ? sf->fn(sf->user, &f) : 0;
+}
+
 static int emit_refresh(struct gfxstat_sf_frames *sf, struct refresh *r, int64_t present)
 {
 	uint32_t i;
@@ -401,20 +531,24 @@ static int emit_refresh(struct gfxstat_sf_frames *sf, struct refresh *r, int64_t
 		f.interval_ns = l->has_last ? present - l->last_present : GFXSTAT_NS_NONE;
 		f.latch_ns = r->latch[i];
 		f.display_token = r->vsync_id;
-		f.vsync_period_ns = sf->period;
+		f.vsync_period_ns = frame_period(sf);
 		l->last_present = present;
 		l->has_last = 1;
 		sf->sum.frames++;
 		if (sf->fn)
 			rc = sf->fn(sf->user, &f);
 	}
+	for (i = 0; i < r->nextra && !rc; i++)
+		rc = emit_extra_display(sf, r->extra[i], present, r->vsync_id);
 	sf->sum.refreshes++;
 	r->n = 0;
+	r->nextra = 0;
 	sf->last_stamp = present;
+	sf->last_stamp_seq = r->seq;
 	if (sf->last_display == GFXSTAT_NS_NONE || present > sf->last_display) {
 		sf->held.valid = 1;
 		sf->held.present = present;
-		sf->held.period = sf->period;
+		sf->held.period = frame_period(sf);
 		sf->held.missed = r->missed;
 		sf->held.vsync_id = r->vsync_id;
 	} else {
@@ -477,13 +611,28 @@ static int present_marker(struct gfxstat_sf_frames *sf, int64_t ts)
 	if (sf->await_n == AWAIT_MAX) /* no vsync for a long time: use the prediction */
 		rc = force_oldest(sf);
 	r = &sf->await[(sf->await_head + sf->await_n) % AWAIT_MAX];
-	*r = sf->pending;
+	{
+		/* the latched layers move to the waiting slot; its emptied buffers come back */
+		uint32_t *layer = r->layer, cap = r->cap;
+		int64_t *latch = r->latch;
+
+		r->layer = sf->pending.layer;
+		r->latch = sf->pending.latch;
+		r->cap = sf->pending.cap;
+		r->n = sf->pending.n;
+		sf->pending.layer = layer;
+		sf->pending.latch = latch;
+		sf->pending.cap = cap;
+		sf->pending.n = 0;
+	}
 	r->marker_ts = ts;
 	r->vsync_id = sf->vsync_id;
 	r->missed = -1;
 	r->predicted = GFXSTAT_NS_NONE; /* set when its turn comes, after the ones before */
+	r->nextra = 0;
+	r->seq = sf->next_seq++;
 	sf->await_n++;
-	sf->pending.n = 0;
+	sf->pend_gen++; /* a new pending refresh: no layer is latched in it yet */
 	return rc;
 }
 
@@ -519,7 +668,7 @@ static int latch(struct gfxstat_sf_frames *sf, const char *name, size_t n, int64
 {
 	int created;
 	long li = gx_strmap_add(&sf->layers, name, n, &created);
-	uint32_t i;
+	struct layer *l;
 
 	if (li < 0) {
 		if (li == GFXSTAT_E_NOMEM)
@@ -528,8 +677,6 @@ static int latch(struct gfxstat_sf_frames *sf, const char *name, size_t n, int64
 		return 0;
 	}
 	if (created) {
-		struct layer *l;
-
 		if (ensure((void **)&sf->layer, &sf->cap_layers, (size_t)li, sizeof(*sf->layer)))
 			return GFXSTAT_E_NOMEM;
 		l = &sf->layer[li];
@@ -539,17 +686,31 @@ static int latch(struct gfxstat_sf_frames *sf, const char *name, size_t n, int64
 	/* a layer whose name names no package ("#0", an untitled window) still has a producer */
 	if (!sf->layer[li].app.n && sf->layer[li].pid < 0 && owner > 0)
 		sf->layer[li].pid = owner - 1;
-	for (i = 0; i < sf->pending.n; i++) {
-		if (sf->pending.layer[i] == (uint32_t)li) { /* two buffers in one refresh: one shows */
-			sf->pending.latch[i] = ts;
-			return 0;
-		}
+	l = &sf->layer[li];
+	if (l->pend_gen == sf->pend_gen) { /* two buffers in one refresh: the last one shows */
+		sf->pending.latch[l->pend_ix] = ts;
+		return 0;
 	}
-	if (sf->pending.n < REFRESH_LAYERS) {
-		sf->pending.layer[sf->pending.n] = (uint32_t)li;
-		sf->pending.latch[sf->pending.n] = ts;
-		sf->pending.n++;
+	/* one entry per layer: a refresh holds at most as many as there are layer names */
+	if (sf->pending.n == sf->pending.cap) {
+		uint32_t nc = sf->pending.cap ? sf->pending.cap * 2 : 64;
+		uint32_t *nl = realloc(sf->pending.layer, nc * sizeof(*nl));
+		int64_t *nt;
+
+		if (!nl)
+			return GFXSTAT_E_NOMEM;
+		sf->pending.layer = nl;
+		nt = realloc(sf->pending.latch, nc * sizeof(*nt));
+		if (!nt)
+			return GFXSTAT_E_NOMEM;
+		sf->pending.latch = nt;
+		sf->pending.cap = nc;
 	}
+	l->pend_gen = sf->pend_gen;
+	l->pend_ix = sf->pending.n;
+	sf->pending.layer[sf->pending.n] = (uint32_t)li;
+	sf->pending.latch[sf->pending.n] = ts;
+	sf->pending.n++;
 	return 0;
 }
 
@@ -576,7 +737,7 @@ static int non_layer(struct gfxstat_str s)
 		"LumaSamplingStep", "hasClientComposition", "FrameMissed", "HwcFrameMissed",
 		"GpuFrameMissed", "Heap size", "GPU completion", "Expected", "RenderRate",
 		"Transaction", "TexturePoolSize", "TouchState", "ExpiredIdleTimer", "iq", "aq:",
-		"wq:", "oq:",
+		"wq:", "oq:", "PowerMode", "VSR-",
 	};
 	size_t i;
 
@@ -783,21 +944,238 @@ static int is_composition(struct gfxstat_sf_frames *sf, struct gfxstat_str s)
 	return 0;
 }
 
-static int is_present(struct gfxstat_sf_frames *sf, struct gfxstat_str s)
+/* A present marker; @out gets the output it names ("... for <output>"), or nothing. */
+static int is_present(struct gfxstat_sf_frames *sf, struct gfxstat_str s,
+		      struct gfxstat_str *out)
 {
+	out->p = s.p;
+	out->n = 0;
 	if (gx_str_eq(s, "postFramebuffer")) {
 		sf->sum.markers_seen |= GFXSTAT_SF_SEEN_POSTFRAMEBUFFER;
 		return 1;
 	}
 	if (starts(s, "postFramebuffer for ")) {
 		sf->sum.markers_seen |= GFXSTAT_SF_SEEN_POSTFRAMEBUFFER_FOR;
+		out->p = s.p + 20;
+		out->n = s.n - 20;
 		return 1;
 	}
 	if (starts(s, "presentFrameAndReleaseLayers for ")) {
 		sf->sum.markers_seen |= GFXSTAT_SF_SEEN_PRESENT_AND_RELEASE;
+		out->p = s.p + 33;
+		out->n = s.n - 33;
 		return 1;
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* displays                                                                               */
+
+/*
+ * The display id an output name ends with: CompositionEngine names a display's output
+ * "<name> (<id>)" (frameworks/native services/surfaceflinger/CompositionEngine/src/
+ * Output.cpp, Output::setName: mNamePlusId), the id being DisplayId::value in decimal
+ * (libs/ui/include/ui/DisplayId.h, to_string(DisplayId)); empty when there is none.
+ */
+static struct gfxstat_str output_id(struct gfxstat_str name)
+{
+	struct gfxstat_str id = { name.p, 0 };
+	size_t i;
+
+	if (name.n < 3 || name.p[name.n - 1] != ')')
+		return id;
+	for (i = name.n - 1; i > 0 && gx_isdigit(name.p[i - 1]); i--)
+		;
+	if (i < 2 || i == name.n - 1 || name.p[i - 1] != '(' || name.n - 1 - i > 20)
+		return id;
+	id.p = name.p + i;
+	id.n = name.n - 1 - i;
+	return id;
+}
+
+/*
+ * Is the output @name a panel SurfaceFlinger refreshes? Not a screenshot: captures and region
+ * sampling render through an output of their own, "ScreenCaptureOutput" / "RegionSampling"
+ * (+ " for <display id>") (services/surfaceflinger/ScreenCaptureOutput.cpp,
+ * createScreenCaptureOutput); not a virtual display (screen recording, casting), whose id has
+ * bit 63 set (DisplayId::FLAG_VIRTUAL in libs/ui/include/ui/DisplayId.h).
+ */
+static int panel_output(struct gfxstat_str name)
+{
+	struct gfxstat_str id = output_id(name);
+	uint64_t v = 0;
+	size_t i;
+
+	if (starts(name, "ScreenCaptureOutput") || starts(name, "RegionSampling"))
+		return 0;
+	for (i = 0; i < id.n; i++) {
+		unsigned d = (unsigned)(id.p[i] - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return 1; /* not a 64-bit id: a name, taken as a display */
+		v = v * 10 + d;
+	}
+	return !(id.n && (v >> 63));
+}
+
+/* The display @key names (a display id, else an output name): its index, added when new;
+ * -1 past MAX_DISPLAYS. */
+static int display_of(struct gfxstat_sf_frames *sf, struct gfxstat_str key)
+{
+	unsigned i;
+	size_t n = key.n < OUTPUT_NAME - 1 ? key.n : OUTPUT_NAME - 1;
+
+	for (i = 0; i < sf->ndisp; i++)
+		if (strlen(sf->disp[i].key) == n && memcmp(sf->disp[i].key, key.p, n) == 0)
+			return (int)i;
+	if (sf->ndisp == MAX_DISPLAYS)
+		return -1;
+	memcpy(sf->disp[i].key, key.p, n);
+	sf->disp[i].key[n] = 0;
+	sf->disp[i].power = -1;
+	sf->disp[i].last_present = GFXSTAT_NS_NONE;
+	sf->ndisp++;
+	return (int)i;
+}
+
+/* The display an output @name stands for: by its id when it ends with one. */
+static int display_named(struct gfxstat_sf_frames *sf, struct gfxstat_str name)
+{
+	struct gfxstat_str id = output_id(name);
+
+	return display_of(sf, id.n ? id : name);
+}
+
+/* A further powered display refreshed in the composition of refresh @seq. */
+static int add_extra(struct gfxstat_sf_frames *sf, int di)
+{
+	unsigned i, k;
+
+	for (i = 0; i < sf->await_n; i++) {
+		struct refresh *r = &sf->await[(sf->await_head + i) % AWAIT_MAX];
+
+		if (r->seq != sf->comp_seq)
+			continue;
+		for (k = 0; k < r->nextra; k++)
+			if (r->extra[k] == (uint8_t)di)
+				return 0;
+		if (r->nextra < MAX_DISPLAYS)
+			r->extra[r->nextra++] = (uint8_t)di;
+		return 0;
+	}
+	/* the composition's refresh was stamped already (a vsync came in between) */
+	if (sf->last_stamp_seq == sf->comp_seq && sf->last_stamp != GFXSTAT_NS_NONE)
+		return emit_extra_display(sf, (unsigned)di, sf->last_stamp, sf->vsync_id);
+	return 0;
+}
+
+/*
+ * A present marker (of @out, when it or the open "present for <output>" names one). One
+ * composition is one refresh of each powered display: CompositionEngine::present runs
+ * Output::present for every output, and each traces its present marker, an output that is
+ * off included (Output::postFramebuffer / presentFrameAndReleaseLayers trace before they
+ * return on !isEnabled). So within one composition only the first marker of a display that
+ * may be on makes the refresh; a later one of another display that "PowerMode <id>" says is
+ * on adds that display's own refresh. Screenshots, virtual displays and displays that are off
+ * make none.
+ */
+static int present_for(struct gfxstat_sf_frames *sf, struct gfxstat_str out, int64_t ts)
+{
+	int di = -1, rc;
+
+	if (!out.n && sf->output_depth) {
+		out.p = sf->output;
+		out.n = strlen(sf->output);
+	}
+	if (out.n) {
+		if (!panel_output(out))
+			return 0;
+		di = display_named(sf, out);
+		if (di >= 0 && sf->disp[di].power == 0)
+			return 0;
+	}
+	if (sf->in_composition && sf->comp_refresh) {
+		if (di < 0 || sf->disp[di].power != 1 || di == sf->comp_owner)
+			return 0;
+		if (sf->comp_owner < 0 || sf->disp[sf->comp_owner].power != 1) {
+			/* the first was of a display not known to be on: this one is the refresh */
+			sf->comp_owner = di;
+			return 0;
+		}
+		return add_extra(sf, di);
+	}
+	rc = present_marker(sf, ts);
+	if (sf->in_composition) {
+		sf->comp_refresh = 1;
+		sf->comp_seq = sf->next_seq - 1;
+		sf->comp_owner = di;
+	}
+	return rc;
+}
+
+/* "PowerMode <display id>": DisplayDevice's TracedOrdinal mPowerMode (Android 14+,
+ * services/surfaceflinger/DisplayDevice.cpp), hal::PowerMode; off is 0 (OFF), anything else is
+ * powered (DisplayDevice::isPoweredOn: mPowerMode != OFF). */
+static int power_counter(struct gfxstat_sf_frames *sf, const struct gfxstat_marker *m)
+{
+	struct gfxstat_str id;
+	int di;
+
+	if (!starts(m->name, "PowerMode ") || m->name.n == 10)
+		return 0;
+	id.p = m->name.p + 10;
+	id.n = m->name.n - 10;
+	di = display_of(sf, id);
+	if (di >= 0)
+		sf->disp[di].power = m->value != 0;
+	return 1;
+}
+
+/*
+ * A refresh period the system declares, in ns (@id: the display it is for, when named):
+ * "VSP-setPeriod" (Scheduler/VSyncPredictor.cpp, setPeriod / setDisplayModePtr),
+ * "VSR-setPeriod" (Scheduler/VSyncReactor.cpp, Android 12-13), "VSR-startPeriodTransition
+ * <id>" and "VSR-onDisplayModeChanged <id>" (ATRACE_INT64(ftl::Concat("VSR-", __func__, " ",
+ * mId.value)), 14 and 15+), all in frameworks/native services/surfaceflinger/.
+ */
+static int declared_period(struct gfxstat_str s, struct gfxstat_str *id)
+{
+	static const char *const names[] = {
+		"VSP-setPeriod", "VSR-setPeriod", "VSR-startPeriodTransition",
+		"VSR-onDisplayModeChanged",
+	};
+	size_t i, k;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		k = strlen(names[i]);
+		if (s.n < k || memcmp(s.p, names[i], k) != 0 || (s.n > k && s.p[k] != ' '))
+			continue;
+		id->p = s.p + k + (s.n > k);
+		id->n = s.n - k - (s.n > k);
+		return 1;
+	}
+	return 0;
+}
+
+/* SurfaceFlinger's counters about displays: power, declared period. 1 when @m was one. */
+static int display_counter(struct gfxstat_sf_frames *sf, const struct gfxstat_ftrace_line *ev,
+			   const struct gfxstat_marker *m)
+{
+	struct gfxstat_str id;
+
+	if (power_counter(sf, m))
+		return 1;
+	if (!declared_period(m->name, &id))
+		return 0;
+	if (id.n) {
+		int di = display_of(sf, id);
+
+		if (di >= 0 && sf->disp[di].power == 0)
+			return 1; /* a display that is off: not the one refreshing */
+	}
+	declare_period(sf, m->value, ev->ts_ns);
+	return 1;
 }
 
 static void note_comm(struct gfxstat_sf_frames *sf, const struct gfxstat_ftrace_line *ev,
@@ -837,6 +1215,7 @@ int gfxstat_sf_frames_marker(void *p, const struct gfxstat_ftrace_line *ev,
 			     const struct gfxstat_marker *m)
 {
 	struct gfxstat_sf_frames *sf = p;
+	struct gfxstat_str out;
 	int rc, fi = -1;
 
 	if (sf->sum.first_ts == GFXSTAT_NS_NONE)
@@ -860,6 +1239,9 @@ int gfxstat_sf_frames_marker(void *p, const struct gfxstat_ftrace_line *ev,
 									   GFXSTAT_NS_NONE);
 	if (rc)
 		return rc;
+	if (m->kind == GFXSTAT_MARKER_COUNTER && fi < 0 && (sf->sf_pid < 0 || m->pid == sf->sf_pid) &&
+	    display_counter(sf, ev, m))
+		return 0;
 	if (sf->sum.markers_seen & SEEN_MODERN)
 		sf->modern = 1;
 	if (m->pid != sf->sf_pid || sf->sf_pid < 0) {
@@ -878,16 +1260,16 @@ int gfxstat_sf_frames_marker(void *p, const struct gfxstat_ftrace_line *ev,
 	case GFXSTAT_MARKER_COUNTER:
 		return fi >= 0 ? 0 : sf_counter(sf, ev, m);
 	case GFXSTAT_MARKER_BEGIN:
-		if (is_present(sf, m->name)) {
+		rc = 0;
+		if (is_present(sf, m->name, &out)) {
 			if (sf->main_tid < 0) {
 				sf->main_tid = ev->pid;
 				sf->sum.sf_main_tid = ev->pid;
 			}
 			sf->saw_present_marker = 1;
 			sf->presented_in_comp = 1;
-			return present_marker(sf, ev->ts_ns);
-		}
-		if (is_composition(sf, m->name)) {
+			rc = present_for(sf, out, ev->ts_ns);
+		} else if (is_composition(sf, m->name)) {
 			if (sf->main_tid < 0) {
 				sf->main_tid = ev->pid;
 				sf->sum.sf_main_tid = ev->pid;
@@ -895,14 +1277,30 @@ int gfxstat_sf_frames_marker(void *p, const struct gfxstat_ftrace_line *ev,
 			if (!sf->in_composition && ev->pid == sf->main_tid) {
 				sf->in_composition = sf->depth + 1;
 				sf->presented_in_comp = 0;
+				sf->comp_refresh = 0;
+				sf->comp_owner = -1;
 			}
+		} else if (ev->pid == sf->main_tid && !sf->output_depth &&
+			   starts(m->name, "present for ") && m->name.n > 12) {
+			/* Output::present of one output (Android 14+: ATRACE_FORMAT("%s for %s",
+			 * __func__, mNamePlusId)): the present marker inside it is that output's */
+			size_t k = m->name.n - 12 < OUTPUT_NAME - 1 ? m->name.n - 12
+								    : OUTPUT_NAME - 1;
+
+			memcpy(sf->output, m->name.p + 12, k);
+			sf->output[k] = 0;
+			sf->output_depth = sf->depth + 1;
 		}
+		/* the present marker's own slice is a level too: its end must not be taken for
+		 * the end of the composition around it */
 		if (ev->pid == sf->main_tid && sf->depth < 1000)
 			sf->depth++;
-		return 0;
+		return rc;
 	case GFXSTAT_MARKER_END:
 		if (ev->pid != sf->main_tid || sf->depth == 0)
 			return 0;
+		if (sf->output_depth == sf->depth)
+			sf->output_depth = 0;
 		if (sf->in_composition == sf->depth) {
 			sf->in_composition = 0;
 			/* an era or a capture without present markers: the composition presents */

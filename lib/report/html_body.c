@@ -1,98 +1,72 @@
 /* SPDX-License-Identifier: MIT */
 /* The report's summary and tables: plain HTML, readable without JavaScript. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "html_local.h"
 
-/* a headline number, tagged so tests and scripts find it */
-static void card(struct gx_wr *w, const char *key, const char *label, const char *val)
+/* One row of the figures of a layer or app: this tool's own numbers (analyze's headline). */
+static void layer_row(struct gx_wr *w, const struct gfxstat_layer_metrics *l)
 {
-	gx_wr_printf(w, "<div class=\"card\"><b data-k=\"%s\">%s</b><span>%s</span></div>", key,
-		     val, label);
-}
-
-static void cardf(struct gx_wr *w, const char *key, const char *label, double v)
-{
-	char b[64];
-
-	snprintf(b, sizeof(b), "%.3f", v);
-	card(w, key, label, b);
-}
-
-static void layer_block(struct gx_wr *w, const struct gfxstat_layer_metrics *l)
-{
-	char b[64];
-	size_t i;
-
-	gx_wr_printf(w, "<div class=\"layer%s\" data-kind=\"%s\" data-name=\"",
-		     !l->is_app && !l->app[0] ? " sys" : "", l->is_app ? "app" : "layer");
-	gx_wr_html(w, l->name, strlen(l->name));
-	gx_wr_printf(w, "\"><h3>%s ", l->is_app ? "app" : "layer");
-	gx_wr_html(w, l->name, strlen(l->name));
-	gx_wr_puts(w, "</h3><div class=\"cards\">");
-	snprintf(b, sizeof(b), "%llu", (unsigned long long)l->frames);
-	card(w, "frames", "frames", b);
-	cardf(w, "fps", "FPS (active)", l->fps);
-	snprintf(b, sizeof(b), "%.2f %%", l->frames ? 100.0 * (double)l->janky_frames /
-		 (double)l->frames : 0.0);
-	card(w, "janky_pct", "janky", b);
-	snprintf(b, sizeof(b), "%llu", (unsigned long long)l->janky_frames);
-	card(w, "janky_frames", "janky frames", b);
+	gx_html_row_head(w, l);
+	gx_wr_count(w, "td", "frames", l->frames);
+	if (l->intervals)
+		gx_wr_num(w, "td", "fps", l->fps, 1, "");
+	else
+		gx_wr_printf(w, "<td data-k=\"fps\" data-v=\"%.3f\" title=\"no interval under the "
+			     "idle rule\">n/a</td>", l->fps);
+	gx_wr_num(w, "td", "janky_pct", l->frames ? 100.0 * (double)l->janky_frames /
+		  (double)l->frames : 0.0, 1, " %");
+	gx_wr_count(w, "td", "janky_frames", l->janky_frames);
 	if (l->intervals || l->frame_ms_max > 0) {
-		cardf(w, "p50", "p50 ms", l->frame_ms_p50);
-		cardf(w, "p90", "p90 ms", l->frame_ms_p90);
-		cardf(w, "p99", "p99 ms", l->frame_ms_p99);
-		cardf(w, "max", "worst ms", l->frame_ms_max);
+		gx_wr_num(w, "td", "p50", l->frame_ms_p50, 1, "");
+		gx_wr_num(w, "td", "p90", l->frame_ms_p90, 1, "");
+		gx_wr_num(w, "td", "p99", l->frame_ms_p99, 1, "");
+		gx_wr_num(w, "td", "max", l->frame_ms_max, 1, "");
+	} else {
+		gx_wr_puts(w, "<td></td><td></td><td></td><td></td>");
 	}
-	snprintf(b, sizeof(b), "%.2f", l->score);
-	card(w, "score", "seed score", b);
-	gx_wr_puts(w, "</div><table><tr><th>span s</th><th>refresh Hz</th><th>cadence FPS</th>"
-		   "<th>FPS wall</th><th>PerfDog jank</th><th>big jank</th><th>slow</th>"
-		   "<th>frozen</th><th>hitch ms/s</th><th>A</th><th>B</th><th>C</th><th>D</th>"
-		   "<th>source</th></tr>");
-	gx_wr_printf(w, "<tr><td>%.3f</td><td data-k=\"refresh_hz\">%.3f</td>"
-		     "<td data-k=\"cadence_fps\">%.3f</td><td>%.3f</td><td>%llu</td><td>%llu</td>"
-		     "<td>%llu</td><td>%llu</td><td>%.3f</td><td>%llu</td><td>%llu</td>"
-		     "<td>%llu</td><td>%llu</td><td>%s</td></tr></table>", l->duration_s,
-		     l->refresh_hz, l->cadence_fps, l->fps_wall, (unsigned long long)l->jank,
-		     (unsigned long long)l->big_jank, (unsigned long long)l->slow_frames,
-		     (unsigned long long)l->frozen_frames, l->hitch_ms_per_s,
-		     (unsigned long long)l->a, (unsigned long long)l->b, (unsigned long long)l->c,
-		     (unsigned long long)l->d, gfxstat_frame_source_name(l->source));
-	if (l->source_judged)
-		gx_wr_printf(w, "<p>Android's own verdict: %llu of %llu frames janky.</p>",
-			     (unsigned long long)l->source_janky,
-			     (unsigned long long)l->source_judged);
-	if (l->nscrolls) {
-		/* long tables are laid out only when scrolled to (report.css, .big) */
-		gx_wr_puts(w, "<div class=\"big\"><table class=\"scrolls\"><tr><th>scroll</th>"
-			   "<th>start s</th><th>duration s</th><th>frames</th><th>FPS</th>"
-			   "<th>hitch ms/s</th>"
-			   "<th>jank</th><th>longest ms</th></tr>");
-		for (i = 0; i < l->nscrolls; i++) {
-			const struct gfxstat_scroll *s = &l->scrolls[i];
+	gx_wr_num(w, "td", "refresh_hz", l->refresh_hz, 1, "");
+	gx_wr_num(w, "td", "cadence_fps", l->cadence_fps, 1, "");
+	gx_wr_printf(w, "<td>%.2f</td><td class=\"t\">%s</td></tr>\n", l->duration_s,
+		     gfxstat_frame_source_name(l->source));
+}
 
-			gx_wr_printf(w, "<tr><td>%zu</td><td>%.3f</td><td>%.3f</td><td>%u</td>"
-				     "<td>%.3f</td><td>%.3f</td><td>%u</td><td>%.3f</td></tr>",
-				     i + 1, (double)s->start_ns / 1e9,
-				     (double)(s->end_ns - s->start_ns) / 1e9, s->frames, s->fps,
-				     s->hitch_ms_per_s, s->jank, (double)s->longest_ns / 1e6);
-		}
-		gx_wr_puts(w, "</table></div>");
-	}
-	gx_wr_puts(w, "</div>\n");
+static void summary_head(struct gx_wr *w, const char *id)
+{
+	gx_wr_printf(w, "<div class=\"scroll\"><table id=\"%s\" class=\"rows\"><thead><tr>"
+		     "<th class=\"t\">app or layer</th><th>frames</th>"
+		     "<th title=\"frames per second while drawing: frames / active time, idle "
+		     "waits of 500 ms or more left out\">FPS</th>"
+		     "<th title=\"the share of frames that were janky: Android's own verdict where "
+		     "the trace carries one, else longer than the content's cadence\">janky</th>"
+		     "<th>janky frames</th>"
+		     "<th title=\"half of the frames took at most this long\">p50 ms</th>"
+		     "<th title=\"9 frames in 10 took at most this long\">p90 ms</th>"
+		     "<th title=\"99 frames in 100 took at most this long\">p99 ms</th>"
+		     "<th title=\"the longest frame (idle waits left out)\">worst ms</th>"
+		     "<th title=\"the display's refresh rate\">refresh Hz</th>"
+		     "<th title=\"the rate the content runs at: the refresh rate, or a fraction "
+		     "of it it keeps to (30 FPS on a 60 Hz display)\">content FPS</th>"
+		     "<th title=\"from its first frame to its last\">span s</th>"
+		     "<th class=\"t\" title=\"where the frame times come from\">source</th>"
+		     "</tr></thead><tbody>\n", id);
 }
 
 /* apps first, then the layers of apps, then system layers folded away */
 static void summary(struct gx_wr *w, const struct gfxstat_metrics *m)
 {
-	size_t i, n = gfxstat_metrics_count(m), nsys = 0;
+	size_t i, n = gfxstat_metrics_count(m), nsys = 0, napp = 0;
 	int pass;
 
-	gx_wr_puts(w, "<section id=\"summary\"><h2>Summary</h2>");
+	for (i = 0; i < n; i++)
+		napp += gfxstat_metrics_get(m, i)->app[0] != 0 || gfxstat_metrics_get(m, i)->is_app;
+	gx_wr_puts(w, "<section id=\"summary\"><h2>Apps and layers</h2>");
 	if (!n)
 		gx_wr_puts(w, "<p>No frames.</p>");
+	else
+		summary_head(w, "summary-table");
 	for (pass = 0; pass < 3; pass++) {
 		for (i = 0; i < n; i++) {
 			const struct gfxstat_layer_metrics *l = gfxstat_metrics_get(m, i);
@@ -100,12 +74,17 @@ static void summary(struct gx_wr *w, const struct gfxstat_metrics *m)
 
 			if (kind != pass)
 				continue;
-			if (pass == 2 && !nsys++)
-				gx_wr_puts(w, "<details class=\"system\"><summary>System layers (no "
-					   "app)</summary>");
-			layer_block(w, l);
+			/* system layers folded, unless there is nothing else */
+			if (pass == 2 && napp && !nsys++) {
+				gx_wr_puts(w, "</tbody></table></div><details class=\"system\">"
+					   "<summary>System layers (no app)</summary>");
+				summary_head(w, "system-table");
+			}
+			layer_row(w, l);
 		}
 	}
+	if (n)
+		gx_wr_puts(w, "</tbody></table></div>");
 	if (nsys)
 		gx_wr_puts(w, "</details>");
 	gx_wr_puts(w, "</section>\n");
@@ -132,12 +111,75 @@ struct kind {
 
 #define MAX_KINDS 64
 
+/* The cause of janky frame @j of @l as the table says it. */
+static const char *janky_cause(struct gfxstat_html *h, const struct gfxstat_layer_metrics *l,
+			       const struct gfxstat_janky_frame *j)
+{
+	const char *c = gx_html_cause_of(h, l->name, j->present_ns,
+					 j->index - (l->frames - l->untimed));
+
+	return c ? c : "unknown (no cause recorded for this frame)";
+}
+
+static void janky_head(struct gx_wr *w, const char *id)
+{
+	gx_wr_printf(w, "<table id=\"%s\" class=\"janky sortable\"><thead><tr>", id);
+	gx_wr_puts(w, "<th class=\"sort\" title=\"seconds from the start of the recording (the "
+		   "trace clock on hover)\">time s</th><th class=\"sort t\">layer</th>"
+		   "<th class=\"sort\" title=\"how long the frame took: its interval from the frame "
+		   "before, or after an idle wait its own duration\">frame ms</th>"
+		   "<th class=\"sort\" title=\"the frame's time in display refreshes\">refreshes"
+		   "</th><th class=\"sort\" title=\"the rate the content ran at\">content FPS</th>"
+		   "<th class=\"sort t\">cause</th></tr></thead><tbody>");
+}
+
+static void janky_row(struct gfxstat_html *h, struct gx_wr *w,
+		      const struct gfxstat_layer_metrics *l, const struct gfxstat_janky_frame *j,
+		      int64_t t0)
+{
+	const char *c = janky_cause(h, l, j);
+
+	/* time from the start; data-t for the timeline (the script puts the trace clock in the
+	 * row's tooltip: t0 + data-t, not written in every row) */
+	if (j->present_ns != GFXSTAT_NS_NONE)
+		gx_wr_printf(w, "<tr data-t=\"%.6f\" data-class=\"%s\"><td>%.3f</td>",
+			     (double)(j->present_ns - t0) / 1e9,
+			     gx_html_class_name(gx_html_why_of(h, l->name, j->present_ns, 0)),
+			     (double)(j->present_ns - t0) / 1e9);
+	else
+		gx_wr_puts(w, "<tr><td></td>");
+	gx_wr_name_cell(w, l->name, 40);
+	if (j->length_ns != GFXSTAT_NS_NONE)
+		gx_wr_printf(w, "<td>%.1f</td><td>%.1f</td>", (double)j->length_ns / 1e6,
+			     (double)j->length_ns / (double)l->period_ns);
+	else
+		gx_wr_puts(w, "<td></td><td></td>");
+	gx_wr_printf(w, "<td>%.1f</td><td class=\"t\">", 1e9 / (double)j->cadence_ns);
+	gx_wr_html(w, c, strlen(c));
+	gx_wr_puts(w, "</td></tr>\n");
+}
+
+/* the janky frames listed first: the longest */
+#define GX_HTML_WORST_ROWS 20
+
+static int longer(const void *a, const void *b)
+{
+	const struct gfxstat_janky_ref *x = a, *y = b;
+	int64_t p = x->frame->length_ns, q = y->frame->length_ns;
+
+	if (p != q)
+		return p > q ? -1 : 1;
+	return (x->frame->present_ns > y->frame->present_ns) -
+	       (x->frame->present_ns < y->frame->present_ns);
+}
+
 static void janky_table(struct gfxstat_html *h, const struct gfxstat_metrics *m, struct gx_wr *w)
 {
-	size_t i, q, nrows = 0, nk = 0;
+	size_t i, q, nrows = 0, nk = 0, nw = 0;
 	struct kind kinds[MAX_KINDS];
 	uint64_t other = 0;
-	struct gfxstat_janky_ref *rows;
+	struct gfxstat_janky_ref *rows, worst[GX_HTML_WORST_ROWS + 1];
+	int64_t t0 = gx_html_time_origin(h);
 
 	nrows = gfxstat_metrics_janky_all(m, &rows);
 	if (nrows == (size_t)-1) {
@@ -145,26 +187,46 @@ static void janky_table(struct gfxstat_html *h, const struct gfxstat_metrics *m,
 		return;
 	}
 	gx_wr_printf(w, "<section id=\"janky\"><h2>Janky frames</h2><p><span data-k=\"janky_total\">"
-		     "%zu</span> janky frames (the library's one definition: the source's own "
-		     "verdict where it gives one, else slower than the content's cadence).", nrows);
+		     "%zu</span> janky frames: frames that reached the screen later than the "
+		     "content's rhythm allows (Android's own verdict where the trace carries one, "
+		     "else longer than the content's cadence). Click a row to see the frame on "
+		     "the timeline.", nrows);
+	/* the longest first (an insertion into a short sorted list) */
+	for (i = 0; i < nrows; i++) {
+		if (rows[i].frame->present_ns == GFXSTAT_NS_NONE ||
+		    rows[i].frame->length_ns == GFXSTAT_NS_NONE)
+			continue;
+		worst[nw] = rows[i];
+		for (q = nw; q > 0 && longer(&worst[q], &worst[q - 1]) < 0; q--) {
+			struct gfxstat_janky_ref t = worst[q];
+
+			worst[q] = worst[q - 1];
+			worst[q - 1] = t;
+		}
+		if (nw < GX_HTML_WORST_ROWS)
+			nw++;
+	}
+	if (nw) {
+		gx_wr_printf(w, "</p><h3>The %zu longest</h3><div class=\"scroll\">", nw);
+		janky_head(w, "janky-worst");
+		for (i = 0; i < nw; i++)
+			janky_row(h, w, worst[i].layer, worst[i].frame, t0);
+		gx_wr_puts(w, "</tbody></table></div><p>");
+	}
+	/* all of them in time order, folded: thousands of rows are laid out only when asked */
+	gx_wr_printf(w, "</p><details id=\"janky-all\"%s><summary>All %zu janky frames in time "
+		     "order", nw ? "" : " open", nrows);
 	if (nrows > GFXSTAT_HTML_MAX_JANKY_ROWS)
-		gx_wr_printf(w, " The first %d are listed; <code>gfxstat analyze --janky</code> "
-			     "lists them all.", GFXSTAT_HTML_MAX_JANKY_ROWS);
-	gx_wr_puts(w, "</p><div class=\"big\"><table id=\"janky-table\" class=\"sortable\">"
-		   "<thead><tr>"
-		   "<th class=\"sort\">time s</th><th class=\"sort t\">layer</th>"
-		   "<th class=\"sort\">frame ms</th><th class=\"sort\">vsyncs</th>"
-		   "<th class=\"sort\">cadence FPS</th><th class=\"sort t\">cause</th></tr></thead>"
-		   "<tbody>");
+		gx_wr_printf(w, " (the first %d; <code>gfxstat analyze --janky</code> lists them "
+			     "all)", GFXSTAT_HTML_MAX_JANKY_ROWS);
+	gx_wr_puts(w, "</summary><div class=\"big scroll\">");
+	janky_head(w, "janky-table");
 	for (i = 0; i < nrows; i++) {
 		const struct gfxstat_janky_frame *j = rows[i].frame;
 		const struct gfxstat_layer_metrics *l = rows[i].layer;
-		const char *c = j->present_ns != GFXSTAT_NS_NONE ?
-				gx_html_cause_of(h, l->name, j->present_ns) : NULL;
+		const char *c = janky_cause(h, l, j);
 		size_t kn;
 
-		if (!c)
-			c = "unknown (no cause recorded for this frame)";
 		kn = cause_kind(c);
 		for (q = 0; q < nk; q++)
 			if (kinds[q].n == kn && !memcmp(kinds[q].p, c, kn))
@@ -175,27 +237,13 @@ static void janky_table(struct gfxstat_html *h, const struct gfxstat_metrics *m,
 			kinds[nk++] = (struct kind){ c, kn, 1 };
 		else
 			other++;
-		if (i >= GFXSTAT_HTML_MAX_JANKY_ROWS)
-			continue;
-		if (j->present_ns != GFXSTAT_NS_NONE)
-			gx_wr_printf(w, "<tr><td>%.6f</td>", (double)j->present_ns / 1e9);
-		else
-			gx_wr_puts(w, "<tr><td></td>");
-		gx_wr_puts(w, "<td class=\"t\">");
-		gx_wr_html(w, l->name, strlen(l->name));
-		if (j->length_ns != GFXSTAT_NS_NONE)
-			gx_wr_printf(w, "</td><td>%.3f</td><td>%.1f</td>", (double)j->length_ns / 1e6,
-				     (double)j->length_ns / (double)l->period_ns);
-		else
-			gx_wr_puts(w, "</td><td></td><td></td>");
-		gx_wr_printf(w, "<td>%.1f</td><td class=\"t\">", 1e9 / (double)j->cadence_ns);
-		gx_wr_html(w, c, strlen(c));
-		gx_wr_puts(w, "</td></tr>\n");
+		if (i < GFXSTAT_HTML_MAX_JANKY_ROWS)
+			janky_row(h, w, l, j, t0);
 	}
-	gx_wr_puts(w, "</tbody></table></div>");
+	gx_wr_puts(w, "</tbody></table></div></details>");
 	if (nk) {
-		gx_wr_puts(w, "<h3>Causes</h3><table id=\"cause-kinds\"><tr><th class=\"t\">cause"
-			   "</th><th>frames</th></tr>");
+		gx_wr_puts(w, "<h3>Causes</h3><div class=\"scroll\"><table id=\"cause-kinds\"><tr>"
+			   "<th class=\"t\">cause</th><th>frames</th></tr>");
 		for (q = 0; q < nk; q++) {
 			gx_wr_puts(w, "<tr><td class=\"t\">");
 			gx_wr_html(w, kinds[q].p, kinds[q].n);
@@ -204,7 +252,7 @@ static void janky_table(struct gfxstat_html *h, const struct gfxstat_metrics *m,
 		if (other)
 			gx_wr_printf(w, "<tr><td class=\"t\">other</td><td>%llu</td></tr>",
 				     (unsigned long long)other);
-		gx_wr_puts(w, "</table>");
+		gx_wr_puts(w, "</table></div>");
 	}
 	gx_wr_puts(w, "</section>\n");
 	free(rows);
@@ -217,6 +265,7 @@ static void seed_table(struct gfxstat_html *h, struct gx_wr *w)
 {
 	char *hdr = malloc(strlen(gfxstat_gfx_fps_header) + 1), *f[16];
 	size_t i, k, nf;
+	double origin;
 
 	if (!hdr) {
 		w->err = w->err ? w->err : GFXSTAT_E_NOMEM;
@@ -224,9 +273,22 @@ static void seed_table(struct gfxstat_html *h, struct gx_wr *w)
 	}
 	memcpy(hdr, gfxstat_gfx_fps_header, strlen(gfxstat_gfx_fps_header) + 1);
 	nf = gx_csv_split(hdr, f, 16);
-	gx_wr_printf(w, "<section id=\"seed\"><h2>The seed's per-window table (fps.csv)</h2>"
-		     "<p><span data-k=\"seed_rows\">%zu</span> windows, the columns of "
-		     "android_FPS_frome_GFX's fps.csv.</p>%s<div class=\"big\">"
+	/* times from the first frame; a folder of fps.csv alone: from its first window */
+	origin = h->st.nlayers ? (double)gx_html_time_origin(h) / 1e9 : HUGE_VAL;
+	for (i = 0; !h->st.nlayers && i < h->nseed; i++) {
+		char *e;
+		double t = strtod(h->seed[i], &e);
+
+		if (e != h->seed[i] && t < origin)
+			origin = t;
+	}
+	if (origin == HUGE_VAL)
+		origin = 0;
+	gx_wr_printf(w, "<section id=\"seed\"><h3>android_FPS_frome_GFX's per-window table "
+		     "(fps.csv)</h3><p class=\"note\"><span data-k=\"seed_rows\">%zu</span> "
+		     "windows, the columns of its fps.csv; start and end time in seconds from "
+		     "the start of the recording (fps.csv has them on the trace clock).</p>%s"
+		     "<div class=\"big scroll\">"
 		     "<table id=\"seed-table\"><tr>", h->nseed,
 		     /* thousands of rows cost the browser seconds: folded until asked for */
 		     h->nseed > GX_HTML_FOLD_ROWS ? "<details><summary>Show the table</summary>"
@@ -249,6 +311,14 @@ static void seed_table(struct gfxstat_html *h, struct gx_wr *w)
 		nf = gx_csv_split(row, f, 16);
 		gx_wr_puts(w, "<tr>");
 		for (k = 0; k < nf; k++) {
+			char *e;
+			double t = k < 2 ? strtod(f[k], &e) : 0;
+
+			/* start and end: from the start of the recording (fps.csv has the trace clock) */
+			if (k < 2 && e != f[k] && !*e) {
+				gx_wr_printf(w, "<td>%.3f</td>", t - origin);
+				continue;
+			}
 			gx_wr_puts(w, k >= 14 ? "<td class=\"t\">" : "<td>");
 			gx_wr_html(w, f[k], strlen(f[k]));
 			gx_wr_puts(w, "</td>");
@@ -265,9 +335,30 @@ void gx_html_body(struct gfxstat_html *h, const struct gfxstat_metrics *m, const
 {
 	size_t i;
 
-	gx_wr_puts(w, "<h1>");
-	gx_wr_html(w, title, strlen(title));
-	gx_wr_puts(w, "</h1><table class=\"meta\">");
+	(void)title; /* written at the top (gx_html_top()) */
+	gx_wr_puts(w, "<section id=\"details\">");
+	if (m) {
+		summary(w, m);
+		/* drawn by the script after the page is interactive */
+		gx_wr_puts(w, "<section id=\"dist\" class=\"needs-js\"><h2>How long frames took"
+			   "</h2><p class=\"hint\">Frames of the layer chosen on the timeline, by "
+			   "how long each took (idle waits left out); the count is on a log scale, "
+			   "so that a few slow frames show beside thousands of quick ones.</p>"
+			   "<div id=\"chart-hist\" class=\"chart\"></div></section>\n");
+		janky_table(h, m, w);
+	}
+	if ((m && gfxstat_metrics_count(m)) || h->nseed) {
+		/* folded, unless it is all there is (a folder of fps.csv) */
+		gx_wr_printf(w, "<details id=\"tools\"%s><summary><h2>Every other tool's metrics"
+			     "</h2> PerfDog, GameBench, Android, Apple, Tencent Matrix, Taobao, "
+			     "SoloX, android_FPS_frome_GFX</summary>\n", m ? "" : " open");
+		gx_html_tools(h, m, w);
+		if (h->nseed)
+			seed_table(h, w);
+		gx_wr_puts(w, "</details>\n");
+	}
+	gx_wr_puts(w, "<section id=\"about\"><h2>The recording</h2><div class=\"scroll\">"
+		   "<table class=\"meta\">");
 	for (i = 0; i < h->nmeta; i++) {
 		gx_wr_puts(w, "<tr><th>");
 		gx_wr_html(w, h->meta[2 * i], strlen(h->meta[2 * i]));
@@ -275,11 +366,5 @@ void gx_html_body(struct gfxstat_html *h, const struct gfxstat_metrics *m, const
 		gx_wr_html(w, h->meta[2 * i + 1], strlen(h->meta[2 * i + 1]));
 		gx_wr_puts(w, "</td></tr>");
 	}
-	gx_wr_puts(w, "</table>\n");
-	if (m) {
-		summary(w, m);
-		janky_table(h, m, w);
-	}
-	if (h->nseed)
-		seed_table(h, w);
+	gx_wr_puts(w, "</table></div></section></section>\n");
 }

@@ -59,9 +59,19 @@ GFXSTAT_HIDDEN void gx_wr_html(struct gx_wr *w, const char *s, size_t n);
 GFXSTAT_HIDDEN int gx_wr_flush(struct gx_wr *w);
 /* The report being collected (gfxstat_report.h). */
 struct gx_hcause {
+	long layer;        /* in @st; an untimed frame's: in @unames */
+	int64_t present;   /* NONE for an untimed frame */
+	uint64_t ord;      /* an untimed frame's rank among its layer's (janky_frame.index) */
+	char *cause;
+};
+
+/* A frame's cause class and cluster keys, found as its cause text is (gx_hcause). */
+struct gx_hwhy {
 	long layer;
 	int64_t present;
-	char *cause;
+	uint64_t ord;
+	int cls;           /* enum gfxstat_cause_class */
+	char *sig, *summary;
 };
 
 struct gfxstat_html {
@@ -72,19 +82,54 @@ struct gfxstat_html {
 	struct gx_hcause *causes;
 	size_t ncauses, capcauses;
 	int causes_sorted;
+	struct gx_strmap unames; /* layers with untimed frames, */
+	uint64_t *ucount;        /* and how many each had so far */
+	size_t capu;
 	char **seed;           /* fps.csv rows, without '\n' */
 	size_t nseed, capseed;
 	int64_t (*modes)[2];   /* refresh-rate mode switches: present, vsync period */
 	size_t nmodes, capmodes;
+	struct gx_hwhy *why;   /* the causes' classes and cluster keys (html_why.c) */
+	size_t nwhy, capwhy;
+	int why_sorted;
 };
 
 /* Mode switches kept at most (a display flapping between rates would be a long list). */
 #define GX_HTML_MAX_MODES 10000
 
-/* The cause recorded for frame @present of layer @name, or NULL. */
+/* The cause recorded for frame @present of layer @name (untimed, NONE: the one of rank @ord
+ * among the layer's untimed frames), or NULL. */
 GFXSTAT_HIDDEN const char *gx_html_cause_of(struct gfxstat_html *h, const char *name,
-					    int64_t present);
-/* The summary, tables and seed table: plain HTML. */
+					    int64_t present, uint64_t ord);
+/* The class and cluster keys recorded for a frame (as gx_html_cause_of()), or NULL. */
+GFXSTAT_HIDDEN const struct gx_hwhy *gx_html_why_of(struct gfxstat_html *h, const char *name,
+						    int64_t present, uint64_t ord);
+/* The name of @y's class ("unknown" for NULL). */
+GFXSTAT_HIDDEN const char *gx_html_class_name(const struct gx_hwhy *y);
+GFXSTAT_HIDDEN void gx_html_why_free(struct gfxstat_html *h);
+/* The charts' time origin: the earliest present of any layer (0 when none). */
+GFXSTAT_HIDDEN int64_t gx_html_time_origin(const struct gfxstat_html *h);
+/* The verdict per app, first on the page (html_verdict.c). */
+GFXSTAT_HIDDEN void gx_html_verdict(struct gfxstat_html *h, const struct gfxstat_metrics *m,
+				    struct gx_wr *w);
+/* The other tools' metrics, folded (html_tools.c). */
+GFXSTAT_HIDDEN void gx_html_tools(struct gfxstat_html *h, const struct gfxstat_metrics *m,
+				  struct gx_wr *w);
+/* @name shortened in the middle to about @max characters, the whole name in its title. */
+GFXSTAT_HIDDEN void gx_wr_name(struct gx_wr *w, const char *name, size_t max);
+/* <td class="t lay" title=@name>@name shortened as gx_wr_name()</td>: a layer in a long
+ * table, its whole name written once */
+GFXSTAT_HIDDEN void gx_wr_name_cell(struct gx_wr *w, const char *name, size_t max);
+/* <@tag data-k=@key data-v=@v (3 decimals, as analyze --json)>@v (@prec decimals)@unit</@tag> */
+GFXSTAT_HIDDEN void gx_wr_num(struct gx_wr *w, const char *tag, const char *key, double v,
+			      int prec, const char *unit);
+GFXSTAT_HIDDEN void gx_wr_count(struct gx_wr *w, const char *tag, const char *key, uint64_t v);
+/* <tr data-kind data-name><td>the name</td>: a row of a table of apps and layers */
+GFXSTAT_HIDDEN void gx_html_row_head(struct gx_wr *w, const struct gfxstat_layer_metrics *l);
+/* The page's title, the input in one line, the verdict: before the timeline. */
+GFXSTAT_HIDDEN void gx_html_top(struct gfxstat_html *h, const struct gfxstat_metrics *m,
+				const char *title, struct gx_wr *w);
+/* The details: figures, distribution, janky frames, the other tools, the recording. */
 GFXSTAT_HIDDEN void gx_html_body(struct gfxstat_html *h, const struct gfxstat_metrics *m,
 				 const char *title, struct gx_wr *w);
 /*

@@ -16,6 +16,10 @@ struct gfxstat_html *gfxstat_html_new(const struct gfxstat_report_asset *assets)
 		free(h);
 		return NULL;
 	}
+	if (gx_strmap_init(&h->unames, 65536)) { /* as many as the store's layers */
+		gfxstat_html_free(h);
+		return NULL;
+	}
 	return h;
 }
 
@@ -32,19 +36,52 @@ void gfxstat_html_free(struct gfxstat_html *h)
 	for (i = 0; i < h->ncauses; i++)
 		free(h->causes[i].cause);
 	free(h->causes);
+	gx_strmap_free(&h->unames);
+	free(h->ucount);
 	for (i = 0; i < h->nseed; i++)
 		free(h->seed[i]);
 	free(h->seed);
 	free(h->modes);
+	gx_html_why_free(h);
 	free(h);
+}
+
+/* The index of @f's layer among those with untimed frames (added with none counted). */
+static long untimed_layer(struct gfxstat_html *h, const struct gfxstat_frame *f)
+{
+	int created = 0;
+	long u = gx_strmap_add(&h->unames, f->layer.p, f->layer.n, &created);
+
+	if (u >= 0 && (size_t)u >= h->capu) {
+		size_t nc = h->capu ? h->capu * 2 : 16;
+		uint64_t *n;
+
+		while (nc <= (size_t)u)
+			nc *= 2;
+		n = realloc(h->ucount, nc * sizeof(*n));
+		if (!n)
+			return GFXSTAT_E_NOMEM;
+		memset(n + h->capu, 0, (nc - h->capu) * sizeof(*n));
+		h->ucount = n;
+		h->capu = nc;
+	}
+	return u;
 }
 
 int gfxstat_html_frame(void *hv, const struct gfxstat_frame *f)
 {
 	struct gfxstat_html *h = hv;
 
-	if (f->present_ns == GFXSTAT_NS_NONE)
+	if (f->present_ns == GFXSTAT_NS_NONE) {
+		/* untimed: counted, as the metrics rank them (those with a duration) */
+		long u = f->duration_ns != GFXSTAT_NS_NONE ? untimed_layer(h, f) : 0;
+
+		if (u < 0)
+			return (int)u;
+		if (f->duration_ns != GFXSTAT_NS_NONE)
+			h->ucount[u]++;
 		return 0;
+	}
 	if (f->vsync_period_ns > 0 && f->vsync_period_ns != GFXSTAT_NS_NONE) {
 		int64_t last = h->nmodes ? h->modes[h->nmodes - 1][1] : 0;
 		int64_t d = f->vsync_period_ns - last;
@@ -83,9 +120,11 @@ int gfxstat_html_cause(struct gfxstat_html *h, const struct gfxstat_frame *f, co
 	struct gx_hcause *c;
 	long l;
 
-	if (f->present_ns == GFXSTAT_NS_NONE)
-		return 0; /* an untimed frame is not in the charts or the table's times */
-	l = gx_rstore_layer(&h->st, f);
+	/* an untimed frame (not in the charts) is found in the janky table by its rank among its
+	 * layer's untimed frames: those gfxstat_html_frame() counted before it */
+	if (f->present_ns == GFXSTAT_NS_NONE && f->duration_ns == GFXSTAT_NS_NONE)
+		return 0; /* the metrics leave it out */
+	l = f->present_ns == GFXSTAT_NS_NONE ? untimed_layer(h, f) : gx_rstore_layer(&h->st, f);
 	if (l < 0)
 		return (int)l;
 	if (h->ncauses == h->capcauses) {
@@ -100,6 +139,7 @@ int gfxstat_html_cause(struct gfxstat_html *h, const struct gfxstat_frame *f, co
 	c = &h->causes[h->ncauses];
 	c->layer = l;
 	c->present = f->present_ns;
+	c->ord = f->present_ns == GFXSTAT_NS_NONE ? h->ucount[l] : 0;
 	c->cause = dup_n(cause, strlen(cause));
 	if (!c->cause)
 		return GFXSTAT_E_NOMEM;
@@ -164,10 +204,13 @@ static int cmp_cause(const void *a, const void *b)
 
 	if (x->layer != y->layer)
 		return x->layer < y->layer ? -1 : 1;
-	return (x->present > y->present) - (x->present < y->present);
+	if (x->present != y->present)
+		return x->present < y->present ? -1 : 1;
+	return (x->ord > y->ord) - (x->ord < y->ord);
 }
 
-const char *gx_html_cause_of(struct gfxstat_html *h, const char *name, int64_t present)
+const char *gx_html_cause_of(struct gfxstat_html *h, const char *name, int64_t present,
+			     uint64_t ord)
 {
 	struct gx_hcause key, *c;
 
@@ -175,8 +218,10 @@ const char *gx_html_cause_of(struct gfxstat_html *h, const char *name, int64_t p
 		qsort(h->causes, h->ncauses, sizeof(*h->causes), cmp_cause);
 		h->causes_sorted = 1;
 	}
-	key.layer = gx_rstore_find(&h->st, name);
+	key.layer = present == GFXSTAT_NS_NONE ? gx_strmap_find(&h->unames, name, strlen(name))
+					       : gx_rstore_find(&h->st, name);
 	key.present = present;
+	key.ord = present == GFXSTAT_NS_NONE ? ord : 0;
 	if (key.layer < 0 || !h->ncauses)
 		return NULL;
 	c = bsearch(&key, h->causes, h->ncauses, sizeof(*h->causes), cmp_cause);
@@ -229,7 +274,7 @@ static const struct gfxstat_report_asset *asset(const struct gfxstat_report_asse
 }
 
 /* the earliest present of any layer: the charts' time origin */
-static int64_t time_origin(const struct gfxstat_html *h)
+int64_t gx_html_time_origin(const struct gfxstat_html *h)
 {
 	int64_t t0 = GFXSTAT_NS_NONE;
 	size_t i;
@@ -306,12 +351,34 @@ static void data_layer(struct gfxstat_html *h, const struct gfxstat_layer_metric
 		if (l->janky_list[i].present_ns == GFXSTAT_NS_NONE ||
 		    gx_rlayer_at(r, l->janky_list[i].present_ns) < 0)
 			continue;
-		c = gx_html_cause_of(h, l->name, l->janky_list[i].present_ns);
+		c = gx_html_cause_of(h, l->name, l->janky_list[i].present_ns, 0);
 		gx_wr_puts(w, k++ ? "," : "");
 		if (c)
 			gx_wr_json_str(w, c, strlen(c));
 		else
 			gx_wr_puts(w, "null");
+	}
+	/* beside "j": each janky frame's own time (ms, as the janky table's; null: unknown) and
+	 * its cause class (the timeline's colours) */
+	gx_wr_puts(w, "],\"jl\":[");
+	for (i = 0, k = 0; r && !l->is_app && i < l->njanky_list; i++) {
+		const struct gfxstat_janky_frame *j = &l->janky_list[i];
+
+		if (j->present_ns == GFXSTAT_NS_NONE || gx_rlayer_at(r, j->present_ns) < 0)
+			continue;
+		if (j->length_ns != GFXSTAT_NS_NONE)
+			gx_wr_printf(w, "%s%.3f", k++ ? "," : "", (double)j->length_ns / 1e6);
+		else
+			gx_wr_puts(w, k++ ? ",null" : "null");
+	}
+	gx_wr_puts(w, "],\"jk\":[");
+	for (i = 0, k = 0; r && !l->is_app && i < l->njanky_list; i++) {
+		const struct gfxstat_janky_frame *j = &l->janky_list[i];
+
+		if (j->present_ns == GFXSTAT_NS_NONE || gx_rlayer_at(r, j->present_ns) < 0)
+			continue;
+		gx_wr_printf(w, "%s\"%s\"", k++ ? "," : "",
+			     gx_html_class_name(gx_html_why_of(h, l->name, j->present_ns, 0)));
 	}
 	gx_wr_puts(w, "]}");
 }
@@ -319,10 +386,18 @@ static void data_layer(struct gfxstat_html *h, const struct gfxstat_layer_metric
 static void data_block(struct gfxstat_html *h, const struct gfxstat_metrics *m, int64_t window_ns,
 		       struct gx_wr *w)
 {
-	int64_t t0 = time_origin(h);
+	int64_t t0 = gx_html_time_origin(h), end = t0;
 	size_t i, n = m ? gfxstat_metrics_count(m) : 0;
+	struct gfxstat_metrics_opts mo;
 
-	gx_wr_printf(w, "{\"t0_ns\":\"%lld\",\"layers\":[", (long long)t0);
+	/* the recording's end (its last present) and the library's idle rule, for the timeline:
+	 * every chart spans [0, end_s]; an interval of wait_ms or more is a gap, not a frame */
+	for (i = 0; i < h->st.nlayers; i++)
+		if (h->st.layers[i].n && h->st.layers[i].present[h->st.layers[i].n - 1] > end)
+			end = h->st.layers[i].present[h->st.layers[i].n - 1];
+	gfxstat_metrics_opts_init(&mo);
+	gx_wr_printf(w, "{\"t0_ns\":\"%lld\",\"end_s\":%.6f,\"wait_ms\":%.3f,\"layers\":[",
+		     (long long)t0, rel_s(end, t0), (double)mo.wait_ns / 1e6);
 	for (i = 0; i < n; i++) {
 		gx_wr_puts(w, i ? ",\n" : "");
 		data_layer(h, gfxstat_metrics_get(m, i), t0, window_ns, w);
@@ -336,7 +411,7 @@ static void data_block(struct gfxstat_html *h, const struct gfxstat_metrics *m, 
 		char *row = dup_n(h->seed[i], strlen(h->seed[i])), *f[16];
 		size_t nf = row ? gx_csv_split(row, f, 16) : 0;
 
-		/* start time, FPS, app, Surface: the seed's FPS chart */
+		/* start time, FPS, app, Surface: the FPS lane of a folder of fps.csv */
 		if (nf == 16) {
 			gx_wr_printf(w, "%s[%s,%s,", i ? "," : "", f[0][0] ? f[0] : "null",
 				     f[2][0] ? f[2] : "null");
@@ -364,7 +439,9 @@ static void report_part(void *ctx, const char *name, struct gx_wr *w)
 {
 	struct report_parts *r = ctx;
 
-	if (!strcmp(name, "body"))
+	if (!strcmp(name, "top"))
+		gx_html_top(r->h, r->m, r->title, w);
+	else if (!strcmp(name, "body"))
 		gx_html_body(r->h, r->m, r->title, w);
 	else if (!strcmp(name, "data"))
 		data_block(r->h, r->m, r->window_ns, w);

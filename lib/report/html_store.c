@@ -167,8 +167,22 @@ void gx_wr_printf(struct gx_wr *w, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(b, sizeof(b), fmt, ap);
 	va_end(ap);
-	if (n > 0)
-		gx_wr_put(w, b, (size_t)n < sizeof(b) ? (size_t)n : sizeof(b) - 1);
+	if (n >= (int)sizeof(b)) {
+		/* longer than the stack buffer: formatted again on the heap, never cut */
+		char *big = malloc((size_t)n + 1);
+
+		if (!big) {
+			w->err = w->err ? w->err : GFXSTAT_E_NOMEM;
+			return;
+		}
+		va_start(ap, fmt);
+		vsnprintf(big, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+		gx_wr_put(w, big, (size_t)n);
+		free(big);
+	} else if (n > 0) {
+		gx_wr_put(w, b, (size_t)n);
+	}
 }
 
 void gx_wr_json_str(struct gx_wr *w, const char *s, size_t n)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "html_local.h"
+#include "gfxstat/gfxstat_sysctx.h"
 
 /* One B or E marker of the input: matched into slices when written. */
 struct gx_tmark {
@@ -15,7 +16,18 @@ struct gx_tmark {
 /* Sections kept at most (16 bytes each); those beyond are counted, not exported. */
 #define GX_TRACE_MAX_MARKS ((size_t)64 << 20)
 
+/* A system series kept for its counter track. */
+struct gx_tseries {
+	char name[GFXSTAT_SYSCTX_NAME];
+	const char *unit; /* a static string of the library */
+	int64_t start, window;
+	size_t n;
+	int64_t *v;
+};
+
 struct gfxstat_trace_event {
+	struct gx_tseries *series;
+	size_t nseries, capseries, nvalues;
 	struct gx_rstore st;
 	struct gx_strmap names;   /* section names */
 	struct gx_strmap threads; /* "pid tid name" of each thread seen with a section */
@@ -49,7 +61,41 @@ void gfxstat_trace_event_free(struct gfxstat_trace_event *t)
 	gx_strmap_free(&t->names);
 	gx_strmap_free(&t->threads);
 	free(t->marks);
+	while (t->nseries)
+		free(t->series[--t->nseries].v);
+	free(t->series);
 	free(t);
+}
+
+int gfxstat_trace_event_series(struct gfxstat_trace_event *t, const struct gfxstat_series *s)
+{
+	struct gx_tseries *k;
+
+	if (s->n > GFXSTAT_TRACE_MAX_VALUES - t->nvalues)
+		return GFXSTAT_E_LIMIT;
+	if (t->nseries == t->capseries) {
+		size_t nc = t->capseries ? t->capseries * 2 : 16;
+
+		k = realloc(t->series, nc * sizeof(*k));
+		if (!k)
+			return GFXSTAT_E_NOMEM;
+		t->series = k;
+		t->capseries = nc;
+	}
+	k = &t->series[t->nseries];
+	memcpy(k->name, s->name, sizeof(k->name));
+	k->name[sizeof(k->name) - 1] = 0;
+	k->unit = s->unit;
+	k->start = s->start_ns;
+	k->window = s->window_ns;
+	k->n = s->n;
+	k->v = malloc((s->n ? s->n : 1) * sizeof(*k->v));
+	if (!k->v)
+		return GFXSTAT_E_NOMEM;
+	memcpy(k->v, s->v, s->n * sizeof(*k->v));
+	t->nvalues += s->n;
+	t->nseries++;
+	return 0;
 }
 
 int gfxstat_trace_event_marker(void *tv, const struct gfxstat_ftrace_line *ev,
@@ -235,6 +281,42 @@ static void sections(struct gx_wr *w, const struct gfxstat_trace_event *t)
 	free(open);
 }
 
+static void counter(struct gx_wr *w, const struct gx_tseries *k, int64_t ts, int64_t v)
+{
+	gx_wr_puts(w, ",\n{\"ph\":\"C\",\"pid\":2,\"name\":");
+	gx_wr_json_str(w, k->name, strlen(k->name));
+	gx_wr_puts(w, ",\"ts\":");
+	put_us(w, ts);
+	gx_wr_puts(w, ",\"args\":{");
+	gx_wr_json_str(w, k->unit, strlen(k->unit));
+	gx_wr_printf(w, ":%lld}}", (long long)v);
+}
+
+/* The system series as counter tracks of process 2: a value from its window's start on. */
+static void system_tracks(struct gx_wr *w, const struct gfxstat_trace_event *t)
+{
+	size_t i, j;
+
+	if (!t->nseries)
+		return;
+	gx_wr_puts(w, ",\n{\"ph\":\"M\",\"pid\":2,\"name\":\"process_name\",\"args\":"
+		      "{\"name\":\"gfxstat system\"}}");
+	for (i = 0; i < t->nseries; i++) {
+		const struct gx_tseries *k = &t->series[i];
+		size_t last = k->n;
+
+		for (j = 0; j < k->n; j++) {
+			if (k->v[j] == GFXSTAT_SERIES_NONE)
+				continue;
+			counter(w, k, k->start + (int64_t)j * k->window, k->v[j]);
+			last = j;
+		}
+		/* the last value holds to its window's end, not forever */
+		if (last < k->n)
+			counter(w, k, k->start + (int64_t)(last + 1) * k->window, k->v[last]);
+	}
+}
+
 int gfxstat_trace_event_write(struct gfxstat_trace_event *t, const struct gfxstat_metrics *m,
 			      int64_t window_ns, gfxstat_write_fn fn, void *user)
 {
@@ -281,6 +363,7 @@ int gfxstat_trace_event_write(struct gfxstat_trace_event *t, const struct gfxsta
 		free(fpsname);
 	}
 	sections(w, t);
+	system_tracks(w, t);
 	gx_wr_puts(w, "\n]}\n");
 	rc = gx_wr_flush(w);
 	free(w);

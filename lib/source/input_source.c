@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "../gx_local.h"
+#include "gfxstat/gfxstat_cause.h"
 #include "gfxstat/gfxstat_source.h"
 
 /* Bytes of decoded content looked at before choosing the parser. */
@@ -12,6 +13,10 @@ struct gfxstat_source {
 	struct gfxstat_source_sink sink;
 	struct gfxstat_model *model;
 	struct gfxstat_causes *causes;
+	struct gfxstat_thread_states *threads; /* GFXSTAT_SOURCE_THREAD_STATES: its doFrames' */
+	unsigned trace_kinds;   /* the scheduler events the text parser reads for @threads */
+	struct gfxstat_sysctx *sys; /* GFXSTAT_SOURCE_SYSTEM: the current input's system series */
+	int64_t sys_window;
 	/* the current input */
 	struct gfxstat_unwrap *unwrap;
 	struct gfxstat_trace_parser *trace;
@@ -29,7 +34,12 @@ struct gfxstat_source {
 	int sf_gave;            /* SurfaceFlinger gave a frame: app-side frames will not be used */
 	char *name;
 	struct gfxstat_source_summary sum;
+	struct gfxstat_gfxinfo_own *own; /* the dump's own summaries (sum.gfxinfo_own) */
+	size_t nown, capown;
 };
+
+/* Bound on the gfxinfo summaries kept per input (a dump has a few per process). */
+#define MAX_OWN 4096
 
 static int on_model_frame(void *user, const struct gfxstat_frame *f)
 {
@@ -80,6 +90,66 @@ static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
 	if (!rc && s->sink.marker)
 		rc = s->sink.marker(s->sink.user, ev, m);
 	return rc;
+}
+
+/* Scheduler events: into the thread states that time each doFrame and DrawFrame. */
+static int on_sched(void *user, const struct gfxstat_sched_event *ev)
+{
+	struct gfxstat_source *s = user;
+	int rc;
+
+	if (s->sys)
+		gfxstat_sysctx_sched(s->sys, ev);
+	if (!s->threads)
+		return 0;
+	rc = gfxstat_thread_states_event(s->threads, ev);
+	/* the first sched_waking: sched_wakeup says the same from now on, unread */
+	if (ev->kind == GFXSTAT_SCHED_WAKING && s->trace && !s->sys &&
+	    (s->trace_kinds & GFXSTAT_SCHED_BIT(GFXSTAT_SCHED_WAKEUP))) {
+		s->trace_kinds = gfxstat_thread_states_kinds(s->threads);
+		gfxstat_trace_parser_set_sched_kinds(s->trace, s->trace_kinds);
+	}
+	return rc;
+}
+
+/* Counter samples (Perfetto): into the system series. */
+static int on_counter(void *user, const struct gfxstat_counter *c)
+{
+	struct gfxstat_source *s = user;
+
+	return s->sys ? gfxstat_sysctx_counter(s->sys, c) : 0;
+}
+
+/* A gfxinfo block: its own summary kept, for the caller to show beside the frames' figures. */
+static int on_gfxinfo_block(void *user, const struct gfxstat_gfxinfo_block *b)
+{
+	struct gfxstat_source *s = user;
+	struct gfxstat_gfxinfo_own *o;
+	size_t n;
+
+	if (!b->has_summary || b->dump.total_frames < 0 || s->nown >= MAX_OWN)
+		return 0;
+	if (s->nown == s->capown) {
+		size_t nc = s->capown ? s->capown * 2 : 16;
+
+		o = realloc(s->own, nc * sizeof(*o));
+		if (!o)
+			return GFXSTAT_E_NOMEM;
+		s->own = o;
+		s->capown = nc;
+	}
+	o = &s->own[s->nown++];
+	o->kind = b->kind;
+	o->pid = b->pid;
+	n = b->app.n < sizeof(o->app) ? b->app.n : sizeof(o->app) - 1;
+	memcpy(o->app, b->app.p, n);
+	o->app[n] = 0;
+	n = b->name.n < sizeof(o->name) ? b->name.n : sizeof(o->name) - 1;
+	memcpy(o->name, b->name.p, n);
+	o->name[n] = 0;
+	o->total_frames = b->dump.total_frames;
+	o->janky_frames = b->dump.janky_frames;
+	return 0;
 }
 
 /* A process the input names: the model names the apps of frames by it. */
@@ -141,8 +211,12 @@ void gfxstat_source_free(struct gfxstat_source *s)
 		return;
 	input_free(s);
 	gfxstat_causes_free(s->causes);
+	gfxstat_thread_states_free(s->threads);
+	s->threads = NULL;
+	gfxstat_sysctx_free(s->sys);
 	gfxstat_model_free(s->model);
 	free(s->name);
+	free(s->own);
 	free(s);
 }
 
@@ -152,9 +226,14 @@ int gfxstat_source_begin(struct gfxstat_source *s, const char *name)
 {
 	input_free(s);
 	gfxstat_causes_free(s->causes);
+	gfxstat_thread_states_free(s->threads);
+	s->threads = NULL;
+	gfxstat_sysctx_free(s->sys);
+	s->sys = NULL;
 	free(s->name);
 	s->name = NULL;
 	memset(&s->sum, 0, sizeof(s->sum));
+	s->nown = 0;
 	s->detected = 0;
 	s->ended = 0;
 	s->nhead = 0;
@@ -170,9 +249,24 @@ int gfxstat_source_begin(struct gfxstat_source *s, const char *name)
 			memcpy(s->name, nm, len);
 	}
 	s->causes = gfxstat_causes_new();
+	/* thread states cost a payload parse per scheduler event: only for those who ask */
+	if (s->causes && (s->sink.flags & GFXSTAT_SOURCE_THREAD_STATES) &&
+	    !(s->sink.flags & GFXSTAT_SOURCE_NO_CAUSES)) {
+		s->threads = gfxstat_thread_states_new();
+		if (s->threads)
+			gfxstat_causes_set_thread_states(s->causes, s->threads);
+	}
 	s->sf = gfxstat_sf_frames_new(on_frame, s);
 	s->app = gfxstat_app_frames_new(on_frame, s);
 	s->trace = s->sf ? gfxstat_trace_parser_new(on_marker, s) : NULL;
+	s->trace_kinds = GFXSTAT_THREAD_STATES_KINDS;
+	/* the system series: every scheduler event is counted (what the input holds) */
+	if (s->sink.flags & GFXSTAT_SOURCE_SYSTEM) {
+		s->sys = gfxstat_sysctx_new(s->sys_window);
+		s->trace_kinds = 0; /* all */
+	}
+	if (s->trace && (s->threads || s->sys))
+		gfxstat_trace_parser_set_sched_fn(s->trace, on_sched, s, s->trace_kinds);
 	s->unwrap = gfxstat_unwrap_new(on_unwrapped, s, &s->sum.unwrap);
 	if (s->unwrap)
 		gfxstat_unwrap_set_task_fn(s->unwrap, on_task, s);
@@ -181,7 +275,10 @@ int gfxstat_source_begin(struct gfxstat_source *s, const char *name)
 	s->sum.name = s->name ? s->name : "-";
 	s->sum.format = "empty";
 	gfxstat_model_input_begin(s->model, 0, "ftrace-text");
-	if (!s->name || !s->causes || !s->trace || !s->unwrap || !s->app)
+	if (!s->name || !s->causes || !s->trace || !s->unwrap || !s->app ||
+	    (!s->sys && (s->sink.flags & GFXSTAT_SOURCE_SYSTEM)) ||
+	    (!s->threads && (s->sink.flags & GFXSTAT_SOURCE_THREAD_STATES) &&
+	     !(s->sink.flags & GFXSTAT_SOURCE_NO_CAUSES)))
 		return GFXSTAT_E_NOMEM;
 	return 0;
 }
@@ -226,6 +323,11 @@ static int decide(struct gfxstat_source *s)
 		ps.frame = on_frame;
 		ps.process = on_process;
 		ps.user = s;
+		/* scheduler events (and with them the markers, merged in time order) */
+		if (s->threads || s->sys)
+			ps.sched = on_sched;
+		if (s->sys)
+			ps.counter = on_counter;
 		s->pf = gfxstat_perfetto_new(&ps, &s->sum.stats);
 		if (!s->pf)
 			return GFXSTAT_E_NOMEM;
@@ -234,6 +336,7 @@ static int decide(struct gfxstat_source *s)
 
 		memset(&gs, 0, sizeof(gs));
 		gs.frame = on_frame;
+		gs.block = on_gfxinfo_block;
 		gs.user = s;
 		s->gi = gfxstat_gfxinfo_new(NULL, &gs, &s->sum.stats);
 		if (!s->gi)
@@ -300,6 +403,10 @@ static void count_damage(struct gfxstat_source *s)
 	for (i = 0; i < GFXSTAT_STAT_COUNT; i++)
 		if (gfxstat_stat_severity((enum gfxstat_stat)i) == GFXSTAT_SEV_ERROR)
 			m->damaged += m->stats.v[i];
+	/* frames of any source the model refused as damage (times beyond any clock) */
+	for (i = 0; i < GFXSTAT_MODEL_STAT_COUNT; i++)
+		if (gfxstat_model_stat_severity((enum gfxstat_model_stat)i) == GFXSTAT_SEV_ERROR)
+			m->damaged += m->model.v[i];
 	if (m->have_gfxinfo)
 		for (i = 0; i < GFXSTAT_GFXINFO_COUNT_N; i++)
 			if (gfxstat_gfxinfo_count_severity((enum gfxstat_gfxinfo_count)i) ==
@@ -350,6 +457,8 @@ int gfxstat_source_end(struct gfxstat_source *s)
 	mrc = gfxstat_model_input_end(s->model);
 	if (!rc || rc == GFXSTAT_E_ABORTED)
 		rc = mrc ? mrc : rc;
+	if (s->sys && gfxstat_sysctx_finish(s->sys, GFXSTAT_NS_NONE) && !rc)
+		rc = GFXSTAT_E_NOMEM;
 	/* the summary */
 	if (!s->pf && !s->gi && !s->sfl)
 		m->stats = *gfxstat_trace_parser_stats(s->trace);
@@ -362,6 +471,8 @@ int gfxstat_source_end(struct gfxstat_source *s)
 	if (s->gi) {
 		m->have_gfxinfo = 1;
 		m->gfxinfo = *gfxstat_gfxinfo_counts(s->gi);
+		m->gfxinfo_own = s->own;
+		m->ngfxinfo_own = s->nown;
 	}
 	m->have_sfl = s->sfl != NULL;
 	{
@@ -415,4 +526,14 @@ struct gfxstat_model *gfxstat_source_model_mut(struct gfxstat_source *s)
 struct gfxstat_causes *gfxstat_source_causes(const struct gfxstat_source *s)
 {
 	return s->causes;
+}
+
+const struct gfxstat_sysctx *gfxstat_source_sysctx(const struct gfxstat_source *s)
+{
+	return s->sys;
+}
+
+void gfxstat_source_set_sys_window(struct gfxstat_source *s, int64_t window_ns)
+{
+	s->sys_window = window_ns;
 }

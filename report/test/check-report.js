@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Open a gfxstat report in Debian's headless Chromium (never a downloaded browser) and check
-// it as a person would see it: no console error or uncaught exception, charts drawn (canvas
-// pixels not blank), and, given `analyze --json` of the same input, every layer and app with
-// the same headline numbers in the DOM.
+// it as a person would see it, at 1400x900: no console error or uncaught exception, charts
+// drawn (canvas pixels not blank), and, given `analyze --json` of the same input, every layer
+// and app with the same numbers in the DOM (data-v holds analyze's value where the page
+// rounds it), a verdict per app by docs/report.md's thresholds, the recording's top cause as
+// analyze's first "causes" entry; the first 900 px show a verdict, its janky share and the
+// timeline; every lane of the timeline spans the whole recording; no visible time is on the
+// trace clock; clicking a janky-frame row moves the timeline to it; at 420 px wide the page
+// does not scroll sideways.
 // usage: node check-report.js REPORT.html [ANALYZE.json] [--seed-rows N] [--shot PNG]
 //        [--max-tti-ms MS]
 //        node check-report.js INDEX.html --index N   (a folder of sessions: N reports)
@@ -36,7 +41,7 @@ function fail(msg) { errors.push(msg); }
 		executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true,
 		args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
 			'--disable-component-update', '--disable-sync', '--no-first-run'],
-		viewport: { width: 1200, height: 900 } });
+		viewport: { width: 1400, height: 900 } });
 	const page = await ctx.newPage();
 	page.on('console', (m) => { if (m.type() === 'error') fail('console error: ' + m.text()); });
 	page.on('pageerror', (e) => fail('uncaught exception: ' + e.message));
@@ -55,7 +60,7 @@ function fail(msg) { errors.push(msg); }
 			}
 			await page.goto(href);
 			await page.waitForFunction('window.gfxstatDone === true', null, { timeout: 60000 });
-			const n = await page.evaluate(() => document.querySelectorAll('div.layer').length);
+			const n = await page.evaluate(() => document.querySelectorAll('[data-kind][data-name]').length);
 			if (!n) fail('no layer in ' + href);
 		}
 		await ctx.close();
@@ -71,12 +76,39 @@ function fail(msg) { errors.push(msg); }
 	await page.waitForFunction('window.gfxstatDone === true', null, { timeout: 60000 });
 	const done = Date.now() - t0;
 	const dom = await page.evaluate(() => {
-		const out = { layers: [], canvases: [] };
-		document.querySelectorAll('div.layer').forEach((d) => {
-			const k = {};
-			d.querySelectorAll('[data-k]').forEach((e) => { k[e.dataset.k] = e.textContent; });
-			out.layers.push({ kind: d.dataset.kind, name: d.dataset.name, k });
+		const out = { layers: [], canvases: [], conflicts: [] };
+		// every element about one app or layer (verdict, rows of the figures and of each
+		// tool): its numbers merged; the same key twice must say the same
+		const by = {};
+		document.querySelectorAll('[data-kind][data-name]').forEach((d) => {
+			const id = d.dataset.kind + ' ' + d.dataset.name;
+			if (!by[id]) {
+				by[id] = { kind: d.dataset.kind, name: d.dataset.name, k: {} };
+				out.layers.push(by[id]);
+			}
+			d.querySelectorAll('[data-k]').forEach((e) => {
+				const v = e.dataset.v !== undefined ? e.dataset.v : e.textContent;
+				if (by[id].k[e.dataset.k] !== undefined && by[id].k[e.dataset.k] !== v)
+					out.conflicts.push(id + ': ' + e.dataset.k + ' ' + by[id].k[e.dataset.k] + ' and ' + v);
+				by[id].k[e.dataset.k] = v;
+			});
 		});
+		out.verdicts = Array.from(document.querySelectorAll('article.verdict')).map((a) => ({
+			kind: a.dataset.kind, name: a.dataset.name, state: a.dataset.state }));
+		const rt = document.querySelector('[data-k="recording_top_cause"]');
+		out.top = rt ? { summary: rt.textContent, frames: +rt.dataset.frames,
+			jank_ms: rt.dataset.jankMs, cls: rt.dataset.class } : null;
+		// what the first screen shows
+		const top = (sel) => { const e = document.querySelector(sel);
+			if (!e) return null; const r = e.getBoundingClientRect();
+			return { top: r.top + scrollY, bottom: r.bottom + scrollY }; };
+		out.first = { verdict: top('#verdict article.verdict'),
+			pct: top('#verdict [data-k="janky_pct"]'), lane: top('#lanes canvas') };
+		const T = window.gfxstatTimeline;
+		out.timeline = T ? { end_s: T.end_s, last: T.lastPresent(), ranges: T.ranges() } : null;
+		const data = JSON.parse(document.getElementById('gfxstat-data').textContent);
+		out.t0_s = data.t0_ns ? Number(data.t0_ns) / 1e9 : 0;
+		out.text = document.body.innerText;
 		document.querySelectorAll('.chart canvas').forEach((c) => {
 			const g = c.getContext('2d'), px = g.getImageData(0, 0, c.width, c.height).data;
 			let inked = 0;
@@ -105,6 +137,46 @@ function fail(msg) { errors.push(msg); }
 		return out;
 	});
 	if (opt('--shot')) await page.screenshot({ path: opt('--shot'), fullPage: false });
+	// a report of frames (not a folder of fps.csv, not a view page)
+	const frames = dom.timeline && dom.timeline.ranges.some((r) => r.id === 'lane-ft');
+	if (frames && analyze) {
+		// a click on a janky frame's row (the middle one) moves the timeline to that frame
+		const rows = await page.$$('#janky-table tbody tr[data-t]');
+		if (rows.length) {
+			const row = rows[Math.floor(rows.length / 2)];
+			const want = await row.evaluate((r) => ({ t: +r.dataset.t,
+				layer: r.querySelector('td.lay').title }));
+			await row.click();
+			const got = await page.evaluate(() => ({ ranges: window.gfxstatTimeline.ranges(),
+				layer: window.gfxstatTimeline.layer(),
+				top: document.getElementById('timeline').getBoundingClientRect().top }));
+			got.ranges.forEach((r) => {
+				if (!(r.min <= want.t + 1e-6 && r.max >= want.t - 1e-6) ||
+					(dom.timeline.end_s > 1.01 && r.max - r.min > dom.timeline.end_s - 0.01))
+					fail('after a click on the janky frame at ' + want.t + ' s, ' + r.id + ' shows [' +
+						r.min + ', ' + r.max + ']');
+			});
+			if (got.layer !== want.layer)
+				fail('after a click on a janky frame of ' + want.layer + ', the frame lane shows ' + got.layer);
+			if (Math.abs(got.top) > 5) fail('the click did not bring the timeline into view (top ' + got.top + ')');
+		}
+		// 420 px wide: no sideways scroll, details opened too
+		await page.setViewportSize({ width: 420, height: 900 });
+		await page.reload();
+		await page.waitForFunction('window.gfxstatDone === true', null, { timeout: 60000 });
+		const narrow = await page.evaluate(() => {
+			const a = document.documentElement.scrollWidth;
+			document.querySelectorAll('details').forEach((d) => { d.open = true; });
+			return [a, document.documentElement.scrollWidth, window.innerWidth,
+				// (gfxinfo's "command issue 9.2 ms" is a phase, not an issue number)
+				document.body.innerText.match(/.{0,30}(\b(seeds?|anchor)\b|\bissue \d+(?![\d.]|\s?ms)).{0,30}/gi)];
+		});
+		// a newcomer's words: no project jargon on the page, every fold open
+		if (narrow[3]) fail('jargon on the page: ' + narrow[3].slice(0, 3).join(' | '));
+		if (narrow[0] > narrow[2] || narrow[1] > narrow[2])
+			fail('at 420 px the page scrolls sideways: ' + narrow[0] + ' px wide (' + narrow[1] +
+				' with every fold open)');
+	}
 	await ctx.close();
 	fs.rmSync(udd, { recursive: true, force: true });
 
@@ -121,7 +193,13 @@ function fail(msg) { errors.push(msg); }
 			if (!d) { fail('layer missing from the report: ' + l.kind + ' ' + l.name); continue; }
 			const want = { frames: String(l.frames), fps: l.fps.toFixed(3),
 				janky_frames: String(l.janky_frames), score: l.seed.score.toFixed(2),
-				refresh_hz: l.refresh_hz.toFixed(3) };
+				refresh_hz: l.refresh_hz.toFixed(3), cadence_fps: l.cadence_fps.toFixed(3),
+				janky_pct: (l.frames ? 100 * l.janky_frames / l.frames : 0).toFixed(3),
+				jank: String(l.jank), big_jank: String(l.big_jank),
+				slow_frames: String(l.slow_frames), hitch_ms_per_s: l.hitch_ms_per_s.toFixed(3),
+				fps_median: l.fps_median.toFixed(3), fps_low_1pct: l.fps_low_1pct.toFixed(3),
+				fps_wall: l.fps_wall.toFixed(3), seed_a: String(l.seed.A), seed_d: String(l.seed.D),
+				matrix_dropped: String(l.matrix.dropped) };
 			if (l.frame_ms) Object.assign(want, { p50: l.frame_ms.p50.toFixed(3),
 				p90: l.frame_ms.p90.toFixed(3), p99: l.frame_ms.p99.toFixed(3),
 				max: l.frame_ms.max.toFixed(3) });
@@ -130,6 +208,56 @@ function fail(msg) { errors.push(msg); }
 					fail(l.name + ': ' + k + ' is ' + d.k[k] + ' in the report, ' + want[k] +
 						' in analyze --json');
 			if (l.kind === 'layer') janky += l.janky_frames;
+		}
+		dom.conflicts.forEach((c) => fail('one number, two values: ' + c));
+		// the verdict: the busiest apps (else layers), each judged by docs/report.md
+		const apps = analyze.layers.filter((l) => l.kind === 'app');
+		const subj = (apps.length ? apps : analyze.layers).slice()
+			.sort((a, b) => b.frames - a.frames || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+			.slice(0, apps.length ? 6 : 3);
+		for (const l of subj) {
+			const v = dom.verdicts.find((x) => x.kind === l.kind && x.name === l.name);
+			if (!v) { fail('no verdict for ' + l.kind + ' ' + l.name); continue; }
+			const pct = l.frames ? 100 * l.janky_frames / l.frames : 0;
+			const t = l.cadence_fps > 0 ? l.cadence_fps : l.refresh_hz;
+			const iv = l.frame_ms ? 1 : 0; // analyze --json has no interval count: FPS known when frame_ms is
+			const fpsKnown = iv && l.fps > 0 && t > 0;
+			const want = l.frames < 10 ? 'few' : pct >= 5 || (fpsKnown && l.fps < 0.8 * t) ? 'janky' :
+				pct < 1 && (!fpsKnown || l.fps >= 0.95 * t) ? 'smooth' : 'noticeable';
+			if (v.state !== want) fail('verdict of ' + l.name + ' is ' + v.state + ', by the thresholds ' + want);
+		}
+		if (dom.verdicts.length !== subj.length)
+			fail('the page gives ' + dom.verdicts.length + ' verdicts, want ' + subj.length);
+		// the recording's top cause: analyze's first cluster
+		if (analyze.causes && analyze.causes.length) {
+			const c = analyze.causes[0];
+			if (!dom.top || dom.top.summary !== c.summary || dom.top.frames !== c.frames ||
+				dom.top.jank_ms !== c.jank_ms.toFixed(3))
+				fail('top cause ' + JSON.stringify(dom.top) + ', analyze ' + JSON.stringify(c));
+		}
+		// the first screen: a verdict with its janky share, and the timeline
+		const f = dom.first;
+		if (!f.verdict || f.verdict.top > 900) fail('no verdict in the first 900 px');
+		if (!f.pct || f.pct.bottom > 900) fail('no janky share in the first 900 px');
+		if (!f.lane || f.lane.top > 900 - 100) fail('the timeline starts below the first 900 px (' +
+			(f.lane && f.lane.top) + ')');
+		// every lane spans the whole recording: from the first frame to the last present
+		const T = dom.timeline;
+		if (!T) fail('no timeline');
+		else {
+			if (Math.abs(T.end_s - T.last) > 1e-5) fail('timeline ends at ' + T.end_s + ' s, the last present is at ' + T.last);
+			if (T.ranges.length < 2) fail('timeline has ' + T.ranges.length + ' lanes');
+			T.ranges.forEach((r) => {
+				if (Math.abs(r.min) > 1e-9 || Math.abs(r.max - T.end_s) > 1e-9)
+					fail('lane ' + r.id + ' spans [' + r.min + ', ' + r.max + '], the recording [0, ' + T.end_s + ']');
+			});
+		}
+		// no visible time on the trace clock (it is in tooltips, CSV and JSON only)
+		// (told apart where they cannot overlap: the clock's origin past the recording's length)
+		if (T && dom.t0_s > T.end_s + 2) {
+			const lo = dom.t0_s - 1, hi = dom.t0_s + (T ? T.end_s : 0) + 1;
+			const bad = (dom.text.match(/\d+(\.\d+)?/g) || []).filter((n) => +n >= lo && +n <= hi);
+			if (bad.length) fail('trace-clock times on the page: ' + bad.slice(0, 5).join(', '));
 		}
 		if (dom.layers.length !== analyze.layers.length)
 			fail('report has ' + dom.layers.length + ' layers/apps, analyze ' + analyze.layers.length);

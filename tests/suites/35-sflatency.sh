@@ -129,4 +129,21 @@ else
 		fi
 	fi
 fi
+# -- what `gfxstat record --source latency` keeps: each poll after its command line, gzipped.
+# Polls of 60 Hz rows 1000.0/1016.7 ms, then 1016.7/1033.3 ms: stitched, 3 frames; every
+# command that reads recordings reads it (before, "no frame source found").
+{
+	printf '$ dumpsys SurfaceFlinger --latency '"'"'com.a/com.a.Main#0'"'"'\n16666667\n'
+	printf '1000000000\t1000000000\t999000000\n1016666667\t1016666667\t1015666667\n'
+	printf '$ dumpsys SurfaceFlinger --latency '"'"'com.a/com.a.Main#0'"'"'\n16666667\n'
+	printf '1016666667\t1016666667\t1015666667\n1033333334\t1033333334\t1032333334\n'
+} | gzip > "$c35/latency.txt.gz"
+n=$("$GFXSTAT" frames -q "$c35/latency.txt.gz" 2> "$c35/rec.err" | tail -n +2 | wc -l)
+if [ "$n" -eq 3 ] && [ ! -s "$c35/rec.err" ] &&
+	"$GFXSTAT" inspect "$c35/latency.txt.gz" > /dev/null 2>&1 &&
+	"$GFXSTAT" report -q -o "$c35/latency.html" "$c35/latency.txt.gz" 2> /dev/null; then
+	pass
+else
+	fail "record's latency.txt.gz: $n frames (want 3), stderr: $(head -c 200 "$c35/rec.err")"
+fi
 rm -rf "$c35"

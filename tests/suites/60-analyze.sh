@@ -179,8 +179,8 @@ if [ -d "$SAMPLES" ]; then
 		fail "analyze catapult (app-side): cadence not 60.0 FPS (1 vsync)"
 fi
 
-# -- layers past the 4096-layer limit: counted, and a warning --------------------------------
-# 4100 windows of 2 framestats rows each: 4 layers (8 frames) left out, one line on stderr
+# -- layers past the 65536-layer limit: counted, and a warning -------------------------------
+# 65540 windows of 2 framestats rows each: 4 layers (8 frames) left out, one line on stderr
 awk 'BEGIN {
 	print "Applications Graphics Acceleration Info:"
 	h = "Flags,FrameTimelineVsyncId,IntendedVsync,Vsync,InputEventId,HandleInputStart," \
@@ -188,7 +188,7 @@ awk 'BEGIN {
 	    "FrameStartTime,SyncQueued,SyncStart,IssueDrawCommandsStart,SwapBuffers," \
 	    "FrameCompleted,DequeueBufferDuration,QueueBufferDuration,GpuCompleted," \
 	    "SwapBuffersCompleted,DisplayPresentTime,CommandSubmissionCompleted,"
-	for (i = 0; i < 4100; i++) {
+	for (i = 0; i < 65540; i++) {
 		printf "\n** Graphics info for pid %d [com.ex.p%d] **\n\n", 1000 + i, i
 		printf "Window: com.ex.p%d/com.ex.p%d.Main\n\n---PROFILEDATA---\n%s\n", i, i, h
 		for (k = 0; k < 2; k++) {
@@ -202,9 +202,9 @@ awk 'BEGIN {
 }' > "$an/many.txt"
 "$GFXSTAT" analyze -q "$an/many.txt" > "$an/many.out" 2> "$an/many.err"
 n=$(grep -c '^layer ' "$an/many.out")
-grep -q '^gfxstat: warning: 4 layers past the 4096-layer limit left out (8 frames)$' \
-	"$an/many.err" && [ "$n" = 4096 ] && pass ||
-	fail "analyze, 4100 layers: $n layers shown, stderr: $(head -c 300 "$an/many.err")"
+grep -q '^gfxstat: warning: 4 layers past the 65536-layer limit left out (8 frames)$' \
+	"$an/many.err" && [ "$n" = 65536 ] && pass ||
+	fail "analyze, 65540 layers: $n layers shown, stderr: $(head -c 300 "$an/many.err")"
 
 # -- many threads: jank causes look threads up by id ------------------------------------------
 # 16000 threads, 8 doFrame B/E pairs each (256000 lines): a linear scan per marker took 20 s;

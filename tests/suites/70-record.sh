@@ -35,8 +35,20 @@ scenario() { # scenario DIR SERIAL...: one plain Android 9 device per serial
 tracing_is_off() { # tracing_is_off DIR SERIAL
 	[ "$(cat "$1/$2/state/tracing_on" 2> /dev/null || echo 0)" = 0 ]
 }
-layers_of() { # the "layers" array of a summary.json or an analyze --json output
-	tr -d '\n' < "$1" | sed 's/.*"layers":\[//; s/\]}$//; s/\]}[^]]*$//'
+layers_of() { # the "layers" array of a summary.json or an analyze --json output: from
+	# "layers":[ to its closing bracket (brackets inside strings do not count), whatever follows
+	tr -d '\n' < "$1" | awk '{
+		i = index($0, "\"layers\":["); if (!i) exit
+		s = substr($0, i + 10); d = 1; q = 0
+		for (k = 1; k <= length(s) && d > 0; k++) {
+			c = substr(s, k, 1)
+			if (q) { if (c == "\\") k++; else if (c == "\"") q = 0 }
+			else if (c == "\"") q = 1
+			else if (c == "[" || c == "{") d++
+			else if (c == "]" || c == "}") d--
+		}
+		print substr(s, 1, k - 2)
+	}'
 }
 
 if [ ! -x "$GFXSIM" ]; then
@@ -245,17 +257,20 @@ else
 		fail "record --source pageflip on a device rejecting 1013: exit $rc (want 4)"
 		cat "$rec/r15.out"
 	fi
-	# an app with no layer: auto goes on to gfxinfo (pageflip only when nothing else works)
+	# an app with no layer: auto goes on to gfxinfo (pageflip only when nothing else works);
+	# its gfxinfo answers nothing here: no frames is exit 3, said even under -q (was: exit 0)
 	scenario "$rec/s16" FAKE1
 	rm "$rec/s16/FAKE1/tracefs"
 	printf 'StatusBar#0\n' > "$rec/s16/FAKE1/sf_list"
 	FAKE_ADB=$rec/s16 "$GFXSTAT" record -q --duration 1 -o "$rec/sess16" > "$rec/r16.out" 2>&1
 	rc=$?
-	if [ $rc -eq 0 ] && grep -q '"source":"gfxinfo"' "$rec/sess16/device.json" &&
-		grep -q 'dumpsys gfxinfo com.example.app2 framestats' "$rec/s16/log"; then
+	if [ $rc -eq 3 ] && grep -q '"source":"gfxinfo"' "$rec/sess16/device.json" &&
+		grep -q 'dumpsys gfxinfo com.example.app2 framestats' "$rec/s16/log" &&
+		grep -q '^gfxstat: error: FAKE1: no frames captured (duration reached)$' "$rec/r16.out" &&
+		grep -q '"exit":3,' "$rec/sess16/summary.json"; then
 		pass
 	else
-		fail "record: no layer for the app: gfxinfo expected (exit $rc)"
+		fail "record: no layer for the app: gfxinfo expected, no frames: exit $rc (want 3)"
 		cat "$rec/r16.out"
 	fi
 
@@ -609,8 +624,10 @@ if [ -x "$GFXSIM" ]; then
 	fps=$(sed 's/.*{"name":"fps","unit":"FPS","base":\([0-9.]*\),"new":\([0-9.]*\),.*"verdict":"\([a-z ]*\)"}.*"janky_pct".*/\1 \2 \3/' \
 		"$rec/c32.json")
 	if [ $rc -eq 0 ] && [ $crc -eq 0 ] && [ -n "$mb" ] && [ -n "$mn" ] &&
-		grep -q '"base":{"path":"[^"]*run31","recordings":3,"failed_iterations":\[\]}' "$rec/c32.json" &&
-		grep -q '"new":{"path":"[^"]*run32","recordings":3,"failed_iterations":\[\]}' "$rec/c32.json" &&
+		grep -q '"base":{"path":"[^"]*run31",[^}]*"recordings":3,[^}]*"failed_iterations":\[\]}' \
+			"$rec/c32.json" &&
+		grep -q '"new":{"path":"[^"]*run32",[^}]*"recordings":3,[^}]*"failed_iterations":\[\]}' \
+			"$rec/c32.json" &&
 		echo "$fps $mb $mn" | awk '{ exit !($3 == "worse" && ($1 - $4) ^ 2 < 1e-6 &&
 			($2 - $5) ^ 2 < 1e-6) }'
 	then pass; else
@@ -642,7 +659,7 @@ if [ -x "$GFXSIM" ]; then
 		grep -q '{"session":"iter-02","failed":true,"exit_status":1,' "$rec/run33/run.json" &&
 		grep -q '\],"failed":1}$' "$rec/run33/run.json" &&
 		grep -q 'iter-02 failed: the command exited with status 1' "$rec/r33.out" &&
-		grep -q '"new":{"path":"[^"]*run33","recordings":2,"failed_iterations":\["[^"]*run33/iter-02"\]}' \
+		grep -q '"new":{"path":"[^"]*run33",[^}]*"recordings":2,[^}]*"failed_iterations":\["[^"]*run33/iter-02"\]}' \
 			"$rec/c33.json"
 	then pass; else
 		fail "record --repeat with a failing iteration 2: exit $rc; it must be kept and marked"
@@ -652,8 +669,9 @@ if [ -x "$GFXSIM" ]; then
 	FAKE_ADB=$rec/s33 "$GFXSTAT" record -q --repeat 1 --settle 0 -o "$rec/run33" -- true \
 		> "$rec/r34.out" 2>&1
 	rc=$?
-	FAKE_ADB=$rec/s33 "$GFXSTAT" record -q --repeat 1 --settle 0 --overwrite -o "$rec/run33" -- true \
-		> "$rec/r34b.out" 2>&1
+	# (sleep: an iteration that captures no frame is a failed capture, exit 3)
+	FAKE_ADB=$rec/s33 "$GFXSTAT" record -q --repeat 1 --settle 0 --overwrite -o "$rec/run33" -- \
+		sleep 0.5 > "$rec/r34b.out" 2>&1
 	rc2=$?
 	if [ $rc -eq 2 ] && grep -q 'already holds a run of iterations' "$rec/r34.out" && [ $rc2 -eq 0 ] &&
 		[ "$(ls "$rec/run33")" = "$(printf 'iter-01\nrun.json')" ]; then pass; else

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: MIT
 # gfxstat compare: verdicts on simulated recordings whose jank rate is known (gfxsim --jank),
-# the calibration of the per-iteration and the one-recording intervals, --fail-if gates and their exit codes, and
-# JUnit XML checked against tests/junit.xsd. Sourced by tests/run.sh.
+# the calibration of the per-iteration and the one-recording intervals, --fail-if gates and
+# their exit codes, JUnit XML checked against tests/junit.xsd; each recording analysed on its
+# own (run folders of copies, sessions whose clocks overlap, the real sample of the issue),
+# gates that judge NEW, every kind of input a side, the JSON's header and schema. Sourced by
+# tests/run.sh.
 section "compare and gates"
 cm=$TMP/compare
 mkdir -p "$cm"
@@ -152,3 +155,179 @@ echo '{"iteration":9,"failed":true}' > "$cm/B/it9/iteration.json"
 if grep -q "left out: .*it9 (the iteration failed)" "$cm/f.txt" &&
 	grep -q "3 recordings" "$cm/f.txt"; then pass
 else fail "a failed iteration is not left out"; cat "$cm/f.txt"; fi
+
+# ---- each recording alone, gates that judge NEW, every kind of input (issue: decisions that
+# cannot be fooled) ----
+# num JSON APP METRIC FIELD -> the field (base, new) of one app's metric, as printed
+num() {
+	tr '{' '\n' < "$1" | awk -v app="$2" -v m="$3" -v f="$4" '
+	/"name":"/ && index($0, "\"name\":\"" app "\"") == 1 { inapp = 1; next }
+	/^"name":"com\./ { inapp = 0 }
+	inapp && index($0, "\"name\":\"" m "\",") == 1 {
+		sub(".*\"" f "\":", ""); sub(/[,}].*/, ""); print; exit }'
+}
+# NEW is the same recording three times (a run folder of copies, as record --repeat writes
+# it): each copy is analysed alone, so each has BASE's values, and their mean is that value
+# exactly (gfxstat_mean_sd of equal values, unit test equal_values_exact). Merged into one
+# timeline, as compare did, the copies' frames interleave: FPS x3 and a p50 of 1 ns.
+mkdir -p "$cm/run3/iter-01" "$cm/run3/iter-02" "$cm/run3/iter-03"
+for i in 1 2 3; do cp "$cm/a.trace" "$cm/run3/iter-0$i/trace.txt"; done
+"$GFXSTAT" compare -q --format json "$cm/a.trace" "$cm/run3" > "$cm/r3.json"
+ok=1
+for app in com.example.app1 com.example.app2; do
+	for m in fps p50_ms janky_pct p99_ms; do
+		b=$(num "$cm/r3.json" $app $m base)
+		nw=$(num "$cm/r3.json" $app $m new)
+		[ -n "$b" ] && [ "$b" = "$nw" ] || { ok=0; echo "  $app $m: base '$b', new '$nw'"; }
+	done
+done
+if [ $ok = 1 ] && ! grep -q '"verdict":"\(better\|worse\)"' "$cm/r3.json"; then pass
+else fail "compare FILE RUN-of-3-copies: NEW's values are not BASE's"; fi
+# the same frames per recording as analyze counts in that recording
+"$GFXSTAT" analyze -q --json "$cm/a.trace" > "$cm/a.json"
+"$BUILD/plausible" --frames "$cm/a.json" | cut -f2- | sort > "$cm/fa"
+"$BUILD/plausible" --frames "$cm/r3.json" | cut -f2- | sort -u > "$cm/fr"
+if [ -s "$cm/fa" ] && cmp -s "$cm/fa" "$cm/fr" &&
+	[ "$("$BUILD/plausible" --frames "$cm/r3.json" | grep -c run3/iter-0)" = 6 ]; then pass
+else fail "compare's frames per recording are not analyze's"; cat "$cm/fa" "$cm/fr"; fi
+# sessions whose clocks overlap (record --all: one session per phone, same span): two
+# recordings, never one timeline
+mkdir -p "$cm/all/dev1" "$cm/all/dev2"
+cp "$cm/a.trace" "$cm/all/dev1/trace.txt"
+cp "$cm/a.trace" "$cm/all/dev2/trace.txt"
+"$GFXSTAT" compare -q --format json "$cm/a.trace" "$cm/all" > "$cm/all.json"
+if grep -q '"new":{"path":"[^"]*all","inputs":\[[^]]*\],"recordings":2' "$cm/all.json" &&
+	[ "$(num "$cm/all.json" com.example.app2 fps base)" = \
+		"$(num "$cm/all.json" com.example.app2 fps new)" ]; then pass
+else fail "compare FILE SESSIONS-that-overlap: not two recordings of BASE's values"; fi
+"$BUILD/plausible" --json "$cm/r3.json" "$cm/all.json" > "$cm/pl" && pass ||
+	fail "compare's figures are not plausible: $(head -3 "$cm/pl")"
+
+# three equal values a side: Welch's interval is the difference itself, exactly 0, not
+# [-3.9e-14, 3.9e-14]; and the document starts with the header every JSON output has
+"$GFXSTAT" compare -q --format json "$cm/run3" "$cm/run3" > "$cm/rr.json"
+if grep -q '^{"header":{"gfxstat_version":"[^"]*","schema_version":1,"command":"compare"' \
+	"$cm/rr.json" && grep -q '"method":"welch"' "$cm/rr.json" &&
+	! grep -q '[0-9]e-[0-9]' "$cm/rr.json" &&
+	[ "$(grep -o '"ci":\[[^]]*\]' "$cm/rr.json" | sort -u)" = '"ci":[0,0]' ]; then pass
+else fail "compare RUN RUN: no header, or noise: $(grep -o '"ci":\[[^]]*\]' "$cm/rr.json" |
+	sort -u | head -3)"; fi
+
+# gates judge NEW. R holds only app1, J only another app (com.other.game); at 60 Hz no FPS
+# reaches 1000, so 'fps<1000' fails on every app NEW has: on com.other.game. Nothing is in
+# common: exit 3, naming both sides' apps; the JUnit file holds the failure.
+"$GFXSIM" --seed 31 --duration 10 --apps 1 -o "$cm/R.trace" 2> /dev/null
+"$GFXSIM" --seed 32 --duration 10 --apps 1 --jank 40 2> /dev/null |
+	sed 's/com\.example\.app1/com.other.game/g' > "$cm/J.trace"
+"$GFXSTAT" compare -q --fail-if 'fps<1000' --junit "$cm/g1.xml" "$cm/R.trace" "$cm/J.trace" \
+	> /dev/null 2> "$cm/g1.err"
+rc=$?
+if [ $rc = 3 ] && grep -q 'no app in common; BASE has com.example.app1; NEW has com.other.game' \
+	"$cm/g1.err" && grep -q 'classname="gfxstat.com.other.game" name="fps&lt;1000"' \
+	"$cm/g1.xml" && grep -q '<failure message="fps ' "$cm/g1.xml" &&
+	! grep -q '<skipped' "$cm/g1.xml"; then pass
+else fail "no app in common: exit $rc (want 3); $(cat "$cm/g1.err")"; cat "$cm/g1.xml"; fi
+# the gated app is missing from NEW: 'fps<0' holds for no value, so only the missing app
+# can fail it: exit 1, a JUnit failure that says so
+"$GFXSTAT" compare -q --app com.example.app1 --fail-if 'fps<0' --junit "$cm/g2.xml" \
+	"$cm/R.trace" "$cm/J.trace" > /dev/null 2> "$cm/g2.err"
+rc=$?
+want='failure message="com.example.app1 has no frames in NEW (NEW has com.other.game)"'
+if [ $rc = 1 ] && grep -qF "$want" "$cm/g2.xml"; then pass
+else fail "a gated --app missing from NEW: exit $rc (want 1)"; cat "$cm/g2.err" "$cm/g2.xml"; fi
+# --app absent from BASE: no comparison (exit 3), not a warning; a relative gate fails on it
+"$GFXSTAT" compare -q --app com.other.game "$cm/R.trace" "$cm/J.trace" > /dev/null \
+	2> "$cm/g3.err"
+rc=$?
+if [ $rc = 3 ] && grep -q 'com.other.game is not on both sides' "$cm/g3.err"; then pass
+else fail "--app absent from BASE: exit $rc (want 3)"; cat "$cm/g3.err"; fi
+"$GFXSTAT" compare -q --app com.other.game --fail-if 'fps regressed' "$cm/R.trace" \
+	"$cm/J.trace" > /dev/null 2> "$cm/g4.err"
+rc=$?
+want="gate 'fps regressed' failed on com.other.game: com.other.game is not in BASE"
+if [ $rc = 1 ] && grep -qF "$want" "$cm/g4.err"; then pass
+else fail "a relative gate on an app not in BASE: exit $rc (want 1)"; cat "$cm/g4.err"; fi
+# every app of NEW is gated, also one BASE lacks: BASE = R (app1), NEW = app1 and
+# com.other.game (gfxsim's app2 renamed; seed 34 draws both); 'fps<1000' fails on both of
+# NEW's apps (the old compare judged BASE's apps only: one test case)
+"$GFXSIM" --seed 34 --duration 10 --apps 2 2> /dev/null |
+	sed 's/com\.example\.app2/com.other.game/g' > "$cm/N2.trace"
+"$GFXSTAT" compare -q --fail-if 'fps<1000' --junit "$cm/g5.xml" --format json "$cm/R.trace" \
+	"$cm/N2.trace" > "$cm/g5.json" 2> /dev/null
+rc=$?
+if [ $rc = 1 ] && grep -q 'tests="2" failures="2"' "$cm/g5.xml" &&
+	grep -q 'classname="gfxstat.com.other.game"' "$cm/g5.xml" &&
+	grep -q '"gates":\[{"gate":"fps<1000","app":"com.example.app1","metric":"fps","value":[0-9]' \
+	"$cm/g5.json"; then pass
+else fail "a threshold gate on every app of NEW: exit $rc"; cat "$cm/g5.xml"; fi
+
+# a folder of plain recordings a side (as Macrobenchmark keeps its iterations), a .json beside
+# them left out; and several files a side with --base/--new
+mkdir -p "$cm/mb/base" "$cm/mb/new"
+for i in 1 2 3; do
+	"$GFXSIM" --seed $((800 + i)) --duration 5 -o "$cm/mb/base/iter$i.trace" 2> /dev/null
+	"$GFXSIM" --seed $((810 + i)) --duration 5 -o "$cm/mb/new/iter$i.trace" 2> /dev/null
+done
+echo '{"benchmarks":[]}' > "$cm/mb/base/benchmarkData.json"
+"$GFXSTAT" compare -q "$cm/mb/base" "$cm/mb/new" > "$cm/mb.txt" 2> "$cm/mb.err"
+rc=$?
+if [ $rc = 0 ] && grep -q 'base .*mb/base: 3 recordings; new .*mb/new: 3 recordings' "$cm/mb.txt" &&
+	grep -q "Welch's t over the per-recording values" "$cm/mb.txt"; then pass
+else
+	fail "compare FOLDER FOLDER of recordings: exit $rc"
+	cat "$cm/mb.err"
+	head -3 "$cm/mb.txt"
+fi
+"$GFXSTAT" compare -q --base "$cm/mb/base/iter1.trace" --base "$cm/mb/base/iter2.trace" \
+	--new "$cm/mb/new/iter1.trace" --new "$cm/mb/new/iter2.trace" > "$cm/bn.txt" 2>&1
+rc=$?
+if [ $rc = 0 ] && grep -q ': 2 recordings; new .*: 2 recordings' "$cm/bn.txt"; then pass
+else fail "--base F --base F --new F --new F: exit $rc"; head -3 "$cm/bn.txt"; fi
+"$GFXSTAT" compare --base "$cm/a.trace" "$cm/a.trace" > /dev/null 2>&1
+[ $? = 2 ] && pass || fail "--base without --new: not a usage error"
+"$GFXSTAT" compare -q "$cm/mb" "$cm/a.trace" > /dev/null 2> "$cm/e.err"
+rc=$?
+if [ $rc = 3 ] && grep -q "holds no recording" "$cm/e.err"; then pass
+else fail "a folder with no recording: exit $rc"; cat "$cm/e.err"; fi
+
+# the compare JSON validates against the schema (with the analyze of a run folder)
+if command -v node > /dev/null 2>&1 && [ -f "$ROOT/tools/schema/node_modules/ajv/package.json" ]
+then
+	"$GFXSTAT" compare -q --format json --layer app2 "$cm/a.trace" "$cm/j.trace" > "$cm/l.json"
+	"$GFXSTAT" compare -q --format json --method block "$cm/a.trace" "$cm/run3" > "$cm/b.json"
+	"$GFXSTAT" analyze -q --format json "$cm/run3" > "$cm/ar.json"
+	if out=$(node "$ROOT/tools/schema/validate.js" "$ROOT/docs/schema/gfxstat.schema.json" \
+		"$cm/r3.json" "$cm/rr.json" "$cm/g5.json" "$cm/l.json" "$cm/b.json" "$cm/ar.json" \
+		"$cm/j.json" 2>&1); then pass
+	else fail "compare/analyze JSON against the schema: $out"; fi
+	# a document without its header does not validate: the check can fail
+	sed 's/^{"header":{[^}]*}[^}]*}[^}]*}[^}]*},/{/' "$cm/rr.json" > "$cm/nohdr.json"
+	if ! node "$ROOT/tools/schema/validate.js" "$ROOT/docs/schema/gfxstat.schema.json" \
+		"$cm/nohdr.json" > /dev/null 2>&1; then pass
+	else fail "a compare document without a header validates"; fi
+else
+	skip "compare JSON: node or Ajv absent (scripts/deps.sh): not validated against the schema"
+fi
+
+# the real sample: the issue's case. One Pixel 7 recording at 120 Hz against a run folder of
+# three copies of it: nowinandroid's 738 frames in each, FPS 100.81 and p50 8.33 ms on both
+# sides (analyze's), never 303 FPS or a p50 of 0; the plausibility checks pass
+ps=$SAMPLES/perfetto/nowinandroid-sidky/trace.perfetto-trace
+if [ -f "$ps" ]; then
+	mkdir -p "$cm/pr/iter-01" "$cm/pr/iter-02" "$cm/pr/iter-03"
+	for i in 1 2 3; do cp "$ps" "$cm/pr/iter-0$i/trace.pftrace"; done
+	"$GFXSTAT" compare -q "$ps" "$cm/pr" > "$cm/pr.txt" 2> /dev/null
+	"$GFXSTAT" compare -q --format json "$ps" "$cm/pr" > "$cm/pr.json" 2> /dev/null
+	if awk '/^app com.google.samples.apps.nowinandroid.demo/ { f = 1 }
+		f && /new: 3 of 3 recordings \(738, 738, 738 frames\); refresh up to 120/ { r = 1 }
+		f && $1 == "fps" && $2 == "100.81" && $3 == "100.81" { a = 1 }
+		f && $1 == "p50_ms" && $2 == "8.33" && $3 == "8.33" { b = 1 }
+		END { exit !(r && a && b) }' "$cm/pr.txt" &&
+		! grep -q ' better$\| worse$' "$cm/pr.txt"; then pass
+	else fail "compare sample RUN-of-copies: $(grep -A4 nowinandroid "$cm/pr.txt")"; fi
+	"$BUILD/plausible" --table "$cm/pr.txt" > "$cm/pl" &&
+		"$BUILD/plausible" --json "$cm/pr.json" >> "$cm/pl" && pass ||
+		fail "compare of the sample: implausible: $(grep violation "$cm/pl" | head -3)"
+else
+	skip "compare: $ps absent: the issue's real-sample case not run"
+fi

@@ -40,6 +40,26 @@ TEST(welch_by_hand)
 	CHECK_EQ(ci.method, GFXSTAT_CI_NONE);
 }
 
+TEST(equal_values_exact)
+{
+	/* the same recording read several times: its value, exactly, and no spread. Summed,
+	 * 0.1 + 0.1 + 0.1 = 0.30000000000000004, and / 3 = 0.10000000000000002, not 0.1; five
+	 * times 116.49 / 5 is 116.49 - 1.4e-14. Those would make a spread of ~1e-14 and an
+	 * interval [-4e-14, 4e-14] around a difference that is exactly 116.39. */
+	const double a[] = { 0.1, 0.1, 0.1 }, b[] = { 116.49, 116.49, 116.49, 116.49, 116.49 };
+	struct gfxstat_ci ci;
+	double sd = 1;
+
+	CHECK(gfxstat_mean_sd(a, 3, &sd) == 0.1);
+	CHECK(sd == 0);
+	CHECK(gfxstat_mean_sd(b, 5, &sd) == 116.49);
+	CHECK_EQ(gfxstat_ci_welch(a, 3, b, 5, 0.95, &ci), 0);
+	CHECK(ci.base == 0.1 && ci.new_ == 116.49);
+	CHECK(ci.lo == ci.diff && ci.hi == ci.diff && ci.diff == 116.49 - 0.1);
+	/* values that differ keep their ordinary mean and sd: 1 2 3 -> 2, 1 */
+	CHECK(gfxstat_mean_sd((const double[]){ 1, 2, 3 }, 3, &sd) == 2 && fabs(sd - 1) < 1e-15);
+}
+
 TEST(segments_by_hand)
 {
 	/* a = 1 2 3, b = 4 5 6 as in welch_by_hand: se = 0.8164966, df = 4, half-width
@@ -140,6 +160,7 @@ TEST_SUITE(test_compare_stats)
 {
 	RUN(t_quantiles);
 	RUN(welch_by_hand);
+	RUN(equal_values_exact);
 	RUN(segments_by_hand);
 	RUN(percentile_by_hand);
 	RUN(rng_reproducible_uniform);

@@ -313,6 +313,59 @@ TEST(utf16)
 	CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_utf16_bad], 2);
 }
 
+/*
+ * Text whose lines end in CR only was one long line: no frame source found, in words that
+ * said ftrace text was not ftrace text. Its CRs are line ends now, from the first line end
+ * (a lone CR) on; UTF-16 without a byte-order mark (mostly ASCII) is read as UTF-16, LE and
+ * BE, whatever the split; each counted.
+ */
+TEST(cr_only_and_utf16_no_bom)
+{
+	static const char cr[] = "# tracer: nop\rline two\r\rlast\r\nend\r";
+	static const char cr_want[] = "# tracer: nop\nline two\n\nlast\nend\n";
+	static unsigned char u16[2][2 * sizeof(trace)];
+	struct gfxstat_unwrap_stats st;
+	enum gfxstat_format l[8];
+	size_t i, n = sizeof(trace) - 1;
+	int be, nl = 0;
+
+	check_all_splits(cr, sizeof(cr) - 1, cr_want, sizeof(cr_want) - 1);
+	memset(&st, 0, sizeof(st));
+	CHECK_EQ(unwrap(cr, sizeof(cr) - 1, 0, 0, &s1, &st, NULL, NULL), 0);
+	CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_cr_line_ends], 1);
+	for (be = 0; be < 2; be++) {
+		for (i = 0; i < n; i++) {
+			u16[be][2 * i + be] = (unsigned char)trace[i];
+			u16[be][2 * i + !be] = 0;
+		}
+		CHECK_EQ(gfxstat_detect(u16[be], 2 * n),
+			 be ? GFXSTAT_FMT_UTF16BE : GFXSTAT_FMT_UTF16LE);
+		check_all_splits(u16[be], 2 * n, trace, n);
+		memset(&st, 0, sizeof(st));
+		CHECK_EQ(unwrap(u16[be], 2 * n, 0, 0, &s1, &st, l, &nl), 0);
+		CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_utf16_no_bom], 1);
+		CHECK_EQ(st.v[GFXSTAT_UNWRAP_STAT_text_nul], 0);
+		CHECK_EQ(nl, 2);
+		CHECK_EQ(l[1], GFXSTAT_FMT_FTRACE_TEXT);
+		/* short of 64 bytes: told at the end, from what there is */
+		check_all_splits(u16[be], 28, trace, 14);
+	}
+	/* NUL bytes in a text's head are counted whatever the cut (the fuzzer found the count
+	 * taken on the bytes that had arrived when the format was decided) */
+	{
+		static const char nul[] = "# tracer\n\0\0x\n";
+		size_t cut;
+		int bad = 0;
+
+		for (cut = 0; cut < sizeof(nul) - 1; cut++) {
+			memset(&st, 0, sizeof(st));
+			CHECK_EQ(unwrap(nul, sizeof(nul) - 1, cut, 0, &s1, &st, NULL, NULL), 0);
+			bad += st.v[GFXSTAT_UNWRAP_STAT_text_nul] != 1;
+		}
+		CHECK_EQ(bad, 0);
+	}
+}
+
 TEST(raw_and_skipped)
 {
 	static const unsigned char pb[] = {
@@ -584,6 +637,12 @@ TEST(detect)
 		{ "{\"traceEvents\": []}", 19, GFXSTAT_FMT_JSON },
 		{ "16666667\n", 9, GFXSTAT_FMT_SF_LATENCY },
 		{ "16666667\r\n", 10, GFXSTAT_FMT_SF_LATENCY },
+		/* lines that end in CR only; UTF-16 without a byte-order mark */
+		{ "16666667\r1 2 3\r4 5 6\r", 21, GFXSTAT_FMT_SF_LATENCY },
+		{ "# tracer: nop\r\rx\r", 17, GFXSTAT_FMT_FTRACE_TEXT },
+		{ "1\0" "6\0" "6\0" "6\0" "\n\0", 10, GFXSTAT_FMT_UTF16LE },
+		{ "\0" "1\0" "6\0" "6\0" "6\0\n", 10, GFXSTAT_FMT_UTF16BE },
+		{ "1\0" "6\0" "\0\0" "6\0" "\n\0", 10, GFXSTAT_FMT_TEXT },
 		{ "SurfaceFlinger appears to be unresponsive, dumping anyways\n16954612\n"
 		  "7657467895508   7657482691352   7657493499756\n", 113, GFXSTAT_FMT_SF_LATENCY },
 		{ "16666667\n0\t0\t0\n1\t2\t3\n\n", 21, GFXSTAT_FMT_SF_LATENCY },
@@ -779,6 +838,7 @@ TEST_SUITE(test_container)
 	RUN(gzip_nested);
 	RUN(viewer_data);
 	RUN(utf16);
+	RUN(cr_only_and_utf16_no_bom);
 	RUN(raw_and_skipped);
 	RUN(zip);
 	RUN(zip_limit_and_file);

@@ -242,8 +242,49 @@ TEST(one_buffer_per_refresh)
 	gfxstat_model_free(m);
 }
 
+/*
+ * Times no clock gives (a damaged --latency dump): the one-buffer-per-refresh test computed
+ * (present - previous) * 4 and period * 3, which overflowed (UBSan) and dropped the wrong
+ * frame. Presents -2^60 and +2^60 (in range, 2^61 apart: kept, the interval exact); then a
+ * present near INT64_MAX, and a frame with a period of INT64_MAX - 1: refused as damage
+ * (out_of_range), not counted as within one vsync.
+ */
+TEST(times_beyond_any_clock)
+{
+	struct got g;
+	struct gfxstat_model *m;
+	struct gfxstat_frame f;
+	int i;
+	static const struct {
+		int64_t present, period;
+	} fr[] = {
+		{ -((int64_t)1 << 60), P },
+		{ (int64_t)1 << 60, P },
+		{ INT64_MAX - 1000, P },
+		{ ((int64_t)1 << 60) + 1, INT64_MAX - 1 },
+	};
+
+	memset(&g, 0, sizeof(g));
+	m = gfxstat_model_new(collect, &g);
+	gfxstat_model_input_begin(m, 0, "sf-latency");
+	for (i = 0; i < 4; i++) {
+		gfxstat_frame_init(&f, GFXSTAT_SRC_SF_LATENCY);
+		f.layer = S("L#1");
+		f.present_ns = fr[i].present;
+		f.vsync_period_ns = fr[i].period;
+		CHECK_EQ(gfxstat_model_frame(m, &f), 0);
+	}
+	CHECK_EQ(gfxstat_model_input_end(m), 0);
+	CHECK_EQ(g.n, 2);
+	CHECK_EQ(g.interval[1], (int64_t)1 << 61);
+	CHECK_EQ(gfxstat_model_stats(m)->v[GFXSTAT_MODEL_out_of_range], 2);
+	CHECK_EQ(gfxstat_model_stats(m)->v[GFXSTAT_MODEL_within_one_vsync], 0);
+	gfxstat_model_free(m);
+}
+
 TEST_SUITE(test_frame_model)
 {
+	RUN(times_beyond_any_clock);
 	RUN(canonical);
 	RUN(frametimeline_over_markers);
 	RUN(markers_by_vsync_id);

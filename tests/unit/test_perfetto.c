@@ -157,7 +157,8 @@ static int on_incomplete(void *user, const struct gfxstat_frame *f)
 
 static struct gfxstat_perfetto *dec_new(struct out *o, struct gfxstat_stats *st)
 {
-	struct gfxstat_perfetto_sink sink = { on_marker, on_frame, on_incomplete, o, NULL };
+	struct gfxstat_perfetto_sink sink = { on_marker, on_frame, on_incomplete, o, NULL,
+					       NULL, NULL };
 
 	return gfxstat_perfetto_new(&sink, st);
 }
@@ -773,7 +774,8 @@ TEST(process_and_package_names)
 	struct pb t = { { 0 }, 0 }, tree = { { 0 }, 0 }, list = { { 0 }, 0 };
 	struct pb pkt = { { 0 }, 0 }, e = { { 0 }, 0 };
 	struct out o = { { 0 }, 0, 0, 0 };
-	struct gfxstat_perfetto_sink sink = { on_marker, on_frame, on_incomplete, &o, on_process };
+	struct gfxstat_perfetto_sink sink = { on_marker, on_frame, on_incomplete, &o,
+					       on_process, NULL, NULL };
 	struct gfxstat_perfetto *p;
 	const struct gfxstat_perfetto_summary *s;
 	struct gfxstat_str a;

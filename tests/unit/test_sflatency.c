@@ -252,6 +252,27 @@ TEST(odd_rows)
 	CHECK_EQ(g.n, 0);
 }
 
+/*
+ * A period line of INT64_MAX - 1 is no display's: counted as damage (bad_period) and read as
+ * no period, so the rows keep the period the model has in force; before, the model's
+ * arithmetic on it overflowed and every frame of the dump went.
+ */
+TEST(bad_period)
+{
+	static const char in[] = "9223372036854775806\n"
+				 "100000000\t116666667\t110000000\n"
+				 "116666667\t133333334\t126666667\n";
+	struct gfxstat_sfl_stats st;
+	struct got g;
+
+	CHECK_EQ(run(in, sizeof(in) - 1, 0, &g, &st), 0);
+	CHECK_EQ(g.n, 2);
+	CHECK_EQ(g.period[0], GFXSTAT_NS_NONE);
+	CHECK_EQ(g.interval[1], 16666667);
+	CHECK_EQ(st.v[GFXSTAT_SFL_STAT_bad_period], 1);
+	CHECK_EQ(gfxstat_sfl_stat_severity(GFXSTAT_SFL_STAT_bad_period), GFXSTAT_SEV_ERROR);
+}
+
 TEST(stop)
 {
 	struct got g;
@@ -309,6 +330,7 @@ TEST_SUITE(test_sflatency)
 	RUN(stitch_overlap);
 	RUN(stitch_gap);
 	RUN(odd_rows);
+	RUN(bad_period);
 	RUN(stop);
 	RUN(list_names);
 }

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The janky frames of a run grouped by the signature of their cause (gfxstat_cause.h): which
+ * cause cost the most jank time. Ranked by total jank time, then frames, then signature, so
+ * the order is the same on every run.
+ */
+#include <stdlib.h>
+
+#include "../gx_local.h"
+#include "gfxstat/gfxstat_cause.h"
+
+#define MAX_CLUSTERS 65536 /* past it, frames join the cluster "other causes" */
+
+struct gfxstat_cause_clusters {
+	struct gfxstat_cause_cluster *c;
+	size_t n, cap;
+	struct gx_strmap ix;
+	int sorted;
+	uint64_t frames;
+};
+
+struct gfxstat_cause_clusters *gfxstat_cause_clusters_new(void)
+{
+	struct gfxstat_cause_clusters *cc = calloc(1, sizeof(*cc));
+
+	if (!cc)
+		return NULL;
+	if (gx_strmap_init(&cc->ix, MAX_CLUSTERS)) {
+		free(cc);
+		return NULL;
+	}
+	return cc;
+}
+
+void gfxstat_cause_clusters_free(struct gfxstat_cause_clusters *cc)
+{
+	if (!cc)
+		return;
+	free(cc->c);
+	gx_strmap_free(&cc->ix);
+	free(cc);
+}
+
+static void copy_cstr(char *dst, const char *src, size_t cap)
+{
+	size_t n = strlen(src);
+
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(dst, src, n);
+	dst[n] = 0;
+}
+
+int gfxstat_cause_clusters_add(struct gfxstat_cause_clusters *cc, enum gfxstat_cause_class cls,
+			       const char *signature, const char *summary, int64_t jank_ns)
+{
+	int created = 0;
+	long i;
+
+	if (cc->sorted) {
+		/* get() reordered the array: the map's indexes follow insertion, so rebuild it */
+		size_t k;
+
+		gx_strmap_free(&cc->ix);
+		if (gx_strmap_init(&cc->ix, MAX_CLUSTERS))
+			return GFXSTAT_E_NOMEM;
+		for (k = 0; k < cc->n; k++)
+			if (gx_strmap_add(&cc->ix, cc->c[k].signature, strlen(cc->c[k].signature),
+					  &created) < 0)
+				return GFXSTAT_E_NOMEM;
+		cc->sorted = 0;
+	}
+	i = gx_strmap_add(&cc->ix, signature, strlen(signature), &created);
+	if (i == GFXSTAT_E_LIMIT) {
+		signature = "unknown|other causes";
+		summary = "other causes";
+		cls = GFXSTAT_CAUSE_UNKNOWN;
+		i = gx_strmap_find(&cc->ix, signature, strlen(signature));
+		if (i < 0) {
+			/* the last slot is given to "other causes" */
+			i = (long)cc->n - 1;
+			copy_cstr(cc->c[i].signature, signature, sizeof(cc->c[i].signature));
+			copy_cstr(cc->c[i].summary, summary, sizeof(cc->c[i].summary));
+			cc->c[i].cls = cls;
+		}
+	} else if (i < 0) {
+		return GFXSTAT_E_NOMEM;
+	} else if (created) {
+		if (cc->n == cc->cap) {
+			size_t nc = cc->cap ? cc->cap * 2 : 16;
+			struct gfxstat_cause_cluster *n = realloc(cc->c, nc * sizeof(*n));
+
+			if (!n)
+				return GFXSTAT_E_NOMEM;
+			cc->c = n;
+			cc->cap = nc;
+		}
+		memset(&cc->c[cc->n], 0, sizeof(cc->c[0]));
+		cc->c[cc->n].cls = cls;
+		copy_cstr(cc->c[cc->n].signature, signature, sizeof(cc->c[0].signature));
+		copy_cstr(cc->c[cc->n].summary, summary, sizeof(cc->c[0].summary));
+		cc->n++;
+	}
+	cc->c[i].frames++;
+	cc->c[i].jank_ns += jank_ns > 0 ? jank_ns : 0;
+	cc->frames++;
+	return 0;
+}
+
+static int cmp_cluster(const void *a, const void *b)
+{
+	const struct gfxstat_cause_cluster *x = a, *y = b;
+
+	if (x->jank_ns != y->jank_ns)
+		return x->jank_ns > y->jank_ns ? -1 : 1;
+	if (x->frames != y->frames)
+		return x->frames > y->frames ? -1 : 1;
+	return strcmp(x->signature, y->signature);
+}
+
+size_t gfxstat_cause_clusters_get(struct gfxstat_cause_clusters *cc,
+				  const struct gfxstat_cause_cluster **out)
+{
+	if (cc->n > 1)
+		qsort(cc->c, cc->n, sizeof(*cc->c), cmp_cluster);
+	cc->sorted = 1;
+	*out = cc->c;
+	return cc->n;
+}
+
+uint64_t gfxstat_cause_clusters_frames(const struct gfxstat_cause_clusters *cc)
+{
+	return cc->frames;
+}

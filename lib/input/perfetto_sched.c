@@ -1,0 +1,1591 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Scheduler events and system counters of a Perfetto trace, without libperfetto
+ * (perfetto_sched_local.h): FtraceEventBundle events (sched_switch, sched_waking, ...,
+ * cpu_frequency, binder, task_*, gpu_frequency, thermal_temperature) and the bundle's
+ * compact_sched columns become struct gfxstat_sched_event (gfxstat_sched.h) and struct
+ * gfxstat_counter (gfxstat_sysctx.h), merged over the CPUs in time order; sys_stats,
+ * process_stats, battery and power rail packets become counters. Field numbers are
+ * google/perfetto's, cited per message below.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfetto_sched_local.h"
+#include "protobuf_local.h"
+
+enum {
+	/* protos/perfetto/trace/ftrace/ftrace_event_bundle.proto */
+	BUNDLE_CPU = 1,
+	BUNDLE_EVENT = 2,
+	BUNDLE_LOST_EVENTS = 3,
+	BUNDLE_COMPACT_SCHED = 4,
+	BUNDLE_FTRACE_CLOCK = 5,      /* enum FtraceClock: 0 unspecified (boot), 1 unknown,
+				       * 2 global, 3 local, 4 mono_raw */
+	BUNDLE_FTRACE_TIMESTAMP = 6,  /* with boot_timestamp: a snapshot of the two clocks */
+	BUNDLE_BOOT_TIMESTAMP = 7,
+	/* FtraceEventBundle.CompactSched: packed columns, one entry per event */
+	CS_SWITCH_TIMESTAMP = 1,      /* delta-encoded from the previous switch */
+	CS_SWITCH_PREV_STATE = 2,
+	CS_SWITCH_NEXT_PID = 3,
+	CS_SWITCH_NEXT_PRIO = 4,
+	CS_INTERN_TABLE = 5,          /* repeated string: the task names */
+	CS_SWITCH_NEXT_COMM_INDEX = 6,
+	CS_WAKING_TIMESTAMP = 7,      /* delta-encoded from the previous waking */
+	CS_WAKING_PID = 8,
+	CS_WAKING_TARGET_CPU = 9,
+	CS_WAKING_PRIO = 10,
+	CS_WAKING_COMM_INDEX = 11,
+	CS_WAKING_COMMON_FLAGS = 12,  /* newer traces; absent means 0 */
+	/* protos/perfetto/trace/ftrace/ftrace_event.proto: FtraceEvent */
+	EV_TIMESTAMP = 1,
+	EV_PID = 2,                   /* the kernel pid (a thread id) current on the CPU */
+	EV_COMMON_FLAGS = 5,          /* the kernel's trace_flag_type bits */
+	EV_PRINT = 3,                 /* ftrace.proto PrintFtraceEvent { ip = 1, buf = 2 } */
+	EV_SCHED_SWITCH = 4,
+	EV_CPU_FREQUENCY = 11,
+	EV_CPU_FREQUENCY_LIMITS = 12,
+	EV_CPU_IDLE = 13,
+	EV_SCHED_WAKEUP = 17,
+	EV_SCHED_BLOCKED_REASON = 18,
+	EV_SCHED_WAKING = 20,
+	EV_BINDER_TRANSACTION = 50,
+	EV_BINDER_TRANSACTION_RECEIVED = 51,
+	EV_SCHED_WAKEUP_NEW = 114,
+	EV_TASK_NEWTASK = 235,
+	EV_TASK_RENAME = 236,
+	EV_GPU_FREQUENCY = 332,
+	EV_THERMAL_TEMPERATURE = 341,
+	/* sched.proto SchedSwitchFtraceEvent */
+	SW_PREV_COMM = 1,
+	SW_PREV_PID = 2,
+	SW_PREV_PRIO = 3,
+	SW_PREV_STATE = 4,
+	SW_NEXT_COMM = 5,
+	SW_NEXT_PID = 6,
+	SW_NEXT_PRIO = 7,
+	/* sched.proto SchedWakeupFtraceEvent, SchedWakingFtraceEvent, SchedWakeupNew... */
+	WK_COMM = 1,
+	WK_PID = 2,
+	WK_PRIO = 3,
+	WK_TARGET_CPU = 5,
+	/* sched.proto SchedBlockedReasonFtraceEvent */
+	BR_PID = 1,
+	BR_CALLER = 2,
+	BR_IO_WAIT = 3,
+	/* power.proto CpuFrequencyFtraceEvent, CpuIdleFtraceEvent: state = 1, cpu_id = 2;
+	 * CpuFrequencyLimitsFtraceEvent: min_freq = 1, max_freq = 2, cpu_id = 3;
+	 * GpuFrequencyFtraceEvent: gpu_id = 1, state = 2 */
+	FQ_STATE = 1,
+	FQ_CPU_ID = 2,
+	LIM_MIN = 1,
+	LIM_MAX = 2,
+	LIM_CPU_ID = 3,
+	GPU_ID = 1,
+	GPU_STATE = 2,
+	/* binder.proto BinderTransactionFtraceEvent; ..ReceivedFtraceEvent: debug_id = 1 */
+	BT_DEBUG_ID = 1,
+	BT_TARGET_NODE = 2,
+	BT_TO_PROC = 3,
+	BT_TO_THREAD = 4,
+	BT_REPLY = 5,
+	BT_CODE = 6,
+	BT_FLAGS = 7,
+	/* task.proto TaskNewtaskFtraceEvent: pid 1, comm 2, clone_flags 3, oom_score_adj 4;
+	 * TaskRenameFtraceEvent: pid 1, oldcomm 2, newcomm 3, oom_score_adj 4 */
+	TK_PID = 1,
+	TK_COMM = 2,
+	TK_CLONE_FLAGS = 3,
+	TK_NEWCOMM = 3,
+	TK_OOM = 4,
+	/* thermal.proto ThermalTemperatureFtraceEvent */
+	TH_ID = 1,
+	TH_TEMP = 2,
+	TH_ZONE = 4,
+	/* protos/perfetto/trace/sys_stats/sys_stats.proto SysStats */
+	SYS_MEMINFO = 1,              /* { key = 1 (MeminfoCounters), value = 2 (kB) } */
+	SYS_CPU_STAT = 3,
+	SYS_CPUFREQ_KHZ = 11,
+	SYS_THERMAL_ZONE = 15,        /* { name = 1, temp = 2 (degrees C), type = 3 } */
+	SYS_GPUFREQ_MHZ = 17,
+	MEMINFO_MEM_AVAILABLE = 3,    /* protos/perfetto/common/sys_stats_counters.proto */
+	/* SysStats.CpuTimes: cpu_id 1, user_ns 2, user_nice_ns 3, system_mode_ns 4, idle_ns 5,
+	 * io_wait_ns 6, irq_ns 7, softirq_ns 8 */
+	CT_CPU_ID = 1,
+	CT_IDLE = 5,
+	CT_IO_WAIT = 6,
+	CT_SOFTIRQ = 8,
+	/* protos/perfetto/trace/ps/process_stats.proto: processes = 1 { pid = 1,
+	 * vm_rss_kb = 3 } */
+	PS_PROCESS = 1,
+	PS_PID = 1,
+	PS_RSS_KB = 3,
+	/* protos/perfetto/trace/power/battery_counters.proto */
+	BAT_CHARGE_UAH = 1,
+	BAT_CAPACITY_PCT = 2,         /* float */
+	BAT_CURRENT_UA = 3,
+	BAT_CURRENT_AVG_UA = 4,
+	/* protos/perfetto/trace/power/power_rails.proto */
+	RAIL_DESCRIPTOR = 1,          /* { index = 1, rail_name = 2 } */
+	RAIL_ENERGY = 2,              /* { index = 1, timestamp_ms = 2 (boot), energy = 3 } */
+	/* protos/perfetto/common/system_info.proto: utsname = 1 { release = 3 },
+	 * num_cpus = 8 (perfetto v44+) */
+	SI_UTSNAME = 1,
+	SI_NUM_CPUS = 8,
+	UTS_RELEASE = 3,
+	/* TracePacket fields handed to gx_psched_packet() (trace_packet.proto) */
+	PKT_SYS_STATS = 7,
+	PKT_PROCESS_STATS = 9,
+	PKT_BATTERY = 38,
+	PKT_POWER_RAILS = 40,
+	PKT_SYSTEM_INFO = 45,
+};
+
+/* include/linux/trace_events.h enum trace_flag_type */
+#define TRACE_FLAG_HARDIRQ 0x08u
+#define TRACE_FLAG_SOFTIRQ 0x10u
+
+#define NAME_NONE UINT32_MAX
+#define NAME_MAX_LEN 64
+#define KIND_COUNTER 0x80u /* ps_ev.kind: a counter of an ftrace event, low bits its kind */
+#define KIND_PRINT 0x40u   /* ps_ev.kind: an atrace marker, its payload at buf (u bytes) */
+#define ORD_EVENT (1ull << 62)    /* bundle order: compact switches, wakings, then events */
+#define ORD_WAKING (1ull << 61)
+
+/*
+ * One event held for merging. The kind-specific fields:
+ *   switch: s1/s2 prev/next comm, a prev_pid, b prev_prio, x raw prev_state, c next_pid,
+ *           d next_prio; wake: s1 comm, a pid, b prio, c target_cpu; blocked: a pid,
+ *           b io_wait, x caller address; freq/idle: u state, a cpu_id; limits: u min, v max,
+ *           a cpu_id; binder: a transaction, b dest_node, c dest_proc, d dest_thread,
+ *           x reply, u flags, v code; rename: a pid, s1 old, s2 new, b oom_score_adj;
+ *           newtask: a pid, s1 comm, x clone_flags, b oom_score_adj;
+ *   counter (kind KIND_COUNTER | its kind): a index, x value, s1 name;
+ *   print (KIND_PRINT): buf the payload (u bytes, owned), tid the writer.
+ */
+struct ps_ev {
+	int64_t ts;
+	uint64_t seq; /* arrival order (in a bundle's scratch: its order in the bundle) */
+	int64_t x;
+	int32_t cpu, tid;
+	int32_t a, b, c, d;
+	uint32_t u, v;
+	uint32_t comm, s1, s2;
+	char *buf;
+	uint8_t kind;
+	uint8_t irq;
+	uint8_t compact; /* inferred from the CPU's previous switch */
+};
+
+struct ps_cpu {
+	struct ps_ev *q; /* q[head, n) held, in (ts, seq) order */
+	size_t head, n, cap;
+	int64_t hi;      /* newest time pushed */
+	int seen;
+	/* the thread running here, from this CPU's switches in bundle order (its time order) */
+	int have_cur;
+	int32_t cur_pid, cur_prio;
+	uint32_t cur_comm;
+};
+
+/* A compact_sched intern_table entry, named on first use. */
+struct ps_itab {
+	const uint8_t *p;
+	size_t n;
+	uint32_t id;
+};
+
+struct gx_psched {
+	struct gx_psched_sink sink;
+	struct gfxstat_perfetto_sched_summary sum;
+	size_t max_held;
+	int64_t window_ns;
+	int rc;
+	int started;
+	struct ps_cpu *cpus;
+	size_t ncpu;
+	uint16_t *active; /* indexes of CPUs seen, in first-seen order */
+	size_t nactive;
+	size_t held;
+	int64_t newest;
+	int64_t last_out;
+	uint64_t seq;
+	struct gx_strmap names;
+	struct ps_ev *tmp; /* one bundle's events */
+	size_t ntmp, tmpcap;
+	struct ps_itab *itab;
+	size_t nitab, itabcap;
+	uint32_t rail_name[GX_PSCHED_MAX_RAILS];
+	int64_t clk_off;
+	int have_clk_off;
+	int cycled;        /* every CPU was read once */
+	int64_t last_cpu;  /* of the previous bundle, -1 before the first */
+	uint32_t num_cpus; /* SystemInfo.num_cpus, or 0 */
+};
+
+/* ---------------------------------------------------------------------------------------- */
+/* Task states                                                                              */
+
+uint32_t gx_prev_state_bits(int64_t raw64, int major, int minor)
+{
+	uint32_t raw = (uint32_t)((uint64_t)raw64 & 0xffff), b = raw & 0x3f;
+	int v414, v48;
+
+	if (!major)
+		major = 4, minor = 4;
+	v414 = major > 4 || (major == 4 && minor >= 14);
+	v48 = major > 4 || (major == 4 && minor >= 8);
+	/* S D T t X Z (0x01..0x20) never moved and are GFXSTAT_TASK_*'s own values */
+	if (v414) {
+		if (raw & 0xfe00)
+			return GFXSTAT_TASK_UNKNOWN; /* past REPORT_TASK_MAX: not this layout */
+		if (raw & 0x40)
+			b |= GFXSTAT_TASK_PARKED;
+		if (raw & 0x80)
+			b |= GFXSTAT_TASK_IDLE; /* REPORT_TASK_IDLE */
+		if (raw & 0x100)
+			b |= GFXSTAT_TASK_PREEMPTED; /* REPORT_TASK_MAX */
+		return b;
+	}
+	/* before 4.14: the scheduler's own flags, which are GFXSTAT_TASK_*'s (the 4.4 layout) */
+	b |= raw & (GFXSTAT_TASK_DEAD | GFXSTAT_TASK_WAKEKILL | GFXSTAT_TASK_WAKING |
+		    GFXSTAT_TASK_PARKED | GFXSTAT_TASK_NOLOAD);
+	if (b == (GFXSTAT_TASK_UNINTERRUPTIBLE | GFXSTAT_TASK_NOLOAD))
+		b = GFXSTAT_TASK_IDLE; /* TASK_IDLE, as trace_processor shows it */
+	if (raw & (v48 ? 0x1000u : 0x800u))
+		b |= GFXSTAT_TASK_PREEMPTED; /* TASK_STATE_MAX */
+	return b;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Setup                                                                                    */
+
+struct gx_psched *gx_psched_new(const struct gx_psched_sink *sink)
+{
+	struct gx_psched *s = calloc(1, sizeof(*s));
+	size_t i;
+
+	if (!s)
+		return NULL;
+	if (sink)
+		s->sink = *sink;
+	s->max_held = GX_PSCHED_MAX_HELD;
+	s->window_ns = GX_PSCHED_WINDOW_NS;
+	s->newest = INT64_MIN;
+	s->last_out = INT64_MIN;
+	s->last_cpu = -1;
+	for (i = 0; i < GX_PSCHED_MAX_RAILS; i++)
+		s->rail_name[i] = NAME_NONE;
+	if (gx_strmap_init(&s->names, GX_PSCHED_MAX_NAMES)) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void gx_psched_free(struct gx_psched *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->ncpu; i++) {
+		size_t k;
+
+		for (k = s->cpus[i].head; k < s->cpus[i].n; k++)
+			free(s->cpus[i].q[k].buf);
+		free(s->cpus[i].q);
+	}
+	for (i = 0; i < s->ntmp; i++)
+		free(s->tmp[i].buf);
+	free(s->cpus);
+	free(s->active);
+	free(s->tmp);
+	free(s->itab);
+	gx_strmap_free(&s->names);
+	free(s);
+}
+
+void gx_psched_set_limits(struct gx_psched *s, size_t max_held, int64_t window_ns)
+{
+	if (s->started)
+		return;
+	if (max_held)
+		s->max_held = max_held;
+	if (window_ns > 0)
+		s->window_ns = window_ns;
+}
+
+const struct gfxstat_perfetto_sched_summary *gx_psched_summary(const struct gx_psched *s)
+{
+	return &s->sum;
+}
+
+/* The id of a name (cut at a NUL and at NAME_MAX_LEN), or NAME_NONE when the table is full. */
+static uint32_t name_id(struct gx_psched *s, const uint8_t *p, size_t n)
+{
+	const uint8_t *z = n ? memchr(p, 0, n) : NULL;
+	long id;
+
+	if (z)
+		n = (size_t)(z - p);
+	if (n > NAME_MAX_LEN)
+		n = NAME_MAX_LEN;
+	id = gx_strmap_add(&s->names, n ? (const char *)p : "", n, NULL);
+	if (id == GFXSTAT_E_NOMEM)
+		s->rc = GFXSTAT_E_NOMEM;
+	return id < 0 ? NAME_NONE : (uint32_t)id;
+}
+
+static struct gfxstat_str name_str(const struct gx_psched *s, uint32_t id, const char *none)
+{
+	struct gfxstat_str r;
+
+	if (id == NAME_NONE || id >= s->names.n) {
+		r.p = none;
+		r.n = strlen(none);
+	} else {
+		r.p = s->names.keys[id].p;
+		r.n = s->names.keys[id].n;
+	}
+	return r;
+}
+
+/* The CPU @cpu, made when first seen; NULL when memory ran out. */
+static struct ps_cpu *cpu_get(struct gx_psched *s, uint32_t cpu)
+{
+	struct ps_cpu *c;
+
+	if (cpu >= s->ncpu) {
+		size_t n = (size_t)cpu + 1, i;
+		struct ps_cpu *nc = realloc(s->cpus, n * sizeof(*nc));
+
+		if (!nc)
+			return NULL;
+		for (i = s->ncpu; i < n; i++) {
+			memset(&nc[i], 0, sizeof(nc[i]));
+			nc[i].hi = INT64_MIN;
+		}
+		s->cpus = nc;
+		s->ncpu = n;
+	}
+	c = &s->cpus[cpu];
+	if (!c->seen) {
+		uint16_t *na = realloc(s->active, (s->nactive + 1) * sizeof(*na));
+
+		if (!na)
+			return NULL;
+		s->active = na;
+		s->active[s->nactive++] = (uint16_t)cpu;
+		c->seen = 1;
+	}
+	return c;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Delivery                                                                                 */
+
+static int emit_counter(struct gx_psched *s, enum gfxstat_counter_kind k, int64_t ts,
+			int32_t index, int64_t value, struct gfxstat_str name)
+{
+	struct gfxstat_counter c;
+
+	if (s->rc)
+		return s->rc;
+	c.kind = k;
+	c.ts_ns = ts;
+	c.index = index;
+	c.value = value;
+	c.name = name;
+	s->sum.counter[k]++;
+	if (s->sink.counter && s->sink.counter(s->sink.user, &c))
+		s->rc = GFXSTAT_E_ABORTED;
+	return s->rc;
+}
+
+static int emit(struct gx_psched *s, const struct ps_ev *e)
+{
+	struct gfxstat_sched_event ev;
+
+	s->last_out = e->ts;
+	if (e->kind == KIND_PRINT) {
+		s->sum.prints++;
+		if (s->sink.print &&
+		    s->sink.print(s->sink.print_user, e->ts, e->tid, e->cpu, e->buf, e->u))
+			s->rc = GFXSTAT_E_ABORTED;
+		return s->rc;
+	}
+	if (e->kind & KIND_COUNTER)
+		return emit_counter(s, (enum gfxstat_counter_kind)(e->kind & ~KIND_COUNTER), e->ts,
+				    e->a, e->x, name_str(s, e->s1, ""));
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = (enum gfxstat_sched_kind)e->kind;
+	ev.ts_ns = e->ts;
+	ev.cpu = e->cpu;
+	ev.tid = e->tid;
+	ev.tgid = -1;
+	ev.comm = name_str(s, e->comm, "<...>");
+	ev.irq = e->irq;
+	switch (ev.kind) {
+	case GFXSTAT_SCHED_SWITCH:
+		ev.sw.prev_comm = name_str(s, e->s1, "");
+		ev.sw.next_comm = name_str(s, e->s2, "");
+		ev.sw.prev_pid = e->a;
+		ev.sw.prev_prio = e->b;
+		ev.sw.prev_state = gx_prev_state_bits(e->x, s->sum.kernel_major,
+						      s->sum.kernel_minor);
+		ev.sw.next_pid = e->c;
+		ev.sw.next_prio = e->d;
+		break;
+	case GFXSTAT_SCHED_WAKING:
+	case GFXSTAT_SCHED_WAKEUP:
+	case GFXSTAT_SCHED_WAKEUP_NEW:
+		ev.wake.comm = name_str(s, e->s1, "");
+		ev.wake.pid = e->a;
+		ev.wake.prio = e->b;
+		ev.wake.target_cpu = e->c;
+		break;
+	case GFXSTAT_SCHED_BLOCKED_REASON:
+		ev.blocked.pid = e->a;
+		ev.blocked.io_wait = e->b;
+		ev.blocked.caller.p = "";
+		ev.blocked.caller_addr = (uint64_t)e->x;
+		break;
+	case GFXSTAT_SCHED_CPU_FREQUENCY:
+	case GFXSTAT_SCHED_CPU_IDLE:
+		ev.freq.state = e->u;
+		ev.freq.cpu_id = e->a;
+		break;
+	case GFXSTAT_SCHED_CPU_FREQUENCY_LIMITS:
+		ev.limits.min_khz = e->u;
+		ev.limits.max_khz = e->v;
+		ev.limits.cpu_id = e->a;
+		break;
+	case GFXSTAT_SCHED_BINDER_TRANSACTION:
+	case GFXSTAT_SCHED_BINDER_RECEIVED:
+		ev.binder.transaction = e->a;
+		ev.binder.dest_node = e->b;
+		ev.binder.dest_proc = e->c;
+		ev.binder.dest_thread = e->d;
+		ev.binder.reply = (int32_t)e->x;
+		ev.binder.flags = e->u;
+		ev.binder.code = e->v;
+		break;
+	case GFXSTAT_SCHED_TASK_RENAME:
+		ev.rename.pid = e->a;
+		ev.rename.oldcomm = name_str(s, e->s1, "");
+		ev.rename.newcomm = name_str(s, e->s2, "");
+		ev.rename.oom_score_adj = e->b;
+		break;
+	case GFXSTAT_SCHED_TASK_NEWTASK:
+		ev.newtask.pid = e->a;
+		ev.newtask.comm = name_str(s, e->s1, "");
+		ev.newtask.clone_flags = (uint64_t)e->x;
+		ev.newtask.oom_score_adj = e->b;
+		break;
+	default:
+		return 0;
+	}
+	s->sum.sched[ev.kind]++;
+	if (s->sink.sched && s->sink.sched(s->sink.user, &ev))
+		s->rc = GFXSTAT_E_ABORTED;
+	return s->rc;
+}
+
+/*
+ * Deliver what no CPU can precede any more (all of it with @all). traced_probes reads the
+ * CPUs' buffers one after the other, again and again, and each CPU's events come in time
+ * order; so once every CPU was read (a CPU's bundle came again after another CPU's, or
+ * SystemInfo's num_cpus were all seen), the oldest held event goes out when every CPU heard
+ * from within window_ns of the newest event has reached its time: a CPU not heard from yet
+ * was empty when read, so its events come after what the others had then. An event
+ * window_ns older than the newest goes out whatever the CPUs say.
+ */
+static int drain(struct gx_psched *s, int all)
+{
+	while (s->held && !s->rc) {
+		struct ps_cpu *best = NULL, *c;
+		const struct ps_ev *h;
+		size_t i;
+
+		for (i = 0; i < s->nactive; i++) {
+			c = &s->cpus[s->active[i]];
+			if (c->head == c->n)
+				continue;
+			h = &c->q[c->head];
+			if (!best || h->ts < best->q[best->head].ts ||
+			    (h->ts == best->q[best->head].ts && h->seq < best->q[best->head].seq))
+				best = c;
+		}
+		if (!best)
+			break;
+		h = &best->q[best->head];
+		if (!all && s->held > s->max_held) {
+			s->sum.forced++;
+		} else if (!all && h->ts > s->newest - s->window_ns) {
+			/* until every CPU was read once, one not yet seen may hold older events */
+			if (!s->cycled)
+				return 0;
+			for (i = 0; i < s->nactive; i++) {
+				c = &s->cpus[s->active[i]];
+				if (c != best && c->hi < h->ts && c->hi >= s->newest - s->window_ns)
+					return 0; /* that CPU may still bring something earlier */
+			}
+		}
+		emit(s, h);
+		free(best->q[best->head].buf);
+		best->head++;
+		s->held--;
+		if (best->head == best->n)
+			best->head = best->n = 0;
+	}
+	return s->rc;
+}
+
+/* Hold one event of CPU @c (its ts already on the trace clock). */
+static int hold(struct gx_psched *s, struct ps_cpu *c, const struct ps_ev *e)
+{
+	size_t k;
+
+	if (e->ts < s->last_out) {
+		s->sum.late++;
+		free(e->buf);
+		return 0;
+	}
+	if (c->n == c->cap) {
+		if (c->head > c->cap / 2) {
+			memmove(c->q, c->q + c->head, (c->n - c->head) * sizeof(*c->q));
+			c->n -= c->head;
+			c->head = 0;
+		} else {
+			size_t cap = c->cap ? c->cap * 2 : 256;
+			struct ps_ev *nq = realloc(c->q, cap * sizeof(*nq));
+
+			if (!nq) {
+				free(e->buf);
+				return s->rc = GFXSTAT_E_NOMEM;
+			}
+			c->q = nq;
+			c->cap = cap;
+		}
+	}
+	/* in time order; an event earlier than the CPU's last is rare: insert it in place */
+	k = c->n;
+	while (k > c->head && c->q[k - 1].ts > e->ts)
+		k--;
+	if (k < c->n)
+		memmove(c->q + k + 1, c->q + k, (c->n - k) * sizeof(*c->q));
+	c->q[k] = *e;
+	c->q[k].seq = s->seq++;
+	c->n++;
+	if (e->ts > c->hi)
+		c->hi = e->ts;
+	if (e->ts > s->newest)
+		s->newest = e->ts;
+	s->held++;
+	if (s->held > s->sum.held_max)
+		s->sum.held_max = s->held;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* FtraceEvents                                                                             */
+
+static struct ps_ev *tmp_push(struct gx_psched *s)
+{
+	struct ps_ev *e;
+
+	if (s->ntmp == s->tmpcap) {
+		size_t cap = s->tmpcap ? s->tmpcap * 2 : 256;
+		struct ps_ev *nt = realloc(s->tmp, cap * sizeof(*nt));
+
+		if (!nt) {
+			s->rc = GFXSTAT_E_NOMEM;
+			return NULL;
+		}
+		s->tmp = nt;
+		s->tmpcap = cap;
+	}
+	e = &s->tmp[s->ntmp++];
+	memset(e, 0, sizeof(*e)); /* buf NULL: whoever keeps the event owns what it points to */
+	e->comm = e->s1 = e->s2 = NAME_NONE;
+	return e;
+}
+
+static int64_t i64_of(const struct gx_pb_field *f)
+{
+	return f->wire == GX_PB_VARINT ? gx_pb_i64(f) : 0;
+}
+
+static int32_t i32_of(const struct gx_pb_field *f)
+{
+	return f->wire == GX_PB_VARINT ? gx_pb_i32(f) : 0;
+}
+
+static uint32_t name_of(struct gx_psched *s, const struct gx_pb_field *f)
+{
+	return f->wire == GX_PB_LEN ? name_id(s, f->data, f->len) : NAME_NONE;
+}
+
+/* The payload of an event into @e by its FtraceEvent field @num. Return 0, -1 malformed. */
+static int decode_payload(struct gx_psched *s, uint32_t num, const uint8_t *d, size_t n,
+			  struct ps_ev *e)
+{
+	struct gx_pb r;
+	struct gx_pb_field f;
+	enum gx_pb_res res;
+
+	/* what the text parser leaves when the event does not say (sched_line.c) */
+	switch (num) {
+	case EV_SCHED_SWITCH:
+		e->kind = GFXSTAT_SCHED_SWITCH;
+		e->a = e->c = -1;
+		break;
+	case EV_SCHED_WAKING:
+		e->kind = GFXSTAT_SCHED_WAKING;
+		e->a = e->c = -1;
+		break;
+	case EV_SCHED_WAKEUP:
+		e->kind = GFXSTAT_SCHED_WAKEUP;
+		e->a = e->c = -1;
+		break;
+	case EV_SCHED_WAKEUP_NEW:
+		e->kind = GFXSTAT_SCHED_WAKEUP_NEW;
+		e->a = e->c = -1;
+		break;
+	case EV_SCHED_BLOCKED_REASON:
+		e->kind = GFXSTAT_SCHED_BLOCKED_REASON;
+		e->a = e->b = -1;
+		break;
+	case EV_CPU_FREQUENCY:
+		e->kind = GFXSTAT_SCHED_CPU_FREQUENCY;
+		e->a = -1;
+		break;
+	case EV_CPU_IDLE:
+		e->kind = GFXSTAT_SCHED_CPU_IDLE;
+		e->a = -1;
+		break;
+	case EV_CPU_FREQUENCY_LIMITS:
+		e->kind = GFXSTAT_SCHED_CPU_FREQUENCY_LIMITS;
+		e->a = -1;
+		break;
+	case EV_BINDER_TRANSACTION:
+		e->kind = GFXSTAT_SCHED_BINDER_TRANSACTION;
+		e->b = e->c = e->d = -1;
+		break;
+	case EV_BINDER_TRANSACTION_RECEIVED:
+		e->kind = GFXSTAT_SCHED_BINDER_RECEIVED;
+		e->b = e->c = e->d = -1;
+		break;
+	case EV_TASK_RENAME:
+		e->kind = GFXSTAT_SCHED_TASK_RENAME;
+		e->a = -1;
+		break;
+	case EV_TASK_NEWTASK:
+		e->kind = GFXSTAT_SCHED_TASK_NEWTASK;
+		e->a = -1;
+		break;
+	case EV_GPU_FREQUENCY:
+		e->kind = KIND_COUNTER | GFXSTAT_COUNTER_GPU_FREQ;
+		break;
+	case EV_THERMAL_TEMPERATURE:
+		e->kind = KIND_COUNTER | GFXSTAT_COUNTER_THERMAL;
+		e->a = -1;
+		break;
+	default:
+		return 0;
+	}
+	gx_pb_init(&r, d, n);
+	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
+		switch (num) {
+		case EV_SCHED_SWITCH:
+			if (f.num == SW_PREV_COMM)
+				e->s1 = name_of(s, &f);
+			else if (f.num == SW_PREV_PID)
+				e->a = i32_of(&f);
+			else if (f.num == SW_PREV_PRIO)
+				e->b = i32_of(&f);
+			else if (f.num == SW_PREV_STATE)
+				e->x = i64_of(&f);
+			else if (f.num == SW_NEXT_COMM)
+				e->s2 = name_of(s, &f);
+			else if (f.num == SW_NEXT_PID)
+				e->c = i32_of(&f);
+			else if (f.num == SW_NEXT_PRIO)
+				e->d = i32_of(&f);
+			break;
+		case EV_SCHED_WAKING:
+		case EV_SCHED_WAKEUP:
+		case EV_SCHED_WAKEUP_NEW:
+			if (f.num == WK_COMM)
+				e->s1 = name_of(s, &f);
+			else if (f.num == WK_PID)
+				e->a = i32_of(&f);
+			else if (f.num == WK_PRIO)
+				e->b = i32_of(&f);
+			else if (f.num == WK_TARGET_CPU)
+				e->c = i32_of(&f);
+			break;
+		case EV_SCHED_BLOCKED_REASON:
+			if (f.num == BR_PID)
+				e->a = i32_of(&f);
+			else if (f.num == BR_CALLER)
+				e->x = i64_of(&f);
+			else if (f.num == BR_IO_WAIT)
+				e->b = i32_of(&f) != 0;
+			break;
+		case EV_CPU_FREQUENCY:
+		case EV_CPU_IDLE:
+			if (f.num == FQ_STATE)
+				e->u = (uint32_t)i64_of(&f);
+			else if (f.num == FQ_CPU_ID)
+				e->a = i32_of(&f);
+			break;
+		case EV_CPU_FREQUENCY_LIMITS:
+			if (f.num == LIM_MIN)
+				e->u = (uint32_t)i64_of(&f);
+			else if (f.num == LIM_MAX)
+				e->v = (uint32_t)i64_of(&f);
+			else if (f.num == LIM_CPU_ID)
+				e->a = i32_of(&f);
+			break;
+		case EV_BINDER_TRANSACTION:
+			if (f.num == BT_DEBUG_ID)
+				e->a = i32_of(&f);
+			else if (f.num == BT_TARGET_NODE)
+				e->b = i32_of(&f);
+			else if (f.num == BT_TO_PROC)
+				e->c = i32_of(&f);
+			else if (f.num == BT_TO_THREAD)
+				e->d = i32_of(&f);
+			else if (f.num == BT_REPLY)
+				e->x = i32_of(&f);
+			else if (f.num == BT_CODE)
+				e->v = (uint32_t)i64_of(&f);
+			else if (f.num == BT_FLAGS)
+				e->u = (uint32_t)i64_of(&f);
+			break;
+		case EV_BINDER_TRANSACTION_RECEIVED:
+			if (f.num == BT_DEBUG_ID)
+				e->a = i32_of(&f);
+			break;
+		case EV_TASK_RENAME:
+			if (f.num == TK_PID)
+				e->a = i32_of(&f);
+			else if (f.num == TK_COMM) /* oldcomm */
+				e->s1 = name_of(s, &f);
+			else if (f.num == TK_NEWCOMM)
+				e->s2 = name_of(s, &f);
+			else if (f.num == TK_OOM)
+				e->b = i32_of(&f);
+			break;
+		case EV_TASK_NEWTASK:
+			if (f.num == TK_PID)
+				e->a = i32_of(&f);
+			else if (f.num == TK_COMM)
+				e->s1 = name_of(s, &f);
+			else if (f.num == TK_CLONE_FLAGS)
+				e->x = i64_of(&f);
+			else if (f.num == TK_OOM)
+				e->b = i32_of(&f);
+			break;
+		case EV_GPU_FREQUENCY:
+			if (f.num == GPU_ID)
+				e->a = i32_of(&f);
+			else if (f.num == GPU_STATE)
+				e->x = (uint32_t)i64_of(&f);
+			break;
+		case EV_THERMAL_TEMPERATURE:
+			if (f.num == TH_ID)
+				e->a = i32_of(&f);
+			else if (f.num == TH_TEMP)
+				e->x = i32_of(&f);
+			else if (f.num == TH_ZONE)
+				e->s1 = name_of(s, &f);
+			break;
+		}
+	}
+	return res == GX_PB_MALFORMED ? -1 : 1;
+}
+
+/* Add @ts to the bundle's clock offset; 0, or -1 when it leaves 0..INT64_MAX. */
+static int bundle_ts(int64_t off, uint64_t raw, int64_t *out)
+{
+	int64_t t;
+
+	if (raw > INT64_MAX)
+		return -1;
+	t = (int64_t)raw;
+	if ((off > 0 && t > INT64_MAX - off) || (off < 0 && t < -off))
+		return -1;
+	*out = t + off;
+	return 0;
+}
+
+/*
+ * A print event into the bundle's scratch when it is an atrace marker (the marker parser
+ * says so, as perfetto_pb.c counts them): its payload without the trailing newlines, copied.
+ */
+static int decode_print(struct gx_psched *s, int32_t cpu, int64_t off, uint64_t ts,
+			uint32_t pid, const struct gx_pb_field *ev, uint64_t ord)
+{
+	struct gx_pb r;
+	struct gx_pb_field f;
+	const uint8_t *buf = (const uint8_t *)"";
+	size_t len = 0;
+	struct gfxstat_marker m;
+	struct ps_ev *e;
+	int64_t t;
+	enum gx_pb_res res;
+
+	gx_pb_init(&r, ev->data, ev->len);
+	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD)
+		if (f.num == 2 && f.wire == GX_PB_LEN)
+			buf = f.data, len = f.len;
+	if (res == GX_PB_MALFORMED)
+		return 0; /* perfetto_pb.c counts it */
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\0'))
+		len--;
+	if (bundle_ts(off, ts, &t))
+		t = (int64_t)ts; /* as perfetto_pb.c would: the time as written */
+	if (len > UINT32_MAX ||
+	    gfxstat_atrace_marker_parse((const char *)buf, len, &m) != GFXSTAT_PARSE_OK)
+		return 0;
+	e = tmp_push(s);
+	if (!e)
+		return s->rc;
+	e->buf = malloc(len ? len : 1);
+	if (!e->buf) {
+		s->ntmp--;
+		return s->rc = GFXSTAT_E_NOMEM;
+	}
+	memcpy(e->buf, buf, len);
+	e->u = (uint32_t)len;
+	e->kind = KIND_PRINT;
+	e->ts = t;
+	e->seq = ORD_EVENT + ord;
+	e->cpu = cpu;
+	e->tid = (int32_t)pid;
+	return 0;
+}
+
+/* One FtraceEvent into the bundle's scratch. Return 0, or GFXSTAT_E_NOMEM. */
+static int decode_event(struct gx_psched *s, int32_t cpu, int64_t off, const uint8_t *d,
+			size_t n, uint64_t ord, int prints_only)
+{
+	struct gx_pb r;
+	struct gx_pb_field f, ev = { 0 }, pr = { 0 };
+	uint64_t ts = 0;
+	int has_ts = 0, has_ev = 0, has_print = 0;
+	uint32_t pid = 0, flags = 0;
+	enum gx_pb_res res;
+	struct ps_ev *e;
+	int k;
+
+	gx_pb_init(&r, d, n);
+	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
+		if (f.num == EV_TIMESTAMP && f.wire == GX_PB_VARINT)
+			ts = f.v, has_ts = 1;
+		else if (f.num == EV_PID && f.wire == GX_PB_VARINT)
+			pid = (uint32_t)f.v;
+		else if (f.num == EV_COMMON_FLAGS && f.wire == GX_PB_VARINT)
+			flags = (uint32_t)f.v;
+		else if (f.num == EV_PRINT && f.wire == GX_PB_LEN)
+			pr = f, has_print = 1; /* the last one, as perfetto_pb.c reads it */
+		else if (f.wire == GX_PB_LEN && !has_ev)
+			ev = f, has_ev = 1; /* the oneof: the first message field */
+	}
+	if (res == GX_PB_MALFORMED) {
+		s->sum.malformed++;
+		return 0;
+	}
+	/* a print event: as perfetto_pb.c takes it (a missing time is 0), so that streamed
+	 * markers are the same as held ones */
+	if (has_print)
+		return s->sink.print && ts <= INT64_MAX ? decode_print(s, cpu, off, ts, pid, &pr, ord)
+							: 0;
+	if (!has_ev || prints_only)
+		return 0;
+	e = tmp_push(s);
+	if (!e)
+		return s->rc;
+	k = decode_payload(s, ev.num, ev.data, ev.len, e);
+	if (k == 0) {
+		s->ntmp--; /* an event that is not ours */
+		return s->rc;
+	}
+	if (k < 0 || !has_ts || bundle_ts(off, ts, &e->ts)) {
+		s->sum.malformed++;
+		s->ntmp--;
+		return s->rc;
+	}
+	e->seq = ORD_EVENT + ord;
+	e->cpu = cpu;
+	e->tid = (int32_t)pid;
+	e->irq = (flags & TRACE_FLAG_HARDIRQ ? GFXSTAT_SCHED_IRQ_HARD : 0) |
+		 (flags & TRACE_FLAG_SOFTIRQ ? GFXSTAT_SCHED_IRQ_SOFT : 0);
+	return s->rc;
+}
+
+/* One column of compact_sched: packed (one or several runs) or not packed. */
+struct col {
+	struct gx_pb r;
+	uint32_t num;
+	const uint8_t *p, *end;
+};
+
+static void col_init(struct col *c, const uint8_t *d, size_t n, uint32_t num)
+{
+	gx_pb_init(&c->r, d, n);
+	c->num = num;
+	c->p = c->end = NULL;
+}
+
+/* Return: 1 with *v, 0 at the end of the column, -1 when it does not decode. */
+static int col_next(struct col *c, uint64_t *v)
+{
+	struct gx_pb_field f;
+	enum gx_pb_res res;
+
+	for (;;) {
+		if (c->p < c->end)
+			return gx_pb_varint(&c->p, c->end, v) == GX_PB_FIELD ? 1 : -1;
+		res = gx_pb_next(&c->r, &f);
+		if (res != GX_PB_FIELD)
+			return res == GX_PB_END ? 0 : -1;
+		if (f.num != c->num)
+			continue;
+		if (f.wire == GX_PB_VARINT) {
+			*v = f.v;
+			return 1;
+		}
+		if (f.wire != GX_PB_LEN)
+			return -1;
+		c->p = f.data;
+		c->end = f.data + f.len;
+	}
+}
+
+/* The name id of intern_table entry @i, or NAME_NONE (*bad set) when there is none. */
+static uint32_t itab_name(struct gx_psched *s, uint64_t i, int *bad)
+{
+	if (i >= s->nitab) {
+		*bad = 1;
+		return NAME_NONE;
+	}
+	if (s->itab[i].id == NAME_NONE)
+		s->itab[i].id = name_id(s, s->itab[i].p, s->itab[i].n);
+	return s->itab[i].id;
+}
+
+/*
+ * compact_sched: each column holds one value per event; the timestamps are deltas from the
+ * previous event of the column (trace_processor's FtraceTokenizer::TokenizeFtraceCompactSched
+ * reads them so). A switch has no prev_* fields: they are the CPU's previous switch's next_*.
+ */
+static int decode_compact(struct gx_psched *s, int32_t cpu, int64_t off, const uint8_t *d,
+			  size_t n)
+{
+	struct gx_pb r;
+	struct gx_pb_field f;
+	enum gx_pb_res res;
+	struct col c[6];
+	uint64_t v[6], acc;
+	int k[6], bad = 0, i, ncol;
+	uint64_t ord = 0;
+
+	s->sum.compact_bundles++;
+	s->nitab = 0;
+	gx_pb_init(&r, d, n);
+	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
+		if (f.num != CS_INTERN_TABLE || f.wire != GX_PB_LEN)
+			continue;
+		if (s->nitab == s->itabcap) {
+			size_t cap = s->itabcap ? s->itabcap * 2 : 64;
+			struct ps_itab *nt = realloc(s->itab, cap * sizeof(*nt));
+
+			if (!nt)
+				return s->rc = GFXSTAT_E_NOMEM;
+			s->itab = nt;
+			s->itabcap = cap;
+		}
+		s->itab[s->nitab].p = f.data;
+		s->itab[s->nitab].n = f.len;
+		s->itab[s->nitab].id = NAME_NONE;
+		s->nitab++;
+	}
+	if (res == GX_PB_MALFORMED) {
+		s->sum.malformed++;
+		return 0;
+	}
+	/* switches: timestamp, prev_state, next_pid, next_prio, next_comm_index */
+	col_init(&c[0], d, n, CS_SWITCH_TIMESTAMP);
+	col_init(&c[1], d, n, CS_SWITCH_PREV_STATE);
+	col_init(&c[2], d, n, CS_SWITCH_NEXT_PID);
+	col_init(&c[3], d, n, CS_SWITCH_NEXT_PRIO);
+	col_init(&c[4], d, n, CS_SWITCH_NEXT_COMM_INDEX);
+	acc = 0;
+	for (;;) {
+		struct ps_ev *e;
+		int any = 0, all = 1;
+
+		for (i = 0; i < 5; i++) {
+			k[i] = col_next(&c[i], &v[i]);
+			any |= k[i] != 0;
+			all &= k[i] == 1;
+		}
+		if (!any)
+			break;
+		if (!all || v[0] > (uint64_t)INT64_MAX - acc) {
+			bad = 1; /* a column ended early or did not decode */
+			break;
+		}
+		acc += v[0];
+		e = tmp_push(s);
+		if (!e)
+			return s->rc;
+		if (bundle_ts(off, acc, &e->ts)) {
+			s->ntmp--;
+			bad = 1;
+			break;
+		}
+		e->kind = GFXSTAT_SCHED_SWITCH;
+		e->compact = 1;
+		e->cpu = cpu;
+		e->seq = ord++;
+		e->x = (int64_t)v[1];
+		e->c = (int32_t)(uint32_t)v[2];
+		e->d = (int32_t)(uint32_t)v[3];
+		e->s2 = itab_name(s, v[4], &bad);
+		if (bad) {
+			s->ntmp--;
+			break;
+		}
+		s->sum.compact_switch++;
+	}
+	/* wakings: timestamp, pid, target_cpu, prio, comm_index[, common_flags] */
+	col_init(&c[0], d, n, CS_WAKING_TIMESTAMP);
+	col_init(&c[1], d, n, CS_WAKING_PID);
+	col_init(&c[2], d, n, CS_WAKING_TARGET_CPU);
+	col_init(&c[3], d, n, CS_WAKING_PRIO);
+	col_init(&c[4], d, n, CS_WAKING_COMM_INDEX);
+	col_init(&c[5], d, n, CS_WAKING_COMMON_FLAGS);
+	acc = 0;
+	ncol = 5;
+	while (!bad) {
+		struct ps_ev *e;
+		int any = 0, all = 1;
+
+		for (i = 0; i < ncol; i++) {
+			k[i] = col_next(&c[i], &v[i]);
+			any |= k[i] != 0;
+			all &= k[i] == 1;
+		}
+		if (!any)
+			break;
+		if (!all || v[0] > (uint64_t)INT64_MAX - acc) {
+			bad = 1;
+			break;
+		}
+		k[5] = col_next(&c[5], &v[5]); /* optional: older traces lack it */
+		if (k[5] < 0) {
+			bad = 1;
+			break;
+		}
+		acc += v[0];
+		e = tmp_push(s);
+		if (!e)
+			return s->rc;
+		if (bundle_ts(off, acc, &e->ts)) {
+			s->ntmp--;
+			bad = 1;
+			break;
+		}
+		e->kind = GFXSTAT_SCHED_WAKING;
+		e->compact = 1;
+		e->cpu = cpu;
+		e->seq = ORD_WAKING + ord++;
+		e->a = (int32_t)(uint32_t)v[1];
+		e->c = (int32_t)(uint32_t)v[2];
+		e->b = (int32_t)(uint32_t)v[3];
+		e->s1 = itab_name(s, v[4], &bad);
+		if (k[5] == 1)
+			e->irq = ((uint32_t)v[5] & TRACE_FLAG_HARDIRQ ? GFXSTAT_SCHED_IRQ_HARD : 0) |
+				 ((uint32_t)v[5] & TRACE_FLAG_SOFTIRQ ? GFXSTAT_SCHED_IRQ_SOFT : 0);
+		if (bad) {
+			s->ntmp--;
+			break;
+		}
+		s->sum.compact_waking++;
+	}
+	if (bad)
+		s->sum.compact_errors++;
+	return s->rc;
+}
+
+static int cmp_ev(const void *a, const void *b)
+{
+	const struct ps_ev *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* A thread renamed: the CPUs running it will name it so in their next switch. */
+static void renamed(struct gx_psched *s, int32_t pid, uint32_t name)
+{
+	size_t i;
+
+	for (i = 0; i < s->nactive; i++) {
+		struct ps_cpu *c = &s->cpus[s->active[i]];
+
+		if (c->have_cur && c->cur_pid == pid)
+			c->cur_comm = name;
+	}
+}
+
+/*
+ * The bundle's events in its CPU's time order: infer what compact events lack from the
+ * thread the CPU was running, name each event's thread when it is that one, then hold them.
+ */
+static int hold_bundle(struct gx_psched *s, struct ps_cpu *c)
+{
+	size_t i;
+
+	if (s->ntmp > 1)
+		qsort(s->tmp, s->ntmp, sizeof(*s->tmp), cmp_ev);
+	for (i = 0; i < s->ntmp && !s->rc; i++) {
+		struct ps_ev *e = &s->tmp[i];
+
+		if (e->kind == GFXSTAT_SCHED_SWITCH) {
+			if (e->compact) {
+				if (!c->have_cur) {
+					/* no previous thread to name: start from this one */
+					s->sum.compact_skipped++;
+					c->have_cur = 1;
+					c->cur_pid = e->c;
+					c->cur_prio = e->d;
+					c->cur_comm = e->s2;
+					continue;
+				}
+				e->a = c->cur_pid;
+				e->b = c->cur_prio;
+				e->s1 = c->cur_comm;
+				e->tid = c->cur_pid;
+			}
+			e->comm = e->s1;
+			c->have_cur = 1;
+			c->cur_pid = e->c;
+			c->cur_prio = e->d;
+			c->cur_comm = e->s2;
+		} else if (e->compact) {
+			if (!c->have_cur) {
+				s->sum.compact_skipped++;
+				continue;
+			}
+			e->tid = c->cur_pid; /* the waker: the thread running on this CPU */
+			e->comm = c->cur_comm;
+		} else {
+			if (c->have_cur && c->cur_pid == e->tid)
+				e->comm = c->cur_comm;
+			if (e->kind == GFXSTAT_SCHED_TASK_RENAME)
+				renamed(s, e->a, e->s2);
+		}
+		hold(s, c, e);
+		e->buf = NULL; /* held (or freed as late) */
+	}
+	for (; i < s->ntmp; i++)
+		free(s->tmp[i].buf); /* stopped: what was not held */
+	s->ntmp = 0;
+	return s->rc;
+}
+
+int gx_psched_bundle(struct gx_psched *s, const uint8_t *d, size_t n)
+{
+	struct gx_pb r;
+	struct gx_pb_field f, cs = { 0 };
+	enum gx_pb_res res;
+	uint64_t cpu = 0, clock = 0, fts = 0, bts = 0, ord = 0;
+	int has_cpu = 0, has_cs = 0, has_fts = 0, has_bts = 0;
+	int64_t off = 0;
+	struct ps_cpu *c;
+
+	if (s->rc)
+		return s->rc;
+	s->started = 1;
+	s->sum.bundles++;
+	s->ntmp = 0;
+	gx_pb_init(&r, d, n);
+	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
+		if (f.wire == GX_PB_VARINT) {
+			if (f.num == BUNDLE_CPU)
+				cpu = f.v, has_cpu = 1;
+			else if (f.num == BUNDLE_LOST_EVENTS && f.v)
+				s->sum.lost_events++;
+			else if (f.num == BUNDLE_FTRACE_CLOCK)
+				clock = f.v;
+			else if (f.num == BUNDLE_FTRACE_TIMESTAMP)
+				fts = f.v, has_fts = 1;
+			else if (f.num == BUNDLE_BOOT_TIMESTAMP)
+				bts = f.v, has_bts = 1;
+		} else if (f.num == BUNDLE_COMPACT_SCHED && f.wire == GX_PB_LEN) {
+			cs = f, has_cs = 1;
+		}
+	}
+	if (res == GX_PB_MALFORMED)
+		s->sum.malformed++; /* the fields before the bad one still count */
+	/* without a usable CPU (trace_processor rejects such a bundle: no order) only its
+	 * markers are taken, as perfetto_pb.c takes them, on a queue of their own */
+	if (!has_cpu || cpu >= GX_PSCHED_MAX_CPUS) {
+		if (!has_cpu)
+			s->sum.malformed++;
+		else
+			s->sum.bad_cpu++;
+		if (!s->sink.print)
+			return 0;
+		c = cpu_get(s, GX_PSCHED_MAX_CPUS);
+		if (!c)
+			return s->rc = GFXSTAT_E_NOMEM;
+		gx_pb_init(&r, d, n);
+		while (gx_pb_next(&r, &f) == GX_PB_FIELD)
+			if (f.num == BUNDLE_EVENT && f.wire == GX_PB_LEN &&
+			    decode_event(s, (int32_t)(uint32_t)cpu, 0, f.data, f.len, ord++, 1))
+				return s->rc;
+		if (hold_bundle(s, c))
+			return s->rc;
+		return drain(s, 0);
+	}
+	/* a clock other than boot: its bundles carry a snapshot of it and of boot time */
+	if (clock) {
+		if (has_fts && has_bts && fts <= INT64_MAX && bts <= INT64_MAX) {
+			s->clk_off = (int64_t)bts - (int64_t)fts;
+			s->have_clk_off = 1;
+		}
+		if (s->have_clk_off)
+			off = s->clk_off;
+		else
+			s->sum.clock_unconverted++;
+	}
+	if (s->ncpu > cpu && s->cpus[cpu].seen && s->last_cpu != (int64_t)cpu)
+		s->cycled = 1; /* a CPU read again after another one: all were read */
+	s->last_cpu = (int64_t)cpu;
+	c = cpu_get(s, (uint32_t)cpu);
+	if (!c)
+		return s->rc = GFXSTAT_E_NOMEM;
+	if (s->num_cpus && s->nactive >= s->num_cpus)
+		s->cycled = 1;
+	if (has_cs && decode_compact(s, (int32_t)cpu, off, cs.data, cs.len))
+		return s->rc;
+	gx_pb_init(&r, d, n);
+	while (gx_pb_next(&r, &f) == GX_PB_FIELD)
+		if (f.num == BUNDLE_EVENT && f.wire == GX_PB_LEN &&
+		    decode_event(s, (int32_t)cpu, off, f.data, f.len, ord++, 0))
+			return s->rc;
+	if (hold_bundle(s, c))
+		return s->rc;
+	return drain(s, 0);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Counter packets                                                                          */
+
+/* A string field as a borrowed name (cut at a NUL). */
+static struct gfxstat_str str_of(const struct gx_pb_field *f)
+{
+	struct gfxstat_str r = { "", 0 };
+
+	if (f->wire == GX_PB_LEN && f->len) {
+		const uint8_t *z = memchr(f->data, 0, f->len);
+
+		r.p = (const char *)f->data;
+		r.n = z ? (size_t)(z - f->data) : f->len;
+	}
+	return r;
+}
+
+static const struct gfxstat_str no_name = { "", 0 };
+
+/* A repeated scalar (packed or not) of @num as counters, index = position. */
+static int repeated_counter(struct gx_psched *s, const uint8_t *d, size_t n, uint32_t num,
+			    enum gfxstat_counter_kind k, int64_t scale, int64_t ts)
+{
+	struct col c;
+	uint64_t v;
+	int32_t i = 0;
+	int r;
+
+	col_init(&c, d, n, num);
+	while ((r = col_next(&c, &v)) == 1) {
+		if (v > (uint64_t)(INT64_MAX / scale)) {
+			s->sum.malformed++;
+		} else if (emit_counter(s, k, ts, i, (int64_t)v * scale, no_name)) {
+			return s->rc;
+		}
+		i++;
+	}
+	if (r < 0)
+		s->sum.malformed++;
+	return s->rc;
+}
+
+static int decode_sys_stats(struct gx_psched *s, int64_t ts, const uint8_t *d, size_t n)
+{
+	struct gx_pb r, q;
+	struct gx_pb_field f, g;
+	enum gx_pb_res res;
+
+	gx_pb_init(&r, d, n);
+	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD && !s->rc) {
+		if (f.wire != GX_PB_LEN)
+			continue;
+		if (f.num == SYS_MEMINFO) {
+			uint64_t key = 0, val = 0;
+
+			gx_pb_init(&q, f.data, f.len);
+			while (gx_pb_next(&q, &g) == GX_PB_FIELD)
+				if (g.wire == GX_PB_VARINT && g.num == 1)
+					key = g.v;
+				else if (g.wire == GX_PB_VARINT && g.num == 2)
+					val = g.v;
+			if (key == MEMINFO_MEM_AVAILABLE && val <= INT64_MAX)
+				emit_counter(s, GFXSTAT_COUNTER_MEM_AVAILABLE, ts, -1, (int64_t)val,
+					     no_name);
+		} else if (f.num == SYS_CPU_STAT) {
+			uint64_t t[10] = { 0 }, busy, idle;
+			int32_t cpu = -1;
+
+			gx_pb_init(&q, f.data, f.len);
+			while (gx_pb_next(&q, &g) == GX_PB_FIELD) {
+				if (g.wire != GX_PB_VARINT)
+					continue;
+				if (g.num == CT_CPU_ID)
+					cpu = gx_pb_i32(&g);
+				else if (g.num < 10)
+					t[g.num] = g.v > UINT64_MAX / 16 ? UINT64_MAX / 16 : g.v;
+			}
+			/* busy: user, nice, system, irq, softirq; idle: idle, iowait */
+			busy = t[2] + t[3] + t[4] + t[7] + t[CT_SOFTIRQ];
+			idle = t[CT_IDLE] + t[CT_IO_WAIT];
+			if (cpu < 0 || busy > INT64_MAX || idle > INT64_MAX) {
+				s->sum.malformed++;
+				continue;
+			}
+			if (!emit_counter(s, GFXSTAT_COUNTER_CPU_BUSY_TIME, ts, cpu,
+					  (int64_t)busy, no_name))
+				emit_counter(s, GFXSTAT_COUNTER_CPU_IDLE_TIME, ts, cpu,
+					     (int64_t)idle, no_name);
+		} else if (f.num == SYS_THERMAL_ZONE) {
+			struct gfxstat_str zone = no_name, type = no_name;
+			uint64_t temp = 0;
+			int has_temp = 0;
+
+			gx_pb_init(&q, f.data, f.len);
+			while (gx_pb_next(&q, &g) == GX_PB_FIELD)
+				if (g.num == 1)
+					zone = str_of(&g);
+				else if (g.num == 2 && g.wire == GX_PB_VARINT)
+					temp = g.v, has_temp = 1;
+				else if (g.num == 3)
+					type = str_of(&g);
+			/* traced_probes writes the zone's temp / 1000: whole degrees */
+			if (has_temp && temp <= INT64_MAX / 1000) {
+				/* the type ("skin-therm") says more than the zone's file name;
+				 * sysfs ends it with a newline */
+				while (type.n && (type.p[type.n - 1] == '\n' ||
+						  type.p[type.n - 1] == ' '))
+					type.n--;
+				emit_counter(s, GFXSTAT_COUNTER_THERMAL, ts, -1,
+					     (int64_t)temp * 1000, type.n ? type : zone);
+			}
+		}
+	}
+	if (res == GX_PB_MALFORMED) {
+		s->sum.malformed++;
+		return s->rc;
+	}
+	/* the repeated scalars, in their own pass: one value per CPU or GPU, in order */
+	if (!s->rc)
+		repeated_counter(s, d, n, SYS_CPUFREQ_KHZ, GFXSTAT_COUNTER_CPU_FREQ_SAMPLE, 1, ts);
+	if (!s->rc)
+		repeated_counter(s, d, n, SYS_GPUFREQ_MHZ, GFXSTAT_COUNTER_GPU_FREQ, 1000, ts);
+	return s->rc;
+}
+
+static int decode_process_stats(struct gx_psched *s, int64_t ts, const uint8_t *d, size_t n)
+{
+	struct gx_pb r, q;
+	struct gx_pb_field f, g;
+	enum gx_pb_res res;
+
+	gx_pb_init(&r, d, n);
+	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD && !s->rc) {
+		int32_t pid = -1;
+		uint64_t rss = 0;
+		int has_rss = 0;
+
+		if (f.num != PS_PROCESS || f.wire != GX_PB_LEN)
+			continue;
+		gx_pb_init(&q, f.data, f.len);
+		while (gx_pb_next(&q, &g) == GX_PB_FIELD)
+			if (g.num == PS_PID && g.wire == GX_PB_VARINT)
+				pid = gx_pb_i32(&g);
+			else if (g.num == PS_RSS_KB && g.wire == GX_PB_VARINT)
+				rss = g.v, has_rss = 1;
+		if (pid > 0 && has_rss && rss <= INT64_MAX)
+			emit_counter(s, GFXSTAT_COUNTER_PROCESS_RSS, ts, pid, (int64_t)rss, no_name);
+	}
+	if (res == GX_PB_MALFORMED)
+		s->sum.malformed++;
+	return s->rc;
+}
+
+/* An IEEE-754 single (little-endian fixed32) in thousandths, rounded; -1 if not finite. */
+static int float_milli(uint32_t bits, int64_t *out)
+{
+	float fv;
+
+	memcpy(&fv, &bits, sizeof(fv));
+	if (!(fv > -1e12f && fv < 1e12f))
+		return -1;
+	*out = (int64_t)(fv * 1000.0f + (fv >= 0 ? 0.5f : -0.5f));
+	return 0;
+}
+
+static int decode_battery(struct gx_psched *s, int64_t ts, const uint8_t *d, size_t n)
+{
+	struct gx_pb r;
+	struct gx_pb_field f;
+	enum gx_pb_res res;
+	int64_t v;
+
+	gx_pb_init(&r, d, n);
+	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD && !s->rc) {
+		if (f.num == BAT_CAPACITY_PCT && f.wire == GX_PB_FIXED32) {
+			if (float_milli((uint32_t)f.v, &v) == 0)
+				emit_counter(s, GFXSTAT_COUNTER_BATTERY_CAPACITY, ts, -1, v, no_name);
+			continue;
+		}
+		if (f.wire != GX_PB_VARINT)
+			continue;
+		if (f.num == BAT_CHARGE_UAH)
+			emit_counter(s, GFXSTAT_COUNTER_BATTERY_CHARGE, ts, -1, gx_pb_i64(&f),
+				     no_name);
+		else if (f.num == BAT_CURRENT_UA)
+			emit_counter(s, GFXSTAT_COUNTER_BATTERY_CURRENT, ts, -1, gx_pb_i64(&f),
+				     no_name);
+		else if (f.num == BAT_CURRENT_AVG_UA)
+			emit_counter(s, GFXSTAT_COUNTER_BATTERY_CURRENT_AVG, ts, -1,
+				     gx_pb_i64(&f), no_name);
+	}
+	if (res == GX_PB_MALFORMED)
+		s->sum.malformed++;
+	return s->rc;
+}
+
+static int decode_power_rails(struct gx_psched *s, int64_t ts, const uint8_t *d, size_t n)
+{
+	struct gx_pb r, q;
+	struct gx_pb_field f, g;
+	enum gx_pb_res res;
+
+	gx_pb_init(&r, d, n);
+	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD && !s->rc) {
+		uint64_t index = UINT64_MAX, ms = 0, energy = 0;
+		int has_energy = 0;
+		uint32_t name = NAME_NONE;
+
+		if (f.wire != GX_PB_LEN)
+			continue;
+		gx_pb_init(&q, f.data, f.len);
+		while (gx_pb_next(&q, &g) == GX_PB_FIELD) {
+			if (g.num == 1 && g.wire == GX_PB_VARINT)
+				index = g.v;
+			else if (f.num == RAIL_DESCRIPTOR && g.num == 2)
+				name = name_of(s, &g);
+			else if (f.num == RAIL_ENERGY && g.num == 2 && g.wire == GX_PB_VARINT)
+				ms = g.v;
+			else if (f.num == RAIL_ENERGY && g.num == 3 && g.wire == GX_PB_VARINT)
+				energy = g.v, has_energy = 1;
+		}
+		if (f.num == RAIL_DESCRIPTOR && index < GX_PSCHED_MAX_RAILS) {
+			s->rail_name[index] = name;
+		} else if (f.num == RAIL_ENERGY && has_energy && index <= INT32_MAX &&
+			   energy <= INT64_MAX) {
+			/* the sample's own boot-time stamp (ms), as trace_processor uses it */
+			int64_t t = ms && ms <= (uint64_t)(INT64_MAX / GFXSTAT_NSEC_PER_MSEC)
+					    ? (int64_t)ms * GFXSTAT_NSEC_PER_MSEC : ts;
+
+			emit_counter(s, GFXSTAT_COUNTER_RAIL_ENERGY, t, (int32_t)index,
+				     (int64_t)energy,
+				     name_str(s, index < GX_PSCHED_MAX_RAILS ? s->rail_name[index]
+									     : NAME_NONE, ""));
+		}
+	}
+	if (res == GX_PB_MALFORMED)
+		s->sum.malformed++;
+	return s->rc;
+}
+
+/* utsname.release "5.10.107-android13-4-..." -> 5, 10; and the number of CPUs */
+static void decode_system_info(struct gx_psched *s, const uint8_t *d, size_t n)
+{
+	struct gx_pb r, q;
+	struct gx_pb_field f, g;
+
+	gx_pb_init(&r, d, n);
+	while (gx_pb_next(&r, &f) == GX_PB_FIELD) {
+		if (f.num == SI_NUM_CPUS && f.wire == GX_PB_VARINT && f.v <= GX_PSCHED_MAX_CPUS)
+			s->num_cpus = (uint32_t)f.v;
+		if (f.num != SI_UTSNAME || f.wire != GX_PB_LEN)
+			continue;
+		gx_pb_init(&q, f.data, f.len);
+		while (gx_pb_next(&q, &g) == GX_PB_FIELD) {
+			const uint8_t *p, *end;
+			int maj = 0, min = 0, k;
+
+			if (g.num != UTS_RELEASE || g.wire != GX_PB_LEN)
+				continue;
+			p = g.data;
+			end = p + g.len;
+			for (k = 0; p < end && gx_isdigit((char)*p) && k < 4; p++, k++)
+				maj = maj * 10 + (*p - '0');
+			if (!k || p >= end || *p != '.')
+				continue;
+			for (p++, k = 0; p < end && gx_isdigit((char)*p) && k < 4; p++, k++)
+				min = min * 10 + (*p - '0');
+			if (!k || !maj)
+				continue;
+			s->sum.kernel_major = maj;
+			s->sum.kernel_minor = min;
+		}
+	}
+}
+
+int gx_psched_packet(struct gx_psched *s, uint32_t field, int64_t ts, const uint8_t *d,
+		     size_t n)
+{
+	if (s->rc)
+		return s->rc;
+	switch (field) {
+	case PKT_SYS_STATS:
+		return decode_sys_stats(s, ts, d, n);
+	case PKT_PROCESS_STATS:
+		return decode_process_stats(s, ts, d, n);
+	case PKT_BATTERY:
+		return decode_battery(s, ts, d, n);
+	case PKT_POWER_RAILS:
+		return decode_power_rails(s, ts, d, n);
+	case PKT_SYSTEM_INFO:
+		decode_system_info(s, d, n);
+		return 0;
+	}
+	return 0;
+}
+
+int gx_psched_finish(struct gx_psched *s)
+{
+	if (s->rc)
+		return s->rc;
+	return drain(s, 1);
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The scheduler events and system counters of a Perfetto trace (perfetto_sched.c), for the
+ * Perfetto decoder (perfetto_pb.c) that frames the packets: it hands over every
+ * FtraceEventBundle and the packets that hold counters. Library-internal.
+ *
+ * Delivery: counters of their own packets (sys_stats, battery, power rails, process_stats)
+ * go out as they are decoded, in file order (each comes from one producer, in time order).
+ * Scheduler events and the counters of ftrace events (gpu_frequency, thermal_temperature)
+ * are held per CPU and go out merged in time order (equal times in file order) as soon as
+ * no CPU can still bring an earlier one: every CPU heard from in the last @window_ns has
+ * reached that time. Memory is bounded by max_held events; past it the oldest go out,
+ * and an event older than one already delivered is dropped and counted (late).
+ */
+#ifndef GX_PERFETTO_SCHED_LOCAL_H
+#define GX_PERFETTO_SCHED_LOCAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../gx_local.h"
+#include "gfxstat/gfxstat_perfetto.h"
+
+#define GX_PSCHED_MAX_HELD (1u << 19)                  /* events held for merging */
+#define GX_PSCHED_WINDOW_NS (5 * GFXSTAT_NSEC_PER_SEC) /* a CPU this far behind no longer
+							* holds the others back */
+#define GX_PSCHED_MAX_CPUS 1024                        /* trace_processor's kMaxCpuCount */
+#define GX_PSCHED_MAX_NAMES 65536                      /* distinct task/zone/rail names */
+#define GX_PSCHED_MAX_RAILS 256
+
+struct gx_psched_sink {
+	gfxstat_sched_fn sched;     /* may be NULL */
+	gfxstat_counter_fn counter; /* may be NULL */
+	void *user;
+	/*
+	 * print events that are atrace markers (their payload without its trailing newline),
+	 * merged in time order with the scheduler events, when not NULL. Non-zero stops.
+	 */
+	int (*print)(void *print_user, int64_t ts, int32_t pid, int32_t cpu, const char *buf,
+		     size_t len);
+	void *print_user;
+};
+
+struct gx_psched;
+
+GFXSTAT_HIDDEN struct gx_psched *gx_psched_new(const struct gx_psched_sink *sink);
+GFXSTAT_HIDDEN void gx_psched_free(struct gx_psched *s);
+
+/* Change the holding limits before the first bundle (0 keeps a default). */
+GFXSTAT_HIDDEN void gx_psched_set_limits(struct gx_psched *s, size_t max_held,
+					 int64_t window_ns);
+
+/**
+ * gx_psched_bundle() - one FtraceEventBundle (TracePacket.ftrace_events = 1)
+ * Return: 0, GFXSTAT_E_ABORTED when a callback asked to stop, or GFXSTAT_E_NOMEM.
+ */
+GFXSTAT_HIDDEN int gx_psched_bundle(struct gx_psched *s, const uint8_t *d, size_t n);
+
+/**
+ * gx_psched_packet() - one field of a TracePacket that may hold counters
+ * @field: its TracePacket field number: sys_stats 7, process_stats 9, battery 38,
+ *         power_rails 40, system_info 45 (the kernel version); others are ignored
+ * @ts: the packet's timestamp on the trace clock
+ * Return: as gx_psched_bundle().
+ */
+GFXSTAT_HIDDEN int gx_psched_packet(struct gx_psched *s, uint32_t field, int64_t ts,
+				    const uint8_t *d, size_t n);
+
+/* Does TracePacket field @field interest gx_psched_packet()? */
+static inline int gx_psched_wants(uint32_t field)
+{
+	return field == 7 || field == 9 || field == 38 || field == 40 || field == 45;
+}
+
+/* End of input: everything held goes out. Return: as gx_psched_bundle(). */
+GFXSTAT_HIDDEN int gx_psched_finish(struct gx_psched *s);
+
+GFXSTAT_HIDDEN const struct gfxstat_perfetto_sched_summary *
+gx_psched_summary(const struct gx_psched *s);
+
+/**
+ * gx_prev_state_bits() - a binary trace's raw sched_switch prev_state as GFXSTAT_TASK_* bits
+ * @raw: the kernel's value (cut to 16 bits, as trace_processor does)
+ * @major, @minor: the kernel version; 0.0 for unknown (4.4 is assumed)
+ *
+ * trace_processor's TaskState::FromRawPrevState (src/trace_processor/types/task_state.cc):
+ * 4.14+ report TASK_REPORT bits (0x40 parked, 0x80 idle, 0x100 preempted); older kernels
+ * the scheduler's flags (0x40 dead .. 0x400 noload, D|N meaning idle), preemption at 0x1000
+ * from 4.8 and 0x800 before.
+ */
+GFXSTAT_HIDDEN uint32_t gx_prev_state_bits(int64_t raw, int major, int minor);
+
+#endif

@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gfxstat analyze: why frames were janky. Every janky frame's cause class and evidence, with
+ * where its main thread's and RenderThread's time went (from the scheduler's events, when the
+ * trace has them); the causes clustered by signature, most jank time first.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_system.h"
+#include "cmd_analyze_why.h"
+
+struct cli_why *cli_why_keep(const struct gfxstat_cause *c)
+{
+	size_t nt = strlen(c->text) + 1, ns = strlen(c->signature) + 1;
+	size_t nu = strlen(c->summary) + 1, nth = sizeof(struct gfxstat_cause_thread);
+	size_t size = sizeof(struct cli_why) + (c->main.known ? nth : 0) +
+		      (c->render.known ? nth : 0) + nt + ns + nu;
+	struct cli_why *w = malloc(size);
+	char *p;
+
+	if (!w)
+		return NULL;
+	/* the threads first, after the struct: aligned as it is */
+	p = (char *)(w + 1);
+	w->main = w->render = NULL;
+	if (c->main.known) {
+		memcpy(p, &c->main, nth);
+		w->main = (const struct gfxstat_cause_thread *)p;
+		p += nth;
+	}
+	if (c->render.known) {
+		memcpy(p, &c->render, nth);
+		w->render = (const struct gfxstat_cause_thread *)p;
+		p += nth;
+	}
+	memcpy(p, c->text, nt);
+	w->text = p;
+	p += nt;
+	memcpy(p, c->signature, ns);
+	w->signature = p;
+	p += ns;
+	memcpy(p, c->summary, nu);
+	w->summary = p;
+	w->cls = c->cls;
+	w->no_sched = c->no_sched;
+	return w;
+}
+
+/* How late a janky frame was: its length beyond its cadence period. */
+static int64_t jank_ns(const struct gfxstat_janky_frame *j)
+{
+	if (j->length_ns == GFXSTAT_NS_NONE || j->cadence_ns <= 0 || j->length_ns <= j->cadence_ns)
+		return 0;
+	return j->length_ns - j->cadence_ns;
+}
+
+static void json_ms(FILE *o, int64_t ns)
+{
+	fprintf(o, "%.3f", (double)ns / 1e6);
+}
+
+static void json_opt_str(FILE *o, const char *s)
+{
+	if (s && s[0])
+		cli_json_str(o, s);
+	else
+		fputs("null", o);
+}
+
+static void json_opt_u32(FILE *o, uint32_t v)
+{
+	if (v)
+		fprintf(o, "%u", v);
+	else
+		fputs("null", o);
+}
+
+/* One thread's work: "main_thread": {...}. */
+static void json_thread(FILE *o, const char *key, const struct gfxstat_cause_thread *t)
+{
+	const struct gfxstat_thread_span *s = &t->span;
+	unsigned c, k, first = 1;
+
+	fprintf(o, ",\"%s\":{\"tid\":%d,\"section\":", key, (int)s->tid);
+	cli_json_str(o, t->section);
+	fputs(",\"longest_inside\":", o);
+	json_opt_str(o, t->path);
+	fputs(",\"work_start_ns\":", o);
+	cli_json_ns(o, s->start_ns);
+	fputs(",\"work_end_ns\":", o);
+	cli_json_ns(o, s->end_ns);
+	fputs(",\"states_ms\":{", o);
+	for (k = 0; k < GFXSTAT_TS_COUNT; k++) {
+		fprintf(o, "%s\"%s\":", k ? "," : "",
+			gfxstat_thread_state_name((enum gfxstat_thread_state)k));
+		json_ms(o, s->state_ns[k]);
+	}
+	fputs("},\"cpus\":[", o);
+	for (c = 0; c < 64; c++)
+		if (s->cpus >> c & 1) {
+			fprintf(o, "%s%u", first ? "" : ",", c);
+			first = 0;
+		}
+	fputs("],\"max_freq_khz\":", o);
+	json_opt_u32(o, s->max_freq_khz);
+	fputs(",\"mean_freq_khz\":", o);
+	json_opt_u32(o, s->mean_freq_khz);
+	fputs(",\"cluster_max_khz\":", o);
+	json_opt_u32(o, s->cluster_max_khz);
+	fputs(",\"system_max_khz\":", o);
+	json_opt_u32(o, s->system_max_khz);
+	fprintf(o, ",\"little_core\":%s,\"capped\":%s", s->little ? "true" : "false",
+		s->capped ? "true" : "false");
+	fputs(",\"binder\":[", o);
+	for (k = 0; k < s->nbinder; k++) {
+		const struct gfxstat_span_binder *b = &s->binder[k];
+
+		fprintf(o, "%s{\"dest_pid\":%d,\"dest_process\":", k ? "," : "", (int)b->dest_pid);
+		json_opt_str(o, b->dest_comm);
+		fputs(",\"dest_tid\":", o);
+		if (b->dest_tid > 0)
+			fprintf(o, "%d", (int)b->dest_tid);
+		else
+			fputs("null", o);
+		fputs(",\"dest_thread\":", o);
+		json_opt_str(o, b->dest_thread_comm);
+		fputs(",\"start_ns\":", o);
+		cli_json_ns(o, b->start_ns);
+		fputs(",\"ms\":", o);
+		json_ms(o, b->dur_ns);
+		fprintf(o, ",\"replied\":%s}", b->replied ? "true" : "false");
+	}
+	fputs("],\"woken_by\":", o);
+	if (s->longest_sleep_ns > 0 && (s->waker_tid >= 0 || s->waker_irq)) {
+		fprintf(o, "{\"tid\":%d,\"pid\":", (int)s->waker_tid);
+		if (s->waker_pid > 0)
+			fprintf(o, "%d", (int)s->waker_pid);
+		else
+			fputs("null", o);
+		fputs(",\"comm\":", o);
+		json_opt_str(o, s->waker_comm);
+		fprintf(o, ",\"interrupt\":%s,\"after_sleep_ms\":", s->waker_irq ? "true" : "false");
+		json_ms(o, s->longest_sleep_ns);
+		fputs("}", o);
+	} else {
+		fputs("null", o);
+	}
+	fputs(",\"blocked\":", o);
+	if (s->longest_blocked_ns > 0) {
+		fputs("{\"function\":", o);
+		json_opt_str(o, s->blocked_fn);
+		fputs(",\"io_wait\":", o);
+		fputs(s->io_wait < 0 ? "null" : s->io_wait ? "true" : "false", o);
+		fputs(",\"ms\":", o);
+		json_ms(o, s->longest_blocked_ns);
+		fputs("}", o);
+	} else {
+		fputs("null", o);
+	}
+	fputs(",\"ran_instead\":", o);
+	if (s->longest_runnable_ns > 0 && s->instead_tid >= 0) {
+		fprintf(o, "{\"tid\":%d,\"comm\":", (int)s->instead_tid);
+		json_opt_str(o, s->instead_comm);
+		fputs(",\"wait_ms\":", o);
+		json_ms(o, s->longest_runnable_ns);
+		fputs("}", o);
+	} else {
+		fputs("null", o);
+	}
+	fputs("}", o);
+}
+
+/* The clusters of the janky frames of every layer (apps merge them again: left out). */
+static struct gfxstat_cause_clusters *cluster_all(const struct gfxstat_metrics *m, cli_why_fn why,
+						  void *user)
+{
+	struct gfxstat_cause_clusters *cc = gfxstat_cause_clusters_new();
+	struct gfxstat_janky_ref *rows;
+	size_t i, n;
+
+	if (!cc)
+		return NULL;
+	n = gfxstat_metrics_janky_all(m, &rows);
+	if (n == (size_t)-1) {
+		gfxstat_cause_clusters_free(cc);
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		const char *on;
+		const struct cli_why *c = why(user, m, rows[i].layer, rows[i].frame, &on);
+		int rc = c ? gfxstat_cause_clusters_add(cc, c->cls, c->signature, c->summary,
+							jank_ns(rows[i].frame))
+			   : gfxstat_cause_clusters_add(cc, GFXSTAT_CAUSE_UNKNOWN,
+							"unknown|no cause recorded",
+							"no cause recorded", jank_ns(rows[i].frame));
+
+		if (rc) {
+			gfxstat_cause_clusters_free(cc);
+			cc = NULL;
+			break;
+		}
+	}
+	free(rows);
+	return cc;
+}
+
+/* The thread-states note: the "thread_states" field. */
+static void json_thread_states(FILE *o, const struct gfxstat_metrics *m, cli_why_fn why,
+			       void *user)
+{
+	fputs("\n\"thread_states\":", o);
+	if (cli_why_no_sched(m, why, user))
+		cli_json_str(o, "not in the trace: " CLI_WHY_NO_SCHED);
+	else
+		fputs("null", o);
+}
+
+static void json_clusters(FILE *o, struct gfxstat_cause_clusters *cc)
+{
+	const struct gfxstat_cause_cluster *c;
+	size_t i, n = gfxstat_cause_clusters_get(cc, &c);
+
+	fputs("\n\"causes\":[", o);
+	for (i = 0; i < n; i++) {
+		fprintf(o, "%s\n{\"cause_class\":\"%s\",\"signature\":", i ? "," : "",
+			gfxstat_cause_class_name(c[i].cls));
+		cli_json_str(o, c[i].signature);
+		fputs(",\"summary\":", o);
+		cli_json_str(o, c[i].summary);
+		fprintf(o, ",\"frames\":%llu,\"jank_ms\":", (unsigned long long)c[i].frames);
+		json_ms(o, c[i].jank_ns);
+		fputs("}", o);
+	}
+	fputs("]", o);
+}
+
+int cli_why_janky_json(FILE *o, const struct cli_json_header *h, const struct gfxstat_metrics *m,
+		       cli_why_fn why, void *user)
+{
+	struct gfxstat_janky_ref *rows;
+	struct gfxstat_cause_clusters *cc = cluster_all(m, why, user);
+	size_t i, n = gfxstat_metrics_janky_all(m, &rows);
+
+	if (!cc || n == (size_t)-1) {
+		gfxstat_cause_clusters_free(cc);
+		if (n != (size_t)-1)
+			free(rows);
+		cli_error("out of memory");
+		return -1;
+	}
+	cli_json_begin(o, h);
+	json_thread_states(o, m, why, user);
+	fputs(",\n\"janky\":[", o);
+	for (i = 0; i < n; i++) {
+		const struct gfxstat_janky_frame *j = rows[i].frame;
+		const struct gfxstat_layer_metrics *l = rows[i].layer;
+		const char *on;
+		const struct cli_why *c = why(user, m, l, j, &on);
+
+		fputs(i ? ",\n{\"present_ns\":" : "\n{\"present_ns\":", o);
+		cli_json_ns(o, j->present_ns);
+		fputs(",\"layer\":", o);
+		cli_json_str(o, l->name);
+		fputs(",\"app\":", o);
+		json_opt_str(o, l->app);
+		fputs(",\"frame_ms\":", o);
+		if (j->length_ns != GFXSTAT_NS_NONE)
+			json_ms(o, j->length_ns);
+		else
+			fputs("null", o);
+		fputs(",\"jank_ms\":", o);
+		json_ms(o, jank_ns(j));
+		fputs(",\"cause\":", o);
+		cli_json_str(o, c ? c->text : "unknown (no cause recorded for this frame)");
+		fprintf(o, ",\"cause_class\":\"%s\",\"signature\":",
+			gfxstat_cause_class_name(c ? c->cls : GFXSTAT_CAUSE_UNKNOWN));
+		cli_json_str(o, c ? c->signature : "unknown|no cause recorded");
+		if (c && c->main)
+			json_thread(o, "main_thread", c->main);
+		if (c && c->render)
+			json_thread(o, "render_thread", c->render);
+		fputs("}", o);
+	}
+	fputs("],", o);
+	json_clusters(o, cc);
+	fputs("}\n", o);
+	free(rows);
+	gfxstat_cause_clusters_free(cc);
+	return 0;
+}
+
+int cli_why_analyze_json(FILE *o, const struct cli_json_header *h,
+			 const struct gfxstat_metrics *m, cli_why_fn why, void *user)
+{
+	struct gfxstat_cause_clusters *cc = cluster_all(m, why, user);
+	size_t k, n = gfxstat_metrics_count(m);
+
+	if (!cc) {
+		cli_error("out of memory");
+		return -1;
+	}
+	/* as cli_json_analyze(): one entry a line */
+	cli_json_begin(o, h);
+	fputs("\n\"layers\":[", o);
+	for (k = 0; k < n; k++) {
+		fputs("\n", o);
+		cli_json_layer(o, gfxstat_metrics_get(m, k));
+		if (k + 1 < n)
+			fputc(',', o);
+	}
+	fputs("],", o);
+	json_clusters(o, cc);
+	fputs(",", o);
+	json_thread_states(o, m, why, user);
+	cli_system_field(o);
+	fputs("}\n", o);
+	gfxstat_cause_clusters_free(cc);
+	return 0;
+}
+
+void cli_why_line(const struct gfxstat_metrics *m, const struct gfxstat_layer_metrics *l,
+		  cli_why_fn why, void *user)
+{
+	struct gfxstat_cause_clusters *cc;
+	const struct gfxstat_cause_cluster *c;
+	size_t i, n;
+
+	if (!l->njanky_list)
+		return;
+	cc = gfxstat_cause_clusters_new();
+	if (!cc)
+		return;
+	for (i = 0; i < l->njanky_list; i++) {
+		const char *on;
+		const struct cli_why *x = why(user, m, l, &l->janky_list[i], &on);
+
+		if (x && gfxstat_cause_clusters_add(cc, x->cls, x->signature, x->summary,
+						    jank_ns(&l->janky_list[i])))
+			break;
+	}
+	n = gfxstat_cause_clusters_get(cc, &c);
+	if (n)
+		printf("  why       %llu of %zu janky frames: %s, %.0f ms late in all\n",
+		       (unsigned long long)c[0].frames, l->njanky_list, cli_shown(c[0].summary),
+		       (double)c[0].jank_ns / 1e6);
+	gfxstat_cause_clusters_free(cc);
+}
+
+int cli_why_no_sched(const struct gfxstat_metrics *m, cli_why_fn why, void *user)
+{
+	struct gfxstat_janky_ref *rows;
+	size_t i, n = gfxstat_metrics_janky_all(m, &rows);
+	int none = 0;
+
+	if (n == (size_t)-1)
+		return 0;
+	for (i = 0; i < n && !none; i++) {
+		const char *on;
+		const struct cli_why *c = why(user, m, rows[i].layer, rows[i].frame, &on);
+
+		none = c && c->no_sched && (c->main || c->render);
+	}
+	free(rows);
+	return none;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/* analyze: why frames were janky (cmd_analyze_why.c): causes with thread states, clusters. */
+#ifndef CMD_ANALYZE_WHY_H
+#define CMD_ANALYZE_WHY_H
+
+#include <stdio.h>
+
+#include "cli_json.h"
+#include "gfxstat/gfxstat.h"
+#include "gfxstat/gfxstat_cause.h"
+
+/*
+ * A frame's cause as analyze keeps it until the output (one per frame that may be janky): a
+ * struct gfxstat_cause is 2 KB, most of it the two threads, which only frames with app work
+ * have. One allocation, freed with free().
+ */
+struct cli_why {
+	enum gfxstat_cause_class cls;
+	int no_sched;
+	const char *text, *signature, *summary;
+	const struct gfxstat_cause_thread *main, *render; /* NULL when not known */
+};
+
+/* A compact copy of @c, or NULL when out of memory. */
+struct cli_why *cli_why_keep(const struct gfxstat_cause *c);
+
+/*
+ * The cause recorded for janky frame @j of layer or app @l of @m, or NULL; *@on is set to the
+ * layer the frame was on (for an app: one of its layers; NULL when none is known).
+ */
+typedef const struct cli_why *(*cli_why_fn)(void *user, const struct gfxstat_metrics *m,
+					     const struct gfxstat_layer_metrics *l,
+					     const struct gfxstat_janky_frame *j, const char **on);
+
+/* What the note about missing thread states says, once (docs/metrics.md). */
+#define CLI_WHY_NO_SCHED "record with the 'sched freq' categories for thread states"
+
+/* `analyze --janky --format json`: the header, every janky frame with its cause and threads,
+ * the clusters. Return: 0, or -1 when out of memory (after saying so). */
+int cli_why_janky_json(FILE *o, const struct cli_json_header *h, const struct gfxstat_metrics *m,
+		       cli_why_fn why, void *user);
+
+/* `analyze --format json`: as cli_json_analyze(), with "causes" (the clusters) after the
+ * layers. Return: 0, or -1 when out of memory. */
+int cli_why_analyze_json(FILE *o, const struct cli_json_header *h,
+			 const struct gfxstat_metrics *m, cli_why_fn why, void *user);
+
+/* The table's "  why: ..." line under @l's headline: its cluster of most jank time. */
+void cli_why_line(const struct gfxstat_metrics *m, const struct gfxstat_layer_metrics *l,
+		  cli_why_fn why, void *user);
+
+/* Whether some janky frame's app work was found in a trace without scheduler events: the
+ * run says CLI_WHY_NO_SCHED once. */
+int cli_why_no_sched(const struct gfxstat_metrics *m, cli_why_fn why, void *user);
+
+#endif
