@@ -96,6 +96,11 @@ int cli_json_header_input(struct cli_json_header *h, const char *path, const cha
 	return 0;
 }
 
+void cli_json_header_recording(struct cli_json_header *h)
+{
+	h->recordings++;
+}
+
 int cli_json_header_source(struct cli_json_header *h, const struct cli_source *src)
 {
 	const struct gfxstat_source_summary *sum = src->summary;
@@ -231,7 +236,7 @@ void cli_json_header_write(FILE *o, const struct cli_json_header *h)
 			1e9 / (double)p, (long long)p, (unsigned long long)r[i].frames);
 	}
 	fputs("],\"span\":", o);
-	if (h->first_ns == GFXSTAT_NS_NONE)
+	if (h->first_ns == GFXSTAT_NS_NONE || h->recordings > 1)
 		fputs("null", o);
 	else
 		fprintf(o, "{\"first_ns\":%lld,\"last_ns\":%lld,\"duration_s\":%.6f}",

@@ -47,6 +47,7 @@ struct cli_json_header {
 	size_t ninputs;
 	struct cli_json_device dev;
 	int64_t first_ns, last_ns;  /* presents seen, GFXSTAT_NS_NONE when none */
+	unsigned recordings;        /* recordings the output covers (cli_json_header_recording) */
 	struct cli_json_rate rates[CLI_JSON_MAX_RATES];
 	size_t nrates;
 };
@@ -65,6 +66,10 @@ void cli_json_header_free(struct cli_json_header *h);
  */
 int cli_json_header_input(struct cli_json_header *h, const char *path, const char *format,
 			  const char *containers, unsigned long long bytes);
+
+/* One more recording (of several, each its own timeline): a header over several has no span,
+ * since their clocks are unrelated; each recording's entry says its own. */
+void cli_json_header_recording(struct cli_json_header *h);
 
 /* An input read through cli_source: as above, plus the build a Perfetto trace names. */
 int cli_json_header_source(struct cli_json_header *h, const struct cli_source *src);

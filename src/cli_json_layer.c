@@ -41,7 +41,7 @@ void cli_json_layer(FILE *o, const struct gfxstat_layer_metrics *l)
 {
 	char name[128];
 	size_t i;
-	int first;
+	int first, rate;
 
 	/* an app's entry combines its layers: it is no layer, and its name is the app */
 	fprintf(o, "{\"layer\":");
@@ -63,8 +63,15 @@ void cli_json_layer(FILE *o, const struct gfxstat_layer_metrics *l)
 	fprintf(o, ",\"untimed\":%llu,\"cadence_vsyncs\":%u,\"cadence_fps\":%.3f,"
 		"\"cadence_changes\":%u", (unsigned long long)l->untimed, l->cadence_vsyncs,
 		l->cadence_fps, l->cadence_changes);
-	fprintf(o, ",\"fps\":%.3f,\"fps_wall\":%.3f,\"active_s\":%.6f,\"waits\":%llu,\"wait_s\":%.6f",
-	       l->fps, l->fps_wall, l->active_s, (unsigned long long)l->waits, l->wait_s);
+	/* no rate can be said (no present times, or no interval under --wait): null, as the
+	 * table's "FPS n/a", never a rate of 0 for a layer that drew */
+	rate = !(l->untimed && l->untimed == l->frames) && l->intervals;
+	fputs(",\"fps\":", o);
+	rate ? fprintf(o, "%.3f", l->fps) : fputs("null", o);
+	fputs(",\"fps_wall\":", o);
+	rate ? fprintf(o, "%.3f", l->fps_wall) : fputs("null", o);
+	fprintf(o, ",\"active_s\":%.6f,\"waits\":%llu,\"wait_s\":%.6f", l->active_s,
+		(unsigned long long)l->waits, l->wait_s);
 	/* no frame time at all (every interval a wait): null, not a "max 0" */
 	if (l->intervals || l->frame_ms_max > 0)
 		fprintf(o, ",\"frame_ms\":{\"p50\":%.3f,\"p90\":%.3f,\"p95\":%.3f,\"p99\":%.3f,"
@@ -72,7 +79,10 @@ void cli_json_layer(FILE *o, const struct gfxstat_layer_metrics *l)
 			l->frame_ms_p99, l->frame_ms_max);
 	else
 		fprintf(o, ",\"frame_ms\":null");
-	fprintf(o, ",\"fps_median\":%.3f,\"fps_low_1pct\":%.3f", l->fps_median, l->fps_low_1pct);
+	fputs(",\"fps_median\":", o);
+	rate ? fprintf(o, "%.3f", l->fps_median) : fputs("null", o);
+	fputs(",\"fps_low_1pct\":", o);
+	rate ? fprintf(o, "%.3f", l->fps_low_1pct) : fputs("null", o);
 	fprintf(o, ",\"window_fps\":[");
 	for (i = 0; i < l->nwindows; i++)
 		fprintf(o, "%s%.3f", i ? "," : "", l->window_fps[i]);

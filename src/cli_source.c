@@ -15,6 +15,10 @@
  * Every input of one run is one recording (gfxstat_source.h): one model across them, so a
  * surface keeps its identity and its presents keep increasing from one input to the next.
  */
+/* an input was refused as overlapping an earlier one: the run's inputs are wrong, and
+ * no file of it is written (cli_source_refused()) */
+static int refused;
+
 static struct gfxstat_source *recording;
 static gfxstat_frame_fn current_fn;
 static void *current_user;
@@ -41,6 +45,7 @@ void cli_source_end_recording(void)
 	gfxstat_source_free(recording);
 	recording = NULL;
 	forget_inputs();
+	refused = 0;
 }
 
 static unsigned source_flags;
@@ -339,6 +344,7 @@ int cli_source_read(const char *path, gfxstat_frame_fn fn, void *user, struct cl
 			  "input ends at %s): the inputs of one run must be one recording in time "
 			  "order; give other recordings to separate runs", path, a, b);
 		rc = CLI_INPUT;
+		refused = 1;
 	} else if (lrc && lrc != GFXSTAT_E_ABORTED) {
 		cli_error("%s: %s", path, gfxstat_strerror(lrc));
 		rc = CLI_INPUT;
@@ -637,6 +643,11 @@ int cli_source_no_frames(const struct cli_source *last, const char *layer, const
 			  last->path, (unsigned long long)last->stats.v[GFXSTAT_STAT_events]);
 	}
 	return CLI_INPUT;
+}
+
+int cli_source_refused(void)
+{
+	return refused;
 }
 
 int cli_source_damaged(const struct cli_source *src)

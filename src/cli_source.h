@@ -53,6 +53,10 @@ int cli_source_no_frames(const struct cli_source *last, const char *layer, const
 /* After the results are written: CLI_INPUT after saying so when @src was damaged, else 0. */
 int cli_source_damaged(const struct cli_source *src);
 
+/* An input of this run was refused (it overlaps an earlier one in time): the inputs are not
+ * one recording, so a file the user named is not written (an earlier one stays). */
+int cli_source_refused(void);
+
 /* Layer i of the recording, with its frames in @src's input (0 = none in this input). */
 const struct gfxstat_model_layer *cli_source_layer(const struct cli_source *src, size_t i);
 

@@ -306,6 +306,7 @@ static int side_read(struct compare *c, struct side *s)
 		r->path = s->in.file[i].path;
 		r->name = s->in.name[s->in.file[i].rec];
 		cli_source_end_recording(); /* each recording on its own */
+		cli_json_header_recording(&c->hdr);
 		c->cur = r;
 		r->m = gfxstat_metrics_new(&mo);
 		if (!r->m) {
@@ -316,6 +317,13 @@ static int side_read(struct compare *c, struct side *s)
 		if (rc)
 			return rc;
 		cli_source_report(&src, 0);
+		if (src.warnings) {
+			/* a gate judged on part of a recording would pass a cut or crashed capture */
+			cli_error("%s: damaged or truncated (see the warnings above): compare decides "
+				  "nothing on part of a recording", r->name);
+			cli_source_free(&src);
+			return CLI_INPUT;
+		}
 		if (cli_json_header_source(&c->hdr, &src))
 			c->lib_rc = GFXSTAT_E_NOMEM;
 		cli_source_free(&src);
@@ -728,8 +736,12 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	welch = s[0].in.nfile >= 3 && s[1].in.nfile >= 3;
 	c.keep_frames = !welch;
-	for (k = 0; k < 2 && !rc; k++)
+	/* a signal mid-read is said ("interrupted after N of M bytes") and decides nothing */
+	cli_catch_signals();
+	for (k = 0; k < 2 && !rc && !cli_stop_signal; k++)
 		rc = side_read(&c, &s[k]);
+	if (!rc && cli_interrupted())
+		rc = cli_interrupted();
 	if (rc)
 		goto out;
 	if (collect_keys(&c, s, &res, &nres))

@@ -155,6 +155,8 @@ int cmd_export(int argc, char **argv)
 			continue;
 		}
 		cli_source_report(&src, 0);
+		if (cli_source_damaged(&src))
+			rc = CLI_INPUT; /* written all the same, as frames does: what could be read */
 		add_series(&r, &src);
 		cli_source_free(&src);
 	}
@@ -173,6 +175,8 @@ int cmd_export(int argc, char **argv)
 		rc = CLI_INPUT;
 		goto out;
 	}
+	if (cli_source_refused())
+		goto out; /* inputs that are not one recording: no file (rc says why) */
 	if (cli_output_create(&o, r.out, 0)) {
 		rc = CLI_OUTPUT;
 		goto out;

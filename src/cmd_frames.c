@@ -223,6 +223,8 @@ int cmd_frames(int argc, char **argv)
 			  strerror(r.write_errno ? r.write_errno : errno ? errno : EIO));
 		cli_output_close(&r.o, 0);
 		rc = CLI_OUTPUT;
+	} else if (r.out && cli_source_refused()) {
+		cli_output_close(&r.o, 0); /* inputs that are not one recording: no file */
 	} else if (r.out) {
 		int orc = cli_output_finish(&r.o, 1);
 

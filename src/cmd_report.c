@@ -403,6 +403,10 @@ static int run(struct report_run *r, char **inputs, int n)
 		}
 		input_meta(r, path, &src);
 		cli_source_report(&src, 0);
+		/* the report of a damaged input is written (what could be read, said in it), and
+		 * the run exits 3 as every command does */
+		if (cli_source_damaged(&src))
+			rc = CLI_INPUT;
 		/* Android's own summaries (dumpsys gfxinfo), shown beside the frames' figures */
 		for (k = 0; src.summary && k < src.summary->ngfxinfo_own && !r->lib_rc; k++) {
 			const struct gfxstat_gfxinfo_own *o = &src.summary->gfxinfo_own[k];
@@ -427,7 +431,8 @@ static int run(struct report_run *r, char **inputs, int n)
 		cli_error("no frames in the input: nothing to report");
 		rc = CLI_INPUT;
 	}
-	if (rc == CLI_OK || r->frames) {
+	/* inputs that are not one recording (refused as overlapping): no report */
+	if ((rc == CLI_OK || r->frames) && !cli_source_refused()) {
 		int wrc = write_report(r, inputs, n);
 
 		rc = wrc > CLI_OUTPUT ? wrc : wrc ? CLI_OUTPUT : rc;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../gx_local.h"
+#include "gfxstat/gfxstat_capture.h" /* gfxstat_shell_unquote() */
 #include "gfxstat/gfxstat_sflatency.h"
 
 GX_COUNTER_TABLE(GFXSTAT_SFL_STATS, enum gfxstat_sfl_stat, GFXSTAT_SFL_STAT_COUNT,
@@ -107,6 +108,7 @@ struct gfxstat_sfl {
 	uint64_t too_long_seen;
 	char *layer;
 	size_t nlayer;
+	int named;                  /* the layer was named by record's command line */
 	/* the dump being read */
 	int in_dump;
 	int64_t period;
@@ -231,6 +233,35 @@ static int stitch(struct gfxstat_sfl *p)
 	return rc;
 }
 
+/*
+ * The layer record's command line names ("$ dumpsys SurfaceFlinger --latency 'NAME'", one word
+ * gfxstat_shell_quote() wrote): the capture's frames are that layer's, whatever the file is
+ * called. A word that is not such a word leaves the name as it was.
+ */
+static void name_from_command(struct gfxstat_sfl *p, const char *w, size_t n)
+{
+	char buf[1024];
+	size_t len;
+	char *name;
+
+	while (n && (*w == ' ' || *w == '\t')) {
+		w++;
+		n--;
+	}
+	while (n && (w[n - 1] == '\r' || w[n - 1] == ' '))
+		n--;
+	if (!n || gfxstat_shell_unquote(w, n, buf, sizeof(buf), &len) || !len)
+		return;
+	name = malloc(len + 1);
+	if (!name)
+		return;
+	memcpy(name, buf, len + 1);
+	free(p->layer);
+	p->layer = name;
+	p->nlayer = len;
+	p->named = 1;
+}
+
 static int on_line(void *user, const char *s, size_t n)
 {
 	struct gfxstat_sfl *p = user;
@@ -242,8 +273,13 @@ static int on_line(void *user, const char *s, size_t n)
 		SFL_INC(p, unresponsive);
 		return 0;
 	}
-	if (n >= sizeof(poll_command) - 1 && memcmp(s, poll_command, sizeof(poll_command) - 1) == 0)
-		return 0; /* the next period line starts the dump */
+	if (n >= sizeof(poll_command) - 1 && memcmp(s, poll_command, sizeof(poll_command) - 1) == 0) {
+		/* the next period line starts the dump; the first command names the layer */
+		if (!p->named)
+			name_from_command(p, s + sizeof(poll_command) - 1,
+					  n - (sizeof(poll_command) - 1));
+		return 0;
+	}
 	k = scan_ints(s, n, v, 3);
 	if (k == 0) {
 		if (p->in_dump && p->block_has_rows)

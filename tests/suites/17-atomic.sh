@@ -78,6 +78,9 @@ if [ -r /proc/self/maps ]; then
 	[ -s "$a17/out" ] && fail "atomic: an interrupted analyze printed results" || pass
 	a17_case "analyze --format json" 143 TERM "" "$GFXSTAT" analyze -q --format json \
 		"$a17/big.trace"
+	# compare (NEW the big one): says so, and prints no verdict
+	a17_case "compare" 143 TERM "" "$GFXSTAT" compare -q "$ex" "$a17/big.trace"
+	[ -s "$a17/out" ] && fail "atomic: an interrupted compare printed results" || pass
 	# standard input from a file is a file, not a live stream
 	a17_case "analyze - < file" 143 TERM "" sh -c 'exec "$1" analyze -q - < "$2"' sh \
 		"$GFXSTAT" "$a17/big.trace"

@@ -231,3 +231,17 @@ if [ -f "$SAMPLES/systrace_html/catapult/android_systrace.html" ]; then
 else
 	skip "analyze: $SAMPLES/systrace_html/catapult absent: one-frame FPS not checked"
 fi
+# ... and JSON says null where the table says n/a: never a rate of 0 for a layer that drew
+# (the legacy profile table has 120 frames and no present time; StatusBar one frame)
+if [ -f "$SAMPLES/gfxinfo/NuvioTV/gfxinfo.txt" ]; then
+	"$GFXSTAT" analyze -q --format json "$SAMPLES/gfxinfo/NuvioTV/gfxinfo.txt" > "$an/nuvio.json"
+	if grep -q '"fps":null,"fps_wall":null' "$an/nuvio.json" &&
+		! grep -q '"fps":0\.000' "$an/nuvio.json"; then pass; else
+		fail "analyze --format json: FPS of a layer with no present time must be null"
+	fi
+fi
+if [ -f "$SAMPLES/systrace_html/catapult/android_systrace.html" ]; then
+	"$GFXSTAT" analyze -q --format json "$SAMPLES/systrace_html/catapult/android_systrace.html" |
+		tr '{' '\n' | grep '"layer":"StatusBar"' | grep -q '"frames":1,.*"fps":null' && pass ||
+		fail "analyze --format json: a one-frame layer's FPS must be null"
+fi

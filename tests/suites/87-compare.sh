@@ -331,3 +331,9 @@ if [ -f "$ps" ]; then
 else
 	skip "compare: $ps absent: the issue's real-sample case not run"
 fi
+
+# the JSON header of a compare covers recordings on unrelated clocks: no span joins them
+# (a.trace and j.trace were made apart; one span over both would be a duration nobody recorded)
+"$GFXSTAT" compare -q --format json "$cm/a.trace" "$cm/j.trace" > "$cm/span.json" 2> /dev/null
+if grep -q '"span":null' "$cm/span.json" && ! grep -q '"span":{' "$cm/span.json"; then pass
+else fail "compare --format json: the header's span joins two recordings: $(grep -o '"span":[^}]*' "$cm/span.json")"; fi

@@ -64,3 +64,47 @@ if [ -d "$SAMPLES/gfxinfo" ]; then
 else
 	skip "hostile: $SAMPLES/gfxinfo absent: gfxinfo polls not checked"
 fi
+
+# -- a truncated recording: every command that reads it exits 3 ------------------------------
+# A gzip cut short (as a copy interrupted, or a capture whose device went away mid-write):
+# compare decides nothing on part of a recording (a gate must not pass a cut capture), and
+# report/export write what could be read but exit 3, as frames/analyze/inspect do.
+if [ -x "$GFXSIM" ]; then
+	"$GFXSIM" --seed 21 --hz 60 --duration 20 --apps 1 -o "$c91/whole.trace" 2> /dev/null
+	gzip -c "$c91/whole.trace" > "$c91/whole.gz"
+	size=$(wc -c < "$c91/whole.gz")
+	head -c $((size / 3)) "$c91/whole.gz" > "$c91/cut.gz"
+	"$GFXSTAT" compare -q --fail-if 'fps<10' "$c91/whole.trace" "$c91/cut.gz" \
+		> "$c91/cmp.out" 2> "$c91/cmp.err"
+	rc=$?
+	if [ $rc -eq 3 ] && grep -q 'compare decides nothing on part of a recording' "$c91/cmp.err" &&
+		! grep -q 'no significant change' "$c91/cmp.out"; then pass; else
+		fail "compare with a truncated NEW: exit $rc (want 3): $(head -c 300 "$c91/cmp.err")"
+	fi
+	for cmd in report export; do
+		"$GFXSTAT" $cmd -q -o "$c91/cut.$cmd" "$c91/cut.gz" 2> "$c91/$cmd.err"
+		rc=$?
+		if [ $rc -eq 3 ] && [ -s "$c91/cut.$cmd" ] &&
+			grep -q 'damaged or truncated' "$c91/$cmd.err"; then pass; else
+			fail "$cmd of a truncated input: exit $rc (want 3, written): $(cat "$c91/$cmd.err")"
+		fi
+	done
+fi
+
+# -- inputs that overlap in time are refused, and no file of the run is written ---------------
+# (two 60 % cuts of one trace: not one recording; an earlier output stays as it was)
+if [ -x "$GFXSIM" ]; then
+	"$GFXSIM" --seed 22 --hz 60 --duration 10 --apps 1 -o "$c91/ov.trace" 2> /dev/null
+	n=$(wc -l < "$c91/ov.trace")
+	head -n $((n * 6 / 10)) "$c91/ov.trace" > "$c91/ov1.trace"
+	tail -n $((n * 6 / 10)) "$c91/ov.trace" > "$c91/ov2.trace"
+	for cmd in frames export report; do
+		printf 'earlier\n' > "$c91/ov.$cmd"
+		"$GFXSTAT" $cmd -q -o "$c91/ov.$cmd" "$c91/ov1.trace" "$c91/ov2.trace" 2> "$c91/ov.err"
+		rc=$?
+		if [ $rc -eq 3 ] && [ "$(cat "$c91/ov.$cmd")" = earlier ] &&
+			grep -q 'overlaps an earlier input' "$c91/ov.err"; then pass; else
+			fail "$cmd -o with overlapping inputs: exit $rc, the earlier file replaced"
+		fi
+	done
+fi
