@@ -14,8 +14,9 @@ static void layer_row(struct gx_wr *w, const struct gfxstat_layer_metrics *l)
 	if (l->intervals)
 		gx_wr_num(w, "td", "fps", l->fps, 1, "");
 	else
-		gx_wr_printf(w, "<td data-k=\"fps\" data-v=\"%.3f\" title=\"no interval under the "
-			     "idle rule\">n/a</td>", l->fps);
+		/* (analyze --json: null) */
+		gx_wr_puts(w, "<td title=\"no interval under the idle rule (500 ms): no rate to "
+			   "give\">n/a</td>");
 	gx_wr_num(w, "td", "janky_pct", l->frames ? 100.0 * (double)l->janky_frames /
 		  (double)l->frames : 0.0, 1, " %");
 	gx_wr_count(w, "td", "janky_frames", l->janky_frames);

@@ -129,6 +129,9 @@ static void tool_head(struct gx_wr *w, const char *id, const char *name, const c
 
 #define NCOL(a) (sizeof(a) / sizeof((a)[0]))
 
+/* a rate with no interval to measure it by (one frame, or only idle waits) */
+#define NA_CELL "<td title=\"no interval under the idle rule (500 ms): no rate to give\">n/a</td>"
+
 /* the rows in the summary's order: apps, layers of apps, system layers */
 #define FOR_ROWS(m, l)                                                                     \
 	for (size_t pass_ = 0; pass_ < 3; pass_++)                                         \
@@ -183,8 +186,12 @@ static void tool_gamebench(const struct gfxstat_metrics *m, struct gx_wr *w)
 	table_head(w, "gamebench-table", c, NCOL(c));
 	FOR_ROWS(m, l) {
 		gx_html_row_head(w, l);
-		gx_wr_num(w, "td", "fps_median", l->fps_median, 1, "");
-		gx_wr_num(w, "td", "fps_low_1pct", l->fps_low_1pct, 1, "");
+		if (l->intervals) {
+			gx_wr_num(w, "td", "fps_median", l->fps_median, 1, "");
+			gx_wr_num(w, "td", "fps_low_1pct", l->fps_low_1pct, 1, "");
+		} else {
+			gx_wr_puts(w, NA_CELL NA_CELL);
+		}
 		gx_wr_puts(w, "</tr>\n");
 	}
 	gx_wr_puts(w, "</tbody></table></div></section>\n");
@@ -365,7 +372,10 @@ static void tool_solox(const struct gfxstat_metrics *m, struct gx_wr *w)
 	table_head(w, "solox-table", c, NCOL(c));
 	FOR_ROWS(m, l) {
 		gx_html_row_head(w, l);
-		gx_wr_num(w, "td", "fps_wall", l->fps_wall, 1, "");
+		if (l->intervals)
+			gx_wr_num(w, "td", "fps_wall", l->fps_wall, 1, "");
+		else
+			gx_wr_puts(w, NA_CELL);
 		gx_wr_puts(w, "</tr>\n");
 	}
 	gx_wr_puts(w, "</tbody></table></div></section>\n");
@@ -393,7 +403,10 @@ static void tool_gfx(const struct gfxstat_metrics *m, struct gx_wr *w)
 	table_head(w, "gfx-table", c, NCOL(c));
 	FOR_ROWS(m, l) {
 		gx_html_row_head(w, l);
-		gx_wr_num(w, "td", "fps", l->fps, 1, "");
+		if (l->intervals)
+			gx_wr_num(w, "td", "fps", l->fps, 1, "");
+		else
+			gx_wr_puts(w, NA_CELL);
 		gx_wr_printf(w, "<td>%llu (%.1f s)</td>", (unsigned long long)l->waits, l->wait_s);
 		gx_wr_count(w, "td", "seed_a", l->a);
 		gx_wr_count(w, "td", "seed_b", l->b);

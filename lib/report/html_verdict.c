@@ -304,8 +304,8 @@ static void verdict_card(struct gfxstat_html *h, const struct gfxstat_metrics *m
 	if (l->intervals)
 		gx_wr_num(w, "b", "fps", l->fps, 1, "");
 	else
-		gx_wr_printf(w, "<b data-k=\"fps\" data-v=\"%.3f\" title=\"no interval under the "
-			     "idle rule (500 ms): no rate to give\">n/a</b>", l->fps);
+		gx_wr_puts(w, "<b title=\"no interval under the idle rule (500 ms): no rate to "
+			   "give\">n/a</b>");
 	gx_wr_printf(w, "<span>FPS of %.0f%s</span></div>", t, differ ? " (content)" : "");
 	gx_wr_puts(w, "<div class=\"tile\">");
 	gx_wr_num(w, "b", "janky_pct", pct, 1, " %");
@@ -375,25 +375,29 @@ static int by_frames(const void *a, const void *b)
 
 void gx_html_verdict(struct gfxstat_html *h, const struct gfxstat_metrics *m, struct gx_wr *w)
 {
-	const struct gfxstat_layer_metrics *pick[GX_VERDICT_MAX * 8];
-	size_t i, n = gfxstat_metrics_count(m), np = 0, apps = 0, nc;
+	const struct gfxstat_layer_metrics *pick[GX_VERDICT_MAX + 1];
+	size_t i, q, n = gfxstat_metrics_count(m), np = 0, apps = 0, nc, cap;
 	int64_t t0 = gx_html_time_origin(h);
 	struct gfxstat_cause_clusters *cc;
 	const struct gfxstat_cause_cluster *c;
-	const size_t cap = sizeof(pick) / sizeof(pick[0]);
 
-	/* the apps, busiest first; with none, the layers */
+	/* the apps, busiest first; with none, the layers (kept sorted, the busiest few) */
 	for (i = 0; i < n; i++)
 		apps += gfxstat_metrics_get(m, i)->is_app != 0;
-	for (i = 0; i < n && np < cap; i++) {
+	cap = apps ? GX_VERDICT_MAX : 3;
+	for (i = 0; i < n; i++) {
 		const struct gfxstat_layer_metrics *l = gfxstat_metrics_get(m, i);
 
-		if (apps ? l->is_app : 1)
-			pick[np++] = l;
+		if (apps && !l->is_app)
+			continue;
+		pick[np] = l;
+		for (q = np; q > 0 && by_frames(&pick[q], &pick[q - 1]) < 0; q--) {
+			pick[q] = pick[q - 1];
+			pick[q - 1] = l;
+		}
+		if (np < cap)
+			np++;
 	}
-	qsort(pick, np, sizeof(*pick), by_frames);
-	if (np > (apps ? GX_VERDICT_MAX : 3))
-		np = apps ? GX_VERDICT_MAX : 3;
 	gx_wr_puts(w, "<section id=\"verdict\"><div class=\"verdicts\">");
 	for (i = 0; i < np; i++)
 		verdict_card(h, m, pick[i], t0, w);
