@@ -75,8 +75,16 @@ struct gfxstat_model {
 struct gfxstat_str gfxstat_layer_canonical(const char *name, size_t n)
 {
 	static const char *const prefix[] = { "BufferTX - ", "TX - " };
-	struct gfxstat_str s = { name, n };
+	const char *nul = n ? memchr(name, 0, n) : NULL;
+	struct gfxstat_str s;
 	size_t i;
+
+	/* a name is text: a damaged one (a NUL inside, as fuzzed Perfetto strings have) ends
+	 * there, so every output and every C-string table sees the same name */
+	if (nul)
+		n = (size_t)(nul - name);
+	s.p = name;
+	s.n = n;
 
 	for (i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++) {
 		size_t k = strlen(prefix[i]);
@@ -233,7 +241,11 @@ static struct gfxstat_str resolve_app(struct gfxstat_model *m, const struct gfxs
 				      struct gfxstat_str layer)
 {
 	struct gfxstat_str app = f->app;
+	const char *nul = app.n ? memchr(app.p, 0, app.n) : NULL;
 	int cut = 0;
+
+	if (nul) /* as layer names (gfxstat_layer_canonical()) */
+		app.n = (size_t)(nul - app.p);
 
 	if (app.n)
 		return app;
