@@ -73,8 +73,10 @@ ci:
 demo: all
 	sh scripts/demo.sh $(BUILD)
 
+# bench/bench.sh, docs/bench.md: make bench (full: ~12 GB of inputs made in $(BUILD)/bench, some
+# minutes), make bench BENCH_ARGS=--smoke (small inputs, one run: checks the harness)
 bench: all
-	sh bench/bench.sh $(BUILD)
+	sh bench/bench.sh $(BUILD) $(BENCH_ARGS)
 
 # libFuzzer builds (clang): make fuzz, then build-fuzz/fuzz_<name> fuzz/corpus/<name>.
 # The features' flags are the normal build's (FUZZ_CPPFLAGS, FUZZ_LDLIBS from mk/*.mk), so

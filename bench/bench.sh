@@ -1,69 +1,262 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# make bench: gfxstat gfx on a >= 1 GB simulated trace, next to cat and wc -l on the same file.
-# Reports MB/s, ns per line and peak RSS, fastest of N runs after a warm-up (page cache hot).
-#   sh bench/bench.sh BUILD            full run (1.1 GB trace, 3 runs each)
-#   sh bench/bench.sh BUILD --smoke    a 20 MB trace, 1 run: checks the harness works
+# make bench: what gfxstat costs, next to cat and wc -l on the same files (docs/bench.md).
+#   text     a gfxsim `atrace gfx` trace with the scheduler's lines (sched_switch,
+#            sched_waking/wakeup, cpu_idle, cpu_frequency; --sched-noise 5): gfx, gfx from
+#            stdin, frames, analyze (which times the threads of every janky frame)
+#   perfetto the Apache-2.0 api32_startup_warm sample N times over, each copy shifted in time
+#            (bench/perfetto_repeat.c): frames (FrameTimeline and markers), analyze (which
+#            decodes the scheduler's events too)
+#   report   gfxstat report on a 1 M-frame input, and the page's time to interactive
+#   compare  gfxstat compare of 2 x 20 gfxsim recordings
+# Columns: fastest wall time of RUNS runs after a warm-up (page cache hot), MB/s, ns per line
+# (text) or per packet (Perfetto), instructions per input byte (callgrind, or perf stat where
+# the CPU counter works, on a slice of the same input), peak RSS, and peak RSS on an input 4
+# times as large (one run): equal figures mean memory does not grow with the input.
+#   sh bench/bench.sh BUILD            full run (1.1 GB text, ~380 MB Perfetto; disk: ~12 GB)
+#   sh bench/bench.sh BUILD --smoke    small inputs, 1 run: checks the harness works (~1 min)
 set -eu
 BUILD=${1:-build}
-SIZE=1100000000
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SAMPLES=${GFXSTAT_SAMPLES:-$ROOT/../shared/samples}
+PF_SAMPLE=$SAMPLES/perfetto/perfetto-testdata/api32_startup_warm.perfetto-trace
+MODE=full
+SIZE=1100000000   # text trace, bytes
+SLICE=50000000    # text slice for instruction counts
+PF_COPIES=200     # Perfetto: copies of api32 (1.9 MB, 2.2 s each)
+PF_SLICE=10       # Perfetto slice for instruction counts
 RUNS=3
+REPORT_SEC=4800   # report: 120 Hz, no idle: about 1 M frames
+CMP_SEC=10        # compare: seconds per recording
 if [ "${2:-}" = "--smoke" ]; then
+	MODE=smoke
 	SIZE=20000000
+	SLICE=2000000
+	PF_COPIES=4
+	PF_SLICE=1
 	RUNS=1
+	REPORT_SEC=60
+	CMP_SEC=1
 fi
 DIR=$BUILD/bench
 mkdir -p "$DIR"
-cc -O2 -std=c11 -Wall -o "$DIR/bench_run" bench/bench_run.c
-TRACE=$DIR/gfx-$SIZE.trace
-if [ ! -f "$TRACE" ]; then
-	echo "bench: generating $TRACE (gfxsim, 60 Hz, 2 apps, 5 noise lines per marker)" >&2
-	"$BUILD/gfxsim" --seed 1 --hz 60 --apps 2 --sched-noise 5 --duration 100000 \
-		--size "$SIZE" -o "$TRACE.tmp" 2> /dev/null
-	mv "$TRACE.tmp" "$TRACE"
-fi
-BYTES=$(wc -c < "$TRACE")
-LINES=$(wc -l < "$TRACE")
-cat "$TRACE" > /dev/null # warm the page cache
+have() { command -v "$1" > /dev/null 2>&1; }
+# stale FILE DEP: FILE is missing or older than DEP (made again)
+stale() { [ ! -e "$1" ] || [ -n "$(find "$2" -prune -newer "$1")" ]; }
+# a helper, rebuilt when its source changed
+helper() {
+	if stale "$DIR/$1" "$ROOT/bench/$1.c"; then
+		cc -O2 -std=c11 -Wall -Wextra -o "$DIR/$1" "$ROOT/bench/$1.c"
+	fi
+}
+helper bench_run
+helper perfetto_repeat
+ERR=$DIR/stderr.txt
+run() { "$DIR/bench_run" -e "$ERR" "$@"; } # run N CMD...: "wall= user= sys= maxrss_kb="
 
-row() { # row NAME bench_run-output
-	echo "$2" | awk -v name="$1" -v bytes="$BYTES" -v lines="$LINES" '{
+# gen_text FILE SIZE: the text trace (kept; made again when gfxsim changed)
+gen_text() {
+	if stale "$1" "$BUILD/gfxsim"; then
+		echo "bench: generating $1 (gfxsim, 60 Hz, 2 apps, --sched-noise 5)" >&2
+		"$BUILD/gfxsim" --seed 1 --hz 60 --apps 2 --sched-noise 5 --duration 100000 \
+			--size "$2" -o "$1.tmp" 2> /dev/null
+		mv "$1.tmp" "$1"
+	fi
+}
+# gen_pf FILE COPIES: api32 COPIES times over; prints perfetto_repeat's key=value line
+gen_pf() {
+	if stale "$1" "$DIR/perfetto_repeat" || [ ! -f "$1.info" ]; then
+		echo "bench: generating $1 (api32_startup_warm x $2, shifted in time)" >&2
+		"$DIR/perfetto_repeat" "$2" "$PF_SAMPLE" "$1.tmp" > "$1.info"
+		mv "$1.tmp" "$1"
+	fi
+	cat "$1.info"
+}
+kv() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; } # kv "k=v ..." KEY
+
+# Instructions: perf stat where the hardware counter works, else callgrind, else nothing.
+INSN=none
+if have perf && perf stat -x, -e instructions:u -o "$DIR/perf.txt" true > /dev/null 2>&1 &&
+	awk -F, '$3 ~ /^instructions/ && $1 ~ /^[0-9]+$/ { ok = 1 } END { exit !ok }' \
+		"$DIR/perf.txt"; then
+	INSN=perf
+elif have valgrind; then
+	INSN=callgrind
+fi
+# insn FILE CMD...: instructions (user space) of CMD run once on FILE (given as its
+# argument; with `gfx -` on its stdin) per byte of FILE, or n/a
+insn() {
+	f=$1
+	shift
+	case $INSN in
+	perf)
+		perf stat -x, -e instructions:u -o "$DIR/perf.txt" "$@" < "$f" > /dev/null 2>&1 ||
+			true
+		n=$(awk -F, '$3 ~ /^instructions/ { print $1 }' "$DIR/perf.txt")
+		;;
+	callgrind)
+		rm -f "$DIR/bench.cg"
+		valgrind -q --tool=callgrind --callgrind-out-file="$DIR/bench.cg" "$@" \
+			< "$f" > /dev/null 2>&1 || true
+		n=$(sed -n 's/^summary: *//p' "$DIR/bench.cg")
+		;;
+	*) n= ;;
+	esac
+	case $n in
+	'' | *[!0-9]*) echo "n/a" ;;
+	*) awk -v n="$n" -v b="$(wc -c < "$f")" 'BEGIN { printf "%.2f", n / b }' ;;
+	esac
+}
+
+# row NAME BYTES UNITS UNIT RUN_OUTPUT INSN_PER_BYTE RSS4X_RUN_OUTPUT|-
+row() {
+	echo "$5" | awk -v name="$1" -v bytes="$2" -v units="$3" -v unit="$4" -v ipb="$6" \
+		-v big="$7" '{
 		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		printf "%-22s %8.3f s %9.1f MB/s %8.1f ns/line %9.1f MB peak RSS\n", name, v["wall"],
-			bytes / v["wall"] / 1e6, v["wall"] * 1e9 / lines, v["maxrss_kb"] / 1024
+		r4 = "-"
+		if (big != "-") {
+			n = split(big, b, " ")
+			for (i = 1; i <= n; i++) { split(b[i], kv, "="); w[kv[1]] = kv[2] }
+			r4 = sprintf("%.1f MB", w["maxrss_kb"] / 1024)
+		}
+		per = v["wall"] * 1e9 / units
+		if (per < 1e6)
+			pu = sprintf("%9.1f ns/%-6s", per, unit)
+		else
+			pu = sprintf("%9.1f ms/%-6s", per / 1e6, unit)
+		printf "  %-22s %8.3f s %8.1f MB/s %s %7s insn/B %8.1f MB %10s\n", name,
+			v["wall"], bytes / v["wall"] / 1e6, pu, ipb, v["maxrss_kb"] / 1024, r4
 	}'
 }
-echo "file: $TRACE, $BYTES bytes, $LINES lines; fastest of $RUNS runs"
-row "cat" "$("$DIR/bench_run" "$RUNS" cat "$TRACE")"
-row "wc -l" "$("$DIR/bench_run" "$RUNS" wc -l "$TRACE")"
-row "gfxstat gfx" "$("$DIR/bench_run" "$RUNS" "$BUILD/gfxstat" gfx -q -F "$DIR/out" "$TRACE")"
-row "gfxstat gfx (stdin)" "$("$DIR/bench_run" "$RUNS" sh -c "\"$BUILD/gfxstat\" gfx -q -F \"$DIR/out\" - < \"$TRACE\"")"
-row "gfxstat frames" "$("$DIR/bench_run" "$RUNS" "$BUILD/gfxstat" frames -q -o /dev/null "$TRACE")"
-row "gfxstat analyze" "$("$DIR/bench_run" "$RUNS" "$BUILD/gfxstat" analyze -q "$TRACE")"
 
-# The report on a 1 M-frame input (issue 9): a 120 Hz simulated capture of 4800 s without
-# idle (about 490 k app frames and as many SurfaceFlinger refreshes), time to write the report,
-# its size, and the time until the page is interactive in headless Chromium (when node,
-# playwright-core in report/node_modules and Debian's chromium are there).
-RTRACE=$DIR/report-1m.trace
-if [ ! -f "$RTRACE" ]; then
-	echo "bench: generating $RTRACE (gfxsim, 120 Hz, 4800 s, 1 app, no idle)" >&2
-	"$BUILD/gfxsim" --seed 3 --hz 120 --duration 4800 --apps 1 --idle 0 -o "$RTRACE.tmp" \
-		2> /dev/null
+cpu=$(sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo 2> /dev/null | head -n 1)
+echo "gfxstat bench ($MODE): $(uname -m), ${cpu:-unknown CPU}, $(nproc 2> /dev/null || echo ?)" \
+	"CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg 2> /dev/null || echo ?)"
+echo "time: fastest of $RUNS run(s) after a warm-up, page cache hot; insn/B: $INSN on a slice" \
+	"of the input; RSS x4: one run on an input 4 times as large"
+printf "  %-22s %10s %13s %18s %14s %11s %10s\n" command time throughput "per unit" \
+	instructions "peak RSS" "RSS x4"
+
+# -- text ---------------------------------------------------------------------------------
+TRACE=$DIR/gfx-$SIZE.trace
+TRACE4=$DIR/gfx-$((SIZE * 4)).trace
+TSLICE=$DIR/gfx-$SLICE.trace
+gen_text "$TRACE" "$SIZE"
+gen_text "$TRACE4" $((SIZE * 4))
+gen_text "$TSLICE" "$SLICE"
+BYTES=$(wc -c < "$TRACE")
+LINES=$(wc -l < "$TRACE")
+echo "text: $TRACE, $BYTES bytes, $LINES lines (gfxsim 60 Hz, 2 apps, --sched-noise 5)"
+awk -v slice="$TSLICE" '!/^#/ { if (match($0, /: [a-z_]+: /)) n[substr($0, RSTART + 2,
+	RLENGTH - 4)]++; all++ }
+	END { printf "  lines (of the slice %s):", slice
+		k = split("tracing_mark_write sched_switch sched_waking sched_wakeup cpu_idle " \
+			"cpu_frequency", e, " ")
+		for (i = 1; i <= k; i++) printf " %s %.0f %%", e[i], 100 * n[e[i]] / all
+		print "" }' "$TSLICE"
+cat "$TRACE" > /dev/null # warm the page cache
+GFX_OUT=$DIR/out
+# do_cmd KIND FILE PREFIX...: the measured command KIND on FILE, run by PREFIX (run N, or
+# insn FILE); gfx-stdin reads FILE from its standard input (through sh -c when timed, as
+# every run needs the file from its start)
+do_cmd() {
+	k=$1 f=$2
+	shift 2
+	case $k in
+	cat) "$@" cat "$f" ;;
+	wc) "$@" wc -l "$f" ;;
+	gfx) "$@" "$BUILD/gfxstat" gfx -q -F "$GFX_OUT" "$f" ;;
+	gfx-stdin)
+		if [ "$1" = insn ]; then
+			"$@" "$BUILD/gfxstat" gfx -q -F "$GFX_OUT" -
+		else
+			# shellcheck disable=SC2016
+			"$@" sh -c '"$0" gfx -q -F "$1" - < "$2"' "$BUILD/gfxstat" "$GFX_OUT" "$f"
+		fi
+		;;
+	frames) "$@" "$BUILD/gfxstat" frames -q -o /dev/null "$f" ;;
+	analyze) "$@" "$BUILD/gfxstat" analyze -q "$f" ;;
+	esac
+}
+# bench_row NAME KIND FILE FILE_4X SLICE BYTES UNITS UNIT: one row (RSS x4 for gfxstat only)
+bench_row() {
+	r1=$(do_cmd "$2" "$3" run "$RUNS")
+	r4=-
+	case $1 in gfxstat*) r4=$(do_cmd "$2" "$4" run 1) ;; esac
+	row "$1" "$6" "$7" "$8" "$r1" "$(do_cmd "$2" "$5" insn "$5")" "$r4"
+}
+for k in "cat" "wc -l:wc" "gfxstat gfx:gfx" "gfxstat gfx (stdin):gfx-stdin" \
+	"gfxstat frames:frames" "gfxstat analyze:analyze"; do
+	case $k in *:*) ;; *) k="$k:$k" ;; esac
+	bench_row "${k%%:*}" "${k##*:}" "$TRACE" "$TRACE4" "$TSLICE" "$BYTES" "$LINES" line
+done
+
+# -- Perfetto -----------------------------------------------------------------------------
+if [ ! -f "$PF_SAMPLE" ]; then
+	echo "perfetto: skipped: the sample $PF_SAMPLE is missing (set GFXSTAT_SAMPLES)"
+else
+	PF=$DIR/api32-x$PF_COPIES.pftrace
+	PF4=$DIR/api32-x$((PF_COPIES * 4)).pftrace
+	PFS=$DIR/api32-x$PF_SLICE.pftrace
+	info=$(gen_pf "$PF" "$PF_COPIES")
+	gen_pf "$PF4" $((PF_COPIES * 4)) > /dev/null
+	gen_pf "$PFS" "$PF_SLICE" > /dev/null
+	PBYTES=$(kv "$info" bytes)
+	PACKETS=$(kv "$info" packets)
+	echo "perfetto: $PF, $PBYTES bytes, $PACKETS packets, $(kv "$info" events) ftrace" \
+		"events (api32_startup_warm x $PF_COPIES, $(kv "$info" span_ns | awk '{
+		printf "%.3f", $1 / 1e9 }') s apart; slice $PFS)"
+	cat "$PF" > /dev/null
+	bench_row "cat" cat "$PF" "$PF4" "$PFS" "$PBYTES" "$PACKETS" packet
+	bench_row "wc -l" wc "$PF" "$PF4" "$PFS" "$PBYTES" "$PACKETS" packet
+	bench_row "gfxstat frames" frames "$PF" "$PF4" "$PFS" "$PBYTES" "$PACKETS" packet
+	bench_row "gfxstat analyze" analyze "$PF" "$PF4" "$PFS" "$PBYTES" "$PACKETS" packet
+fi
+
+# -- report on a 1 M-frame input (issue 9) ------------------------------------------------
+# A 120 Hz simulated capture without idle (REPORT_SEC s: 4800 s give about 490 k app frames
+# and as many SurfaceFlinger refreshes): time to write the report, its size, and the time
+# until the page is interactive in headless Chromium (when node, playwright-core in
+# report/node_modules and Debian's chromium are there).
+RTRACE=$DIR/report-$REPORT_SEC.trace
+if stale "$RTRACE" "$BUILD/gfxsim"; then
+	echo "bench: generating $RTRACE (gfxsim, 120 Hz, $REPORT_SEC s, 1 app, no idle)" >&2
+	"$BUILD/gfxsim" --seed 3 --hz 120 --duration "$REPORT_SEC" --apps 1 --idle 0 \
+		-o "$RTRACE.tmp" 2> /dev/null
 	mv "$RTRACE.tmp" "$RTRACE"
 fi
 RFRAMES=$("$BUILD/gfxstat" frames -q "$RTRACE" | tail -n +2 | wc -l)
-row_report=$("$DIR/bench_run" 1 "$BUILD/gfxstat" report -q -o "$DIR/report-1m.html" "$RTRACE")
-echo "$row_report" | awk -v frames="$RFRAMES" '{
-	for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-	printf "%-22s %8.3f s for %d frames %9.1f MB peak RSS\n", "gfxstat report", v["wall"],
-		frames, v["maxrss_kb"] / 1024
-}'
-echo "report file:           $(wc -c < "$DIR/report-1m.html") bytes"
-if command -v node > /dev/null 2>&1 && [ -d report/node_modules/playwright-core ] &&
-	[ -x /usr/bin/chromium ]; then
-	echo "report interactive:    $(node report/test/check-report.js "$DIR/report-1m.html" 2>&1 |
+RHTML=$DIR/report-$REPORT_SEC.html
+r=$(run 1 "$BUILD/gfxstat" report -q -o "$RHTML" "$RTRACE")
+echo "report: $RTRACE, $(wc -c < "$RTRACE") bytes, $RFRAMES frames (120 Hz, $REPORT_SEC s)"
+row "gfxstat report" "$(wc -c < "$RTRACE")" "$RFRAMES" frame "$r" - -
+echo "  report file            $(wc -c < "$RHTML") bytes"
+if have node && [ -d "$ROOT/report/node_modules/playwright-core" ] && [ -x /usr/bin/chromium ]; then
+	echo "  report interactive     $(node "$ROOT/report/test/check-report.js" "$RHTML" 2>&1 |
 		grep -o '"tti_ms":[0-9]*' | cut -d: -f2) ms (headless Chromium, from navigation)"
 else
-	echo "report interactive:    not measured (node, report/node_modules or chromium missing)"
+	echo "  report interactive     not measured (node, report/node_modules or chromium missing)"
 fi
+
+# -- compare: 2 x 20 recordings -----------------------------------------------------------
+# Two folders of 20 gfxsim recordings each (60 Hz, 2 apps, --sched-noise 5, CMP_SEC s; NEW
+# with more jank), as Macrobenchmark keeps its iterations; compare reads each on its own.
+CMP=$DIR/compare-${CMP_SEC}s
+if stale "$CMP/done" "$BUILD/gfxsim"; then
+	echo "bench: generating $CMP/base and $CMP/new (2 x 20 gfxsim recordings of $CMP_SEC s)" >&2
+	rm -rf "$CMP"
+	mkdir -p "$CMP/base" "$CMP/new"
+	i=1
+	while [ $i -le 20 ]; do
+		"$BUILD/gfxsim" --seed $((100 + i)) --hz 60 --apps 2 --jank 5 --sched-noise 5 \
+			--duration "$CMP_SEC" -o "$CMP/base/iter$i.trace" 2> /dev/null
+		"$BUILD/gfxsim" --seed $((200 + i)) --hz 60 --apps 2 --jank 8 --sched-noise 5 \
+			--duration "$CMP_SEC" -o "$CMP/new/iter$i.trace" 2> /dev/null
+		i=$((i + 1))
+	done
+	touch "$CMP/done"
+fi
+CBYTES=$(cat "$CMP"/base/* "$CMP"/new/* | wc -c)
+echo "compare: $CMP/base and $CMP/new, 20 + 20 recordings of $CMP_SEC s, $CBYTES bytes"
+r=$(run "$RUNS" "$BUILD/gfxstat" compare -q "$CMP/base" "$CMP/new")
+row "gfxstat compare" "$CBYTES" 40 record "$r" - -

@@ -2,14 +2,16 @@
 /*
  * bench_run: run a command N times after one warm-up run and print the fastest wall time,
  * its user and system time, and the largest peak RSS seen. Output is one line of
- * "key=value" pairs for bench.sh. The command's standard output goes to /dev/null.
- *   bench_run N command [args...]
+ * "key=value" pairs for bench.sh. The command's standard output goes to /dev/null, its
+ * standard error to FILE with -e (warnings would clutter the table; a failure names FILE).
+ *   bench_run [-e FILE] N command [args...]
  */
 #define _DEFAULT_SOURCE /* wait4 */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -32,12 +34,18 @@ static double tv(struct timeval t)
 int main(int argc, char **argv)
 {
 	double best = 1e300, best_user = 0, best_sys = 0;
+	const char *err = NULL;
 	long max_rss = 0;
 	int n, i;
 
+	if (argc >= 3 && !strcmp(argv[1], "-e")) {
+		err = argv[2];
+		argc -= 2;
+		argv += 2;
+	}
 	n = argc >= 3 ? (int)strtol(argv[1], NULL, 10) : 0;
 	if (n < 1) {
-		fprintf(stderr, "usage: bench_run N command [args...]\n");
+		fprintf(stderr, "usage: bench_run [-e FILE] N command [args...]\n");
 		return 2;
 	}
 	for (i = 0; i <= n; i++) {
@@ -55,6 +63,11 @@ int main(int argc, char **argv)
 
 			if (fd >= 0)
 				dup2(fd, 1);
+			if (err) {
+				fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+				if (fd >= 0)
+					dup2(fd, 2);
+			}
 			execvp(argv[2], argv + 2);
 			perror("bench_run: exec");
 			_exit(127);
@@ -65,7 +78,8 @@ int main(int argc, char **argv)
 		}
 		t = now() - t0;
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-			fprintf(stderr, "bench_run: '%s' failed (status %d)\n", argv[2], status);
+			fprintf(stderr, "bench_run: '%s' failed (status %d)%s%s\n", argv[2], status,
+				err ? "; its messages are in " : "", err ? err : "");
 			return 1;
 		}
 		if (ru.ru_maxrss > max_rss)

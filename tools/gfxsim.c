@@ -486,6 +486,8 @@ struct ev {
 	int32_t b;
 };
 
+enum sched_state { SS_SLEEPING, SS_RUNNABLE, SS_RUNNING };
+
 struct thread {
 	char comm[16];		/* real comm (sched_switch payloads) */
 	int tid;
@@ -495,6 +497,9 @@ struct thread {
 	bool tgid_unknown;	/* header shows (-----) */
 	bool idle;
 	uint8_t cpu;
+	int8_t run_cpu;		/* sched noise: the CPU running it, or -1 */
+	uint8_t sst;		/* sched noise: SS_SLEEPING, SS_RUNNABLE or SS_RUNNING */
+	int16_t rq;		/* sched noise: its index in runq while runnable */
 	uint8_t hlen[2];
 	uint8_t plen;
 	char hdr[2][48];	/* "<comm>-<pid> (<tgid>) " precomputed: [0] named, [1] <...> */
@@ -588,6 +593,10 @@ struct gen {
 	int idle_thr[NCPU];
 	int pool[MAX_THREADS];	/* non-idle threads, for noise */
 	int npool;
+	int runq[MAX_THREADS];	/* sched noise: runnable threads */
+	int nrunq;
+	int freq_idx[2];	/* sched noise: frequency step of the big [0] and little [1] */
+	bool cstate[NCPU];	/* sched noise: the CPU's idle task is in a C-state */
 	int sfpid;
 	int t_sf_main, t_dispsync, t_evctl, t_hwbinder, t_sfbinder[SF_BINDERS];
 	int t_ss_binder, t_ss_am, t_atrace, t_vbinder;
@@ -965,72 +974,268 @@ static char *put_comm_pid(char *p, const char *k1, const struct thread *t, const
 	return put_i64(p, t->tid);
 }
 
+/*
+ * The noise follows one scheduler state, so the events tell a consistent story as a real
+ * trace's do: each CPU runs one thread (its idle task, swapper/N, when nothing else), a
+ * thread runs on at most one CPU, sched_switch takes the CPU's thread off (prev_state S or D:
+ * it sleeps; R or R+: preempted, it stays runnable) and puts on a runnable one, sched_waking
+ * (then sched_wakeup, as the kernel writes both) makes a sleeping thread runnable. A thread
+ * that writes a marker is running on the marker's CPU: before its marker it is woken if it
+ * slept and switched in (sched_to_cpu), at the marker's time. Every choice here draws from
+ * the `noise` stream, so frames and marker lines are the same with and without noise.
+ */
+static void rq_add(struct gen *g, int ti)
+{
+	struct thread *t = &g->th[ti];
+
+	if (t->sst == SS_RUNNABLE || t->idle)
+		return;
+	t->sst = SS_RUNNABLE;
+	t->rq = (int16_t)g->nrunq;
+	g->runq[g->nrunq++] = ti;
+}
+
+static void rq_del(struct gen *g, int ti)
+{
+	struct thread *t = &g->th[ti];
+	int last;
+
+	if (t->sst != SS_RUNNABLE)
+		return;
+	last = g->runq[--g->nrunq];
+	g->runq[t->rq] = last;
+	g->th[last].rq = t->rq;
+	t->rq = -1;
+}
+
+/* cpu_idle on an idle cpu: entering C-state 0..2, or leaving it (state=4294967295). */
+static void cpu_idle_line(struct gen *g, int cpu, int64_t us)
+{
+	const struct thread *idle = &g->th[g->idle_thr[cpu]];
+	bool enter = !g->cstate[cpu];
+	char *p = out_reserve(g);
+
+	p = put_head(g, p, idle, false, cpu, enter ? "d..1" : ".n.1", us);
+	p = put(p, "cpu_idle: state=", 16);
+	p = put_u64(p, enter ? rng_below(&g->noise, 3) : 4294967295u);
+	p = put(p, " cpu_id=", 8);
+	p = put_i64(p, cpu);
+	out_commit(g, p);
+	g->noise_lines++;
+	g->cstate[cpu] = enter;
+}
+
+/* sched_switch on cpu from its current thread to thread ni, at us. */
+static void sched_switch_line(struct gen *g, int cpu, int ni, const char *prev_state, int64_t us)
+{
+	struct rng *r = &g->noise;
+	int pi = g->cpu_cur[cpu];
+	struct thread *prev = &g->th[pi], *next = &g->th[ni];
+	char *p;
+
+	if (prev->idle && g->cstate[cpu])
+		cpu_idle_line(g, cpu, us);	/* the CPU leaves its C-state first */
+	p = out_reserve(g);
+	if (prev->idle)
+		prev_state = "R";	/* the idle task is always runnable */
+	p = put_head(g, p, prev, pick_unknown(r, prev), cpu, "d..2", us);
+	p = put_comm_pid(p, "sched_switch: prev_comm=", prev, " prev_pid=");
+	p = put(p, " prev_prio=", 11);
+	p = put_i64(p, prev->prio);
+	p = put(p, " prev_state=", 12);
+	p = put(p, prev_state, strlen(prev_state));
+	p = put_comm_pid(p, " ==> next_comm=", next, " next_pid=");
+	p = put(p, " next_prio=", 11);
+	p = put_i64(p, next->prio);
+	out_commit(g, p);
+	g->noise_lines++;
+
+	prev->run_cpu = -1;
+	prev->sst = SS_SLEEPING;
+	if (!prev->idle && prev_state[0] == 'R')
+		rq_add(g, pi);
+	rq_del(g, ni);
+	next->sst = SS_RUNNING;
+	next->run_cpu = (int8_t)cpu;
+	g->cpu_cur[cpu] = ni;
+}
+
+/* sched_waking, then sched_wakeup, of sleeping thread wi by the thread running on cpu. */
+static void sched_wake_lines(struct gen *g, int cpu, int wi, int target, int64_t us)
+{
+	static const char *const fl[] = { "d..3", "d..3", "d..4", "dn.3", "d.h4", "d..5" };
+	struct rng *r = &g->noise;
+	const struct thread *cur = &g->th[g->cpu_cur[cpu]], *w = &g->th[wi];
+	bool unknown = pick_unknown(r, cur);
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		const char *f = i ? "d..4" : fl[rng_below(r, 6)];
+		char *p = out_reserve(g);
+
+		p = put_head(g, p, cur, unknown, cpu, f, us);
+		p = put_comm_pid(p, i ? "sched_wakeup: comm=" : "sched_waking: comm=", w,
+				 " pid=");
+		p = put(p, " prio=", 6);
+		p = put_i64(p, w->prio);
+		p = put(p, " target_cpu=", 12);
+		p = put_cpu(p, target);
+		out_commit(g, p);
+		g->noise_lines++;
+	}
+	rq_add(g, wi);
+}
+
+/* a runnable thread to run next, or -1 */
+static int pick_runnable(struct gen *g)
+{
+	return g->nrunq ? g->runq[rng_below(&g->noise, (uint32_t)g->nrunq)] : -1;
+}
+
+/* a sleeping thread of the pool, or -1 when a few tries find none */
+static int pick_sleeping(struct gen *g)
+{
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		int ti = g->pool[rng_below(&g->noise, (uint32_t)g->npool)];
+
+		if (g->th[ti].sst == SS_SLEEPING)
+			return ti;
+	}
+	return -1;
+}
+
+/* Make thread ti the one cpu runs at us (before it writes a marker there). */
+static void sched_to_cpu(struct gen *g, int ti, int cpu, int64_t us)
+{
+	struct thread *t = &g->th[ti];
+
+	if (g->cpu_cur[cpu] == ti)
+		return;
+	if (t->sst == SS_RUNNING) {
+		/* it ran on another CPU: preempted there, it migrates */
+		int c = t->run_cpu, ni = pick_runnable(g);
+
+		sched_switch_line(g, c, ni >= 0 ? ni : g->idle_thr[c], "R+", us);
+	} else if (t->sst == SS_SLEEPING) {
+		sched_wake_lines(g, cpu, ti, cpu, us);
+	}
+	sched_switch_line(g, cpu, ti, "R+", us);
+}
+
+/* cpufreq policy of a CPU: CPUs 0..3 the little cluster, 4..7 the big one */
+static void freq_lines(struct gen *g, int cpu, int64_t us)
+{
+	struct rng *r = &g->noise;
+	int cl = cpu < NCPU / 2, first = cl ? 0 : NCPU / 2, c;
+	uint32_t nf = cl ? sizeof(freq_little) / sizeof(freq_little[0]) :
+			   sizeof(freq_big) / sizeof(freq_big[0]);
+	int step = 1 + (int)rng_below(r, 3), idx = g->freq_idx[cl];
+	uint32_t f;
+
+	/* governors move a few steps at a time; down when at the top, up at the bottom */
+	idx += (idx + step >= (int)nf || (idx - step >= 0 && rng_below(r, 2))) ? -step : step;
+	if (idx < 0)
+		idx = 0;
+	g->freq_idx[cl] = idx;
+	f = cl ? freq_little[idx] : freq_big[idx];
+	/* the policy's every CPU, written by the CPU that changed it (schedutil's sugov) */
+	for (c = first; c < first + NCPU / 2; c++) {
+		const struct thread *cur = &g->th[g->cpu_cur[cpu]];
+		char *p = out_reserve(g);
+
+		p = put_head(g, p, cur, false, cpu, "...1", us);
+		p = put(p, "cpu_frequency: state=", 21);
+		p = put_u64(p, f);
+		p = put(p, " cpu_id=", 8);
+		p = put_i64(p, c);
+		out_commit(g, p);
+		g->noise_lines++;
+	}
+}
+
+/* a CPU switches: to a runnable thread, or a busy one to its idle task; false if none can */
+static bool noise_switch(struct gen *g, int cpu, int64_t us)
+{
+	static const char *const states[] = { "S", "S", "S", "S", "S", "S", "S", "D", "R+",
+					      "R" };
+	int ni = pick_runnable(g), c;
+
+	for (c = 0; ni < 0 && c < NCPU && g->th[g->cpu_cur[cpu]].idle; c++)
+		cpu = (cpu + 1) % NCPU;
+	if (ni < 0 && g->th[g->cpu_cur[cpu]].idle)
+		return false;
+	sched_switch_line(g, cpu, ni >= 0 ? ni : g->idle_thr[cpu],
+			  states[rng_below(&g->noise, 10)], us);
+	return true;
+}
+
+/* a sleeping thread wakes up; false if none was found */
+static bool noise_wake(struct gen *g, int cpu, int64_t us)
+{
+	int ti = pick_sleeping(g);
+
+	if (ti < 0)
+		return false;
+	sched_wake_lines(g, cpu, ti, (int)rng_below(&g->noise, NCPU), us);
+	return true;
+}
+
+/* a CPU running its idle task enters or leaves a C-state; false if every CPU is busy */
+static bool noise_idle(struct gen *g, int cpu, int64_t us)
+{
+	int c;
+
+	for (c = 0; c < NCPU; c++)
+		if (g->th[g->cpu_cur[(cpu + c) % NCPU]].idle) {
+			cpu_idle_line(g, (cpu + c) % NCPU, us);
+			return true;
+		}
+	return false;
+}
+
+/*
+ * One noise event, in about the shares of a real `atrace sched freq idle gfx` trace (the
+ * Gracker list_jank systrace: 37.7 k sched_switch, 20.5 k sched_waking and as many
+ * sched_wakeup, 29.4 k cpu_idle, cpu_frequency only when a governor moves), falling back
+ * to another kind when the state does not allow the drawn one.
+ */
 static void noise_line(struct gen *g, int64_t us)
 {
 	struct rng *r = &g->noise;
 	uint32_t kind = rng_below(r, 100);
 	int cpu = (int)rng_below(r, NCPU);
-	char *p = out_reserve(g);
 
-	if (kind < 45) {
-		/* The line's task is the one being switched out, as the kernel logs it. */
-		const struct thread *prev = &g->th[g->cpu_cur[cpu]];
-		int ni = rng_below(r, 4) == 0 ? g->idle_thr[cpu] :
-			 g->pool[rng_below(r, (uint32_t)g->npool)];
-		const struct thread *next;
-
-		if (ni == g->cpu_cur[cpu])
-			ni = prev->idle ? g->pool[0] : g->idle_thr[cpu];
-		next = &g->th[ni];
-		static const char *const states[] = { "S", "S", "S", "S", "S", "S", "R+", "R",
-						      "D", "S" };
-		const char *st = prev->idle ? "R" : states[rng_below(r, 10)];
-
-		p = put_head(g, p, prev, pick_unknown(r, prev), cpu, "d..2", us);
-		p = put_comm_pid(p, "sched_switch: prev_comm=", prev, " prev_pid=");
-		p = put(p, " prev_prio=", 11);
-		p = put_i64(p, prev->prio);
-		p = put(p, " prev_state=", 12);
-		p = put(p, st, strlen(st));
-		p = put_comm_pid(p, " ==> next_comm=", next, " next_pid=");
-		p = put(p, " next_prio=", 11);
-		p = put_i64(p, next->prio);
-		g->cpu_cur[cpu] = ni;
-	} else if (kind < 75) {
-		static const char *const fl[] = { "d..2", "d..2", "d..4", "dn.2", "d.h5", "d..3" };
-		const struct thread *cur = &g->th[g->cpu_cur[cpu]];
-		const struct thread *w = &g->th[g->pool[rng_below(r, (uint32_t)g->npool)]];
-		const char *f = fl[rng_below(r, 6)];
-
-		p = put_head(g, p, cur, pick_unknown(r, cur), cpu, f, us);
-		p = put_comm_pid(p, "sched_wakeup: comm=", w, " pid=");
-		p = put(p, " prio=", 6);
-		p = put_i64(p, w->prio);
-		p = put(p, " target_cpu=", 12);
-		p = put_cpu(p, (int)rng_below(r, NCPU));
-	} else if (kind < 90) {
-		const struct thread *idle = &g->th[g->idle_thr[cpu]];
-		bool exit_idle = rng_below(r, 2);
-
-		p = put_head(g, p, idle, false, cpu, exit_idle ? ".n.1" : "d..1", us);
-		p = put(p, "cpu_idle: state=", 16);
-		p = put_u64(p, exit_idle ? 4294967295u : rng_below(r, 3));
-		p = put(p, " cpu_id=", 8);
-		p = put_i64(p, cpu);
-	} else {
-		const struct thread *cur = &g->th[g->cpu_cur[cpu]];
-		uint32_t f = cpu < NCPU / 2 ?
-			freq_little[rng_below(r, sizeof(freq_little) / sizeof(freq_little[0]))] :
-			freq_big[rng_below(r, sizeof(freq_big) / sizeof(freq_big[0]))];
-
-		p = put_head(g, p, cur, pick_unknown(r, cur), cpu, "...1", us);
-		p = put(p, "cpu_frequency: state=", 21);
-		p = put_u64(p, f);
-		p = put(p, " cpu_id=", 8);
-		p = put_i64(p, cpu);
+	if (kind < 1) {
+		freq_lines(g, cpu, us);
+		return;
 	}
-	out_commit(g, p);
-	g->noise_lines++;
+	if (kind < 50 && noise_switch(g, cpu, us))
+		return;
+	if (kind < 72 && noise_wake(g, cpu, us))
+		return;
+	if (noise_idle(g, cpu, us) || noise_switch(g, cpu, us) || noise_wake(g, cpu, us))
+		return;
+	freq_lines(g, cpu, us);
+}
+
+static void sched_init(struct gen *g)
+{
+	int i;
+
+	for (i = 0; i < g->nth; i++) {
+		g->th[i].run_cpu = -1;
+		g->th[i].sst = SS_SLEEPING;
+		g->th[i].rq = -1;
+	}
+	for (i = 0; i < NCPU; i++) {
+		g->th[g->idle_thr[i]].run_cpu = (int8_t)i;
+		g->th[g->idle_thr[i]].sst = SS_RUNNING;
+		g->cpu_cur[i] = g->idle_thr[i];
+	}
+	g->freq_idx[0] = 3;
+	g->freq_idx[1] = 3;
 }
 
 /*
@@ -1041,7 +1246,7 @@ static void noise_line(struct gen *g, int64_t us)
  */
 static void emit_noise(struct gen *g, int64_t prev_us, int64_t us)
 {
-	int64_t gap = us - prev_us, w, j, n, cap = 64 * (int64_t)g->o.noise + 64;
+	int64_t gap = us - prev_us, w, j, n, spent, cap = 64 * (int64_t)g->o.noise + 64;
 
 	g->noise_credit += rng_below(&g->noise, (uint32_t)(2 * g->o.noise + 1));
 	if (g->noise_credit > cap)
@@ -1053,10 +1258,16 @@ static void emit_noise(struct gen *g, int64_t prev_us, int64_t us)
 		n = g->noise_credit;
 	if (n <= 0)
 		return;
-	g->noise_credit -= n;
 	w = gap / (n + 1);
-	for (j = 1; j <= n && !g->stop; j++)
+	/* credit counts lines: a wakeup writes two, a frequency change one per CPU of its
+	 * policy, so a call may write more than one */
+	for (j = 1, spent = 0; j <= n && spent < n && !g->stop; j++) {
+		uint64_t before = g->noise_lines;
+
 		noise_line(g, prev_us + j * w + rng_below(&g->noise, (uint32_t)w));
+		spent += (int64_t)(g->noise_lines - before);
+	}
+	g->noise_credit -= spent;
 }
 
 /* ------------------------------------------------------------------------------------ */
@@ -1169,7 +1380,10 @@ static void emit_event(struct gen *g, const struct ev *e)
 	}
 	if (rng_below(&g->fmt, 40) == 0)
 		t->cpu = (uint8_t)rng_below(&g->fmt, NCPU);
-	g->cpu_cur[t->cpu] = e->thr;
+	if (g->o.noise)
+		sched_to_cpu(g, e->thr, t->cpu, us);
+	else
+		g->cpu_cur[t->cpu] = e->thr;
 
 	/* separate statements: argument evaluation order is unspecified in C */
 	flags = marker_flags(g);
@@ -2245,6 +2459,7 @@ int main(int argc, char **argv)
 	g->fg = -1;
 
 	setup_world(g);
+	sched_init(g);
 
 	g->out = stdout;
 	g->out_name = "<stdout>";
