@@ -32,6 +32,7 @@ struct cli_live {
 	size_t n, cap;
 	size_t *slot;          /* open addressing: index + 1, 0 empty */
 	size_t nslot;          /* a power of two */
+	uint64_t ctx_shown;    /* context samples seen at the last view */
 };
 
 static uint64_t fnv1a(const char *p, size_t n)
@@ -242,6 +243,65 @@ void cli_live_view(struct cli_live *l, FILE *o, int tty, int width, const char *
 		e->longest_1s = 0;
 	}
 	fflush(o);
+}
+
+/* @v thousandths as "41.250" cut to @dec decimals, the sign kept ("-2.000"). */
+static const char *milli_text(int64_t v, int dec, char *buf, size_t cap)
+{
+	long long a = v < 0 ? -(long long)v : (long long)v;
+	char frac[8];
+
+	snprintf(frac, sizeof(frac), "%03lld", a % 1000);
+	frac[dec] = 0;
+	snprintf(buf, cap, "%s%lld%s%s", v < 0 ? "-" : "", a / 1000, dec ? "." : "", frac);
+	return buf;
+}
+
+void cli_live_context(struct cli_live *l, FILE *o, int tty, const char *prefix, double host_s,
+		      const struct gfxstat_context_info *ci)
+{
+	char line[400], a[32];
+	const char *hot = NULL, *sep = tty ? "  " : "\t";
+	int64_t cpu = GFXSTAT_CONTEXT_NONE, temp = GFXSTAT_CONTEXT_NONE;
+	int64_t mw = GFXSTAT_CONTEXT_NONE;
+	size_t i, n = 0;
+
+	if (!ci->samples || (!tty && ci->samples == l->ctx_shown))
+		return;
+	l->ctx_shown = ci->samples;
+	for (i = 0; i < ci->nseries; i++) {
+		const struct gfxstat_context_series *s = &ci->series[i];
+		int64_t v = ci->last[i];
+
+		if (v == GFXSTAT_CONTEXT_NONE)
+			continue;
+		if (s->kind == GFXSTAT_CTX_CPU_LOAD && s->index < 0)
+			cpu = v;
+		else if (s->kind == GFXSTAT_CTX_THERMAL && (temp == GFXSTAT_CONTEXT_NONE || v > temp)) {
+			temp = v;
+			hot = strchr(s->name, '.') ? strchr(s->name, '.') + 1 : s->name;
+		} else if (s->kind == GFXSTAT_CTX_BATTERY_POWER) {
+			mw = v;
+		}
+	}
+	line[0] = 0;
+	/* the load is permille: 375 is 37.5 % */
+	if (cpu != GFXSTAT_CONTEXT_NONE)
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%scpu %lld.%lld %%", sep,
+				      (long long)(cpu / 10), (long long)(cpu % 10));
+	if (hot && n < sizeof(line))
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%shottest %s %s C", sep,
+				      cli_shown(hot), milli_text(temp, 1, a, sizeof(a)));
+	if (mw != GFXSTAT_CONTEXT_NONE && n < sizeof(line))
+		snprintf(line + n, sizeof(line) - n, "%sbattery %s W", sep,
+			 milli_text(mw, 3, a, sizeof(a)));
+	if (!line[0])
+		return;
+	if (tty)
+		fprintf(o, "device:%s\n", line);
+	else
+		fprintf(o, "%s%s%.0f s\tdevice%s\n", prefix ? prefix : "", prefix ? "\t" : "",
+			host_s, line);
 }
 
 void cli_live_summary(const struct cli_live *l, FILE *o, int width)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "gfxstat/gfxstat.h"
+#include "gfxstat/gfxstat_capture.h"
 
 struct cli_live;
 
@@ -32,6 +33,14 @@ size_t cli_live_layers(const struct cli_live *l);
  */
 void cli_live_view(struct cli_live *l, FILE *o, int tty, int width, const char *prefix,
 		   double host_s);
+
+/*
+ * cli_live_context() - the device's line of the live view, from the context's newest sample:
+ * all CPUs' load, the hottest thermal zone and the battery's power (what the device gives of
+ * them). On a terminal always; else one plain line per new sample, like the layers'.
+ */
+void cli_live_context(struct cli_live *l, FILE *o, int tty, const char *prefix, double host_s,
+		      const struct gfxstat_context_info *ci);
 
 /* cli_live_summary() - the closing table, one row per layer; @width 0: names never cut. */
 void cli_live_summary(const struct cli_live *l, FILE *o, int width);

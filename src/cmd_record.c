@@ -19,7 +19,7 @@
 enum {
 	OPT_ADB = 256, OPT_ALL, OPT_DURATION, OPT_APP, OPT_SOURCE, OPT_CATEGORIES, OPT_RECONNECT,
 	OPT_LOCAL, OPT_PID_FILE, OPT_ON_DEVICE, OPT_DEVICE_BINARY, OPT_POLL_MS, OPT_OVERWRITE,
-	OPT_REPEAT, OPT_SETTLE, OPT_BEFORE, OPT_AFTER, OPT_SAVE, OPT_DB, OPT_LABEL
+	OPT_REPEAT, OPT_SETTLE, OPT_BEFORE, OPT_AFTER, OPT_SAVE, OPT_DB, OPT_LABEL, OPT_CONTEXT_MS
 };
 
 #define DEV_BIN GFXSTAT_PHONE_BIN
@@ -36,6 +36,7 @@ struct rec_opts {
 	const char *categories;
 	long reconnect;
 	long poll_ms;
+	long context_ms;
 	struct rec_repeat rep;
 };
 
@@ -72,6 +73,16 @@ static int rec_opt(void *user, int id, const char *arg)
 		return -1;
 	case OPT_POLL_MS:
 		return cli_long("--poll-ms", arg, 50, 60000, &o->poll_ms);
+	case OPT_CONTEXT_MS:
+		if (cli_long("--context-ms", arg, 0, 600000, &o->context_ms))
+			return -1;
+		/* each sample is an adb round trip: faster would steal the frames' time */
+		if (o->context_ms > 0 && o->context_ms < 100) {
+			cli_error("--context-ms takes 0 (off) or 100 to 600000 ms, not %ld",
+				  o->context_ms);
+			return -1;
+		}
+		return 0;
 	case 'o':
 		o->dir = arg;
 		return 0;
@@ -133,6 +144,7 @@ static const struct cli_opt record_opts[] = {
 	{ OPT_APP, "app", "PKG", "the app or process to measure (default: the focused one)" },
 	{ OPT_SOURCE, "source", "NAME", "auto, trace, perfetto, latency, gfxinfo, pageflip (auto)" },
 	{ OPT_POLL_MS, "poll-ms", "MS", "pageflip: poll the counter every MS ms (1000)" },
+	{ OPT_CONTEXT_MS, "context-ms", "MS", "sample CPU, GPU, thermal, battery, app (1000; 0 off)" },
 	{ 'o', "output", "DIR", "session folder (default: a new gfxstat-SERIAL-UTCTIME)" },
 	{ OPT_OVERWRITE, "overwrite", NULL, "replace the session that -o DIR already holds" },
 	{ OPT_CATEGORIES, "categories", "LIST", "atrace categories (\"gfx view input\", gfx,view)" },
@@ -169,10 +181,19 @@ static const char record_details[] =
 	"prints plain lines. A table per layer closes the capture.\n"
 	"The session folder holds the raw capture (compressed), device.json, frames.csv,\n"
 	"summary.json (the metrics of 'gfxstat analyze --json') and android_FPS_frome_GFX's\n"
-	"fps.csv/dropFrames.csv, written as it goes. Each run gets a new folder\n"
-	"gfxstat-SERIAL-YYYYmmddTHHMMSSZ (UTC); -o DIR holding a session is refused unless\n"
-	"--overwrite, which writes the new session beside it and replaces it only once the new\n"
-	"one holds a capture (a failed run leaves the old session as it was).\n"
+	"fps.csv/dropFrames.csv, written as it goes.\n"
+	"Beside the frames it samples the device every --context-ms (1000; 0: off), one adb\n"
+	"round trip each, without root: CPU load per core (/proc/stat) and frequency, the GPU's\n"
+	"frequency (kgsl, Mali or devfreq: the path is named) and kgsl's busy time, thermal\n"
+	"zones, the battery's current, voltage, temperature, level and power (V x I, with\n"
+	"current_now's sign: below 0 discharging on most devices), the app's CPU and RSS.\n"
+	"context.csv gets a row per sample (flushed), summary.json min/mean/max per series;\n"
+	"a reading the device refuses is said once and left out. The trace also gets the\n"
+	"thread-state atrace categories (sched freq idle binder_driver) the device lists.\n"
+	"Each run gets a new folder gfxstat-SERIAL-YYYYmmddTHHMMSSZ (UTC); -o DIR holding a\n"
+	"session is refused unless --overwrite, which writes the new session beside it and\n"
+	"replaces it only once the new one holds a capture (a failed run leaves the old\n"
+	"session as it was).\n"
 	"--source NAME that the device cannot give (perfetto without a perfetto binary, trace\n"
 	"without a readable trace_pipe) is refused before anything starts, saying what it can\n"
 	"give. --app and --categories reach the phone's shell: they take only what Android's\n"
@@ -195,11 +216,12 @@ static const char record_details[] =
 	"\n"
 	"--on-device pushes the phone build (make android) to " DEV_BIN ", starts it\n"
 	"detached with --local, and returns: the capture survives unplugging the cable, like\n"
-	"android_FPS_frome_GFX's gfx.sh. 'gfxstat stop' ends it, 'gfxstat pull' fetches the session from\n"
-	DEV_SESSIONS ". The phone's recorder gets --source, --app, --categories,\n"
-	"--duration and --poll-ms; auto picks trace, latency, gfxinfo or pageflip there\n"
-	"(Perfetto's trace is pulled by a host: --source perfetto, -o, --save and --all do\n"
-	"not go with --on-device). GFXSTAT_TRACEFS overrides where --local finds trace_pipe.\n"
+	"android_FPS_frome_GFX's gfx.sh. 'gfxstat stop' ends it, 'gfxstat pull' fetches the\n"
+	"session from " DEV_SESSIONS ". The phone's recorder gets --source, --app,\n"
+	"--categories, --duration, --poll-ms and --context-ms; auto picks trace, latency,\n"
+	"gfxinfo or pageflip there (Perfetto's trace is pulled by a host: --source perfetto,\n"
+	"-o, --save and --all do not go with --on-device). GFXSTAT_TRACEFS overrides where\n"
+	"--local finds trace_pipe.\n"
 	"\n"
 	"Exit status: 0 stopped by Ctrl-C or --duration, 2 usage (or -o DIR holds a session,\n"
 	"or --app/--categories outside their grammar), 3 no frames captured (nor page-flip\n"
@@ -213,7 +235,8 @@ static const char record_details[] =
 static const struct cli_cmd record_cmd = {
 	"gfxstat record",
 	"gfxstat record [-s SERIAL | --all] [--duration SEC] [--app PKG] [--source NAME]\n"
-	"                      [-o DIR [--overwrite]] [--categories LIST] [--adb PATH] [-q]\n"
+	"                      [-o DIR [--overwrite]] [--categories LIST] [--context-ms MS]\n"
+	"                      [--adb PATH] [-q]\n"
 	"                      [--save [--db PATH|URL] [--label TEXT]]\n"
 	"       gfxstat record --repeat N [--settle SEC] [--before CMD] [--after CMD] [options]\n"
 	"                      -- CMD [ARG...]",
@@ -270,6 +293,7 @@ static int launch_on_device(const struct adb *a, const struct rec_opts *o)
 	po.categories = o->categories;
 	po.duration_s = o->duration;
 	po.poll_ms = o->poll_ms;
+	po.context_ms = o->context_ms;
 	rc = gfxstat_phone_launch(&t, bin, name, &po);
 	if (rc == GFXSTAT_CAP_E_BAD_OPTION) {
 		/* rec_opt checked --app and --categories: only the binary's path is left */
@@ -330,6 +354,7 @@ static int record_device(const struct rec_opts *o, const char *serial, const cha
 	r->co.duration_ns = (int64_t)(o->duration * 1e9);
 	r->co.reconnect_s = (int)o->reconnect;
 	r->co.poll_ms = o->poll_ms;
+	r->co.context_ms = o->context_ms;
 	r->dir = dir;
 	r->replace = replace;
 	r->prefix = prefix;
@@ -370,6 +395,7 @@ static int record_local(const struct rec_opts *o)
 	r->co.categories = o->categories;
 	r->co.duration_ns = (int64_t)(o->duration * 1e9);
 	r->co.poll_ms = o->poll_ms;
+	r->co.context_ms = o->context_ms;
 	r->dir = o->dir;
 	r->replace = o->overwrite;
 	r->pid_file = o->pid_file;
@@ -470,6 +496,7 @@ int cmd_record(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	o.categories = "gfx view input";
 	o.reconnect = 10;
+	o.context_ms = GFXSTAT_CONTEXT_MS;
 	o.rep.settle = 1.0;
 	first = cli_parse(&record_cmd, argc, argv, rec_opt, &o);
 	if (first == -2)

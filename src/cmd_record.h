@@ -10,6 +10,7 @@
 #include "adb.h"
 #include "cli.h"
 #include "cli_live.h"
+#include "cmd_record_context.h"
 #include "cmd_record_pageflip.h"
 #include "gfxstat/gfxstat_capture.h"
 
@@ -47,6 +48,7 @@ struct rec {
 	FILE *rawf, *frames, *fps, *drop;
 	struct cli_rowbuf rb;
 	struct cmd_pageflip pf;
+	struct cmd_context ctx;   /* context.csv */
 	struct gfxstat_gfx_model *gfx;
 	struct gfxstat_metrics *m;
 	struct cli_live *live;

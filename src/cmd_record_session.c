@@ -2,7 +2,8 @@
 /*
  * One device's recording: the library captures (gfxstat_capture.h); this file keeps the
  * session folder (the raw capture, device.json, frames.csv, summary.json, the seed's
- * fps.csv/dropFrames.csv, pageflip.csv), all written as it goes, and draws the live view.
+ * fps.csv/dropFrames.csv, pageflip.csv, context.csv), all written as it goes, and draws the
+ * live view.
  * Nothing is lost: a folder holding a session is never written into unless --overwrite,
  * and a default folder is fresh and unique.
  */
@@ -22,8 +23,8 @@
 /* What a session folder may hold: each is removed by --overwrite, so no two sessions mix. */
 static const char *const session_files[] = {
 	"device.json", "summary.json", "frames.csv", "fps.csv", "dropFrames.csv", "pageflip.csv",
-	"trace.txt.gz", "trace.pftrace", "latency.txt.gz", "gfxinfo.txt.gz", "pageflip.txt.gz",
-	"report.html", NULL,
+	"context.csv", "trace.txt.gz", "trace.pftrace", "latency.txt.gz", "gfxinfo.txt.gz",
+	"pageflip.txt.gz", "report.html", NULL,
 };
 
 /* Whether @dir holds a file of a session. */
@@ -330,6 +331,8 @@ static void view(struct rec *r, double now)
 	if (src == GFXSTAT_CAPTURE_PAGEFLIP) {
 		cmd_pageflip_view(&r->pf, gfxstat_capture_pageflip(r->cap), r->tty, r->prefix,
 				  d->serial, gfxstat_capture_reason(r->cap), now - r->t0);
+		cli_live_context(r->live, stdout, r->tty, r->prefix, now - r->t0,
+				 gfxstat_capture_context(r->cap));
 		return;
 	}
 	if (r->tty) {
@@ -340,6 +343,9 @@ static void view(struct rec *r, double now)
 		if (d->focus[0])
 			printf("focus: %s\n", d->focus);
 	}
+	/* the device's CPU, hottest zone and power above the layers (the context's newest) */
+	cli_live_context(r->live, stdout, r->tty, r->prefix, now - r->t0,
+			 gfxstat_capture_context(r->cap));
 	cli_live_view(r->live, stdout, r->tty, r->width, r->prefix, now - r->t0);
 }
 
@@ -391,6 +397,16 @@ static void on_pageflip(void *user, const struct gfxstat_pageflip_sample *s)
 	cmd_pageflip_sample(&((struct rec *)user)->pf, s);
 }
 
+/* A context sample: its row of context.csv, flushed. */
+static void on_context(void *user, const struct gfxstat_context_sample *s)
+{
+	struct rec *r = user;
+
+	if (r->ready && cmd_context_sample(&r->ctx, r->dir, gfxstat_capture_context(r->cap), s) &&
+	    !r->write_failed)
+		r->write_failed = r->ctx.write_failed;
+}
+
 /* ---------------------------------------------------------------------------------------- */
 
 static void write_summary(struct rec *r, int exit_code)
@@ -422,6 +438,7 @@ static void write_summary(struct rec *r, int exit_code)
 	fprintf(f, "]");
 	if (gfxstat_capture_source(r->cap) == GFXSTAT_CAPTURE_PAGEFLIP)
 		cmd_pageflip_json(f, gfxstat_capture_pageflip(r->cap));
+	cmd_context_json(f, gfxstat_capture_context(r->cap));
 	fprintf(f, "}\n");
 	if (fclose(f) && !r->write_failed)
 		r->write_failed = errno ? errno : EIO;
@@ -487,6 +504,8 @@ static void close_session(struct rec *r)
 		fclose(r->drop);
 	if (cmd_pageflip_close(&r->pf) && !r->write_failed)
 		r->write_failed = r->pf.write_failed;
+	if (cmd_context_close(&r->ctx) && !r->write_failed)
+		r->write_failed = r->ctx.write_failed;
 	gfxstat_gfx_model_free(r->gfx);
 	gfxstat_metrics_free(r->m);
 	cli_live_free(r->live);
@@ -547,6 +566,15 @@ static int store_session(struct rec *r)
 	return rc ? CLI_OUTPUT : CLI_OK;
 }
 
+
+/* The session's report.html was written (a damaged capture still gets one). */
+static int access_report(const char *dir)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/report.html", dir);
+	return access(path, F_OK) == 0;
+}
 int cmd_record_report(const char *dir)
 {
 	int sig = cli_stop_signal, rc;
@@ -560,6 +588,9 @@ int cmd_record_report(const char *dir)
 		cli_stop_signal = sig;
 	if (rc == CLI_OUTPUT)
 		cli_error("%s: the session is kept but its report.html could not be written", dir);
+	else if (rc && access_report(dir))
+		cli_warn("%s: report.html written from a damaged capture (see the warnings above)",
+			 dir);
 	else if (rc)
 		cli_warn("%s: no report.html: 'gfxstat report' cannot read this capture", dir);
 	return rc == CLI_OUTPUT ? CLI_OUTPUT : CLI_OK;
@@ -576,7 +607,7 @@ static int captured(const struct rec *r)
 int cmd_record_one(struct rec *r)
 {
 	struct gfxstat_capture_sink sink = { on_frame, on_raw, on_log, on_tick, on_stop, on_source,
-					     on_pageflip, NULL };
+					     on_pageflip, NULL, on_context };
 	const struct gfxstat_device_info *d;
 	const char *stop;
 	int rc, code, got;

@@ -224,6 +224,78 @@ struct gfxstat_pageflip_totals {
 	long poll_ms;
 };
 
+/* ---------------------------------------------------------------------------------------- */
+/* The device's context, sampled beside the frames                                           */
+
+#define GFXSTAT_CONTEXT_NONE INT64_MIN  /* a series with no value in a sample */
+#define GFXSTAT_CONTEXT_MAX 192         /* series kept; more CPUs or zones are left out, said */
+#define GFXSTAT_CONTEXT_MS 1000         /* the default period */
+
+/*
+ * What a series measures, and its unit. Loads are permille (the CSV's percent with one
+ * decimal); the others are the device's integers in the unit named.
+ */
+enum gfxstat_context_kind {
+	GFXSTAT_CTX_CPU_LOAD,        /* permille busy of busy + idle, /proc/stat deltas; index:
+				      * the CPU, -1 for all */
+	GFXSTAT_CTX_CPU_FREQ,        /* kHz, cpuN/cpufreq/scaling_cur_freq */
+	GFXSTAT_CTX_GPU_FREQ,        /* kHz, the kernel's Hz / 1000 (kgsl gpuclk, Mali or
+				      * devfreq cur_freq: the path is the series') */
+	GFXSTAT_CTX_GPU_BUSY,        /* permille, kgsl gpubusy's last window */
+	GFXSTAT_CTX_THERMAL,         /* millidegrees C as the zone reports it; index: the zone */
+	GFXSTAT_CTX_BATTERY_CURRENT, /* uA, current_now as the device reports it: Android's
+				      * convention (BatteryManager) is < 0 while discharging,
+				      * which most devices follow; some report > 0 */
+	GFXSTAT_CTX_BATTERY_VOLTAGE, /* uV, voltage_now */
+	GFXSTAT_CTX_BATTERY_TEMP,    /* tenths of a degree C, temp */
+	GFXSTAT_CTX_BATTERY_LEVEL,   /* percent, capacity */
+	GFXSTAT_CTX_BATTERY_POWER,   /* mW = voltage x current of the same sample, with the
+				      * current's sign: < 0 drawn from the battery (Android's
+				      * convention) */
+	GFXSTAT_CTX_APP_CPU,         /* permille of one CPU: the app's utime + stime deltas
+				      * (USER_HZ 100, as on every Android) over the uptime's */
+	GFXSTAT_CTX_APP_RSS,         /* kB, VmRSS of /proc/PID/status */
+};
+
+/* One series: a column of context.csv, with its summary so far. */
+struct gfxstat_context_series {
+	enum gfxstat_context_kind kind;
+	char name[96];        /* "cpu_load_pct", "cpu3_freq_khz", "thermal_mC.skin-therm": the
+			       * device's names with bytes outside [A-Za-z0-9._+-] made '_' */
+	const char *unit;     /* "permille", "kHz", "mC", "uA", "uV", "dC", "%", "mW", "kB" */
+	char path[192];       /* where it is read ("/sys/class/kgsl/kgsl-3d0/gpuclk") */
+	int32_t index;        /* the CPU or zone, -1 */
+	uint64_t n;           /* samples with a value */
+	int64_t min, max, sum;
+};
+
+/* A reading the device refused at the first sample (its series is left out). */
+struct gfxstat_context_refusal {
+	char what[96];        /* the series ("thermal_mC.skin-therm"), or the group ("thermal") */
+	char path[192];
+	char reason[96];      /* the device's words: "Permission denied" */
+};
+
+/* The context so far: what gfxstat_capture_context() returns. */
+struct gfxstat_context_info {
+	long period_ms;                /* 0: not sampled */
+	uint64_t samples, failed;      /* samples read; reads that got no answer */
+	size_t nseries;                /* fixed by the first sample */
+	const struct gfxstat_context_series *series;
+	const int64_t *last;           /* the newest sample's values (nseries) */
+	int64_t last_ns;               /* its time, as gfxstat_context_sample's; 0: none */
+	size_t nrefused;
+	const struct gfxstat_context_refusal *refused;
+};
+
+/* One sample: a row of context.csv. */
+struct gfxstat_context_sample {
+	int64_t time_ns;      /* since the capture started, host clock (the read's midpoint) */
+	int64_t uptime_ns;    /* the device's /proc/uptime, or GFXSTAT_CONTEXT_NONE */
+	size_t n;             /* the series, as gfxstat_capture_context() lists them */
+	const int64_t *v;     /* v[i] of series i, or GFXSTAT_CONTEXT_NONE */
+};
+
 struct gfxstat_capture_sink {
 	gfxstat_frame_fn frame;  /* every frame of the capture, in order */
 	/* Raw bytes, to keep as @name ("trace.txt.gz", "latency.txt.gz", "gfxinfo.txt.gz",
@@ -238,6 +310,8 @@ struct gfxstat_capture_sink {
 	void (*source)(void *user);
 	void (*pageflip)(void *user, const struct gfxstat_pageflip_sample *s);
 	void *user;
+	/* A context sample (after the user pointer: older initializers leave it NULL). */
+	void (*context)(void *user, const struct gfxstat_context_sample *s);
 };
 
 struct gfxstat_capture_opts {
@@ -252,6 +326,9 @@ struct gfxstat_capture_opts {
 	int64_t duration_ns;       /* Perfetto's length (10 s when 0) */
 	int reconnect_s;           /* how long to wait for a lost device at the end */
 	long poll_ms;              /* the page-flip poll period; 0: 1000 */
+	long context_ms;           /* sample the device's context this often; 0: not at all.
+				    * Also adds the thread-state atrace categories (sched freq
+				    * idle binder_driver) the device lists. */
 };
 
 struct gfxstat_capture;
@@ -290,6 +367,14 @@ const struct gfxstat_pageflip_totals *gfxstat_capture_pageflip(const struct gfxs
 /* The entry point's summary of the last trace or Perfetto input, or NULL. */
 const struct gfxstat_source_summary *gfxstat_capture_summary(const struct gfxstat_capture *c);
 
+/*
+ * gfxstat_capture_context() - the device's context sampled so far (opts.context_ms): the
+ * series, fixed by the first sample that answered, with their summaries, the newest values
+ * and the readings the device refused. Valid until the next sink call or
+ * gfxstat_capture_free().
+ */
+const struct gfxstat_context_info *gfxstat_capture_context(const struct gfxstat_capture *c);
+
 /* ---------------------------------------------------------------------------------------- */
 /* The recorder on the phone (`record --on-device`, `stop`, `pull`)                          */
 
@@ -311,6 +396,7 @@ struct gfxstat_phone_opts {
 	const char *categories;             /* NULL: "gfx view input" */
 	double duration_s;                  /* 0: until stopped */
 	long poll_ms;                       /* 0: the default */
+	long context_ms;                    /* < 0 or GFXSTAT_CONTEXT_MS: the default; 0: off */
 };
 
 /**

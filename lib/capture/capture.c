@@ -218,6 +218,7 @@ int gx_cap_tick(struct gfxstat_capture *c)
 			parse_focus(c->buf, c->dev.focus, sizeof(c->dev.focus));
 		c->next_focus_ns = now + 5 * GFXSTAT_NSEC_PER_SEC;
 	}
+	gx_cap_context_tick(c, now);
 	return 0;
 }
 
@@ -255,6 +256,14 @@ int gx_cap_frame(void *user, const struct gfxstat_frame *f)
 		c->seen[i].newest = f->fi[GFXSTAT_FI_INTENDED_VSYNC];
 	}
 	c->frames++;
+	if (f->source == GFXSTAT_SRC_SF_LATENCY && !f->app.n) {
+		/* polled frames skip the model: name the app by the model's own rule, so the
+		 * session's frames.csv is what `gfxstat frames` gives on its raw capture */
+		struct gfxstat_frame named = *f;
+
+		named.app = gfxstat_layer_app(f->layer.p, f->layer.n);
+		return c->sink.frame ? c->sink.frame(c->sink.user, &named) : 0;
+	}
 	return c->sink.frame ? c->sink.frame(c->sink.user, f) : 0;
 }
 
@@ -416,6 +425,7 @@ void gfxstat_capture_free(struct gfxstat_capture *c)
 	for (i = 0; i < c->nseen; i++)
 		free(c->seen[i].name);
 	free(c->seen);
+	gx_cap_context_free(c);
 	gfxstat_source_free(c->src);
 	free(c->buf);
 	free(c);

@@ -41,6 +41,7 @@ struct gfxstat_capture {
 	struct gfxstat_pageflip_totals pf;
 	int64_t t0_ns, next_focus_ns;
 	char *buf;                  /* GX_CAP_OUT_MAX */
+	struct gx_ctx *ctx;         /* the device's context (capture_context.c), or NULL */
 };
 
 GX_CAP_HIDDEN int64_t gx_cap_now_ns(void);
@@ -81,6 +82,12 @@ GX_CAP_HIDDEN int gx_cap_frame(void *user, const struct gfxstat_frame *f);
 GX_CAP_HIDDEN void gx_cap_package(const struct gfxstat_capture *c, char *pkg, size_t cap);
 GX_CAP_HIDDEN int gx_cap_pick_layer(struct gfxstat_capture *c, const char *pkg, char *out,
 				    size_t cap);
+
+/* The device's context (capture_context.c): a sample when one is due (from gx_cap_tick());
+ * the atrace categories with the thread-state ones the device lists, into @out; the end. */
+GX_CAP_HIDDEN void gx_cap_context_tick(struct gfxstat_capture *c, int64_t now);
+GX_CAP_HIDDEN void gx_cap_context_categories(struct gfxstat_capture *c, char *out, size_t cap);
+GX_CAP_HIDDEN void gx_cap_context_free(struct gfxstat_capture *c);
 
 /* The sources; each returns 0, a GFXSTAT_CAP_E_* code, or 1 when it gave nothing at all
  * and the next source should be tried. */

@@ -35,7 +35,7 @@ int gfxstat_phone_launch(const struct gfxstat_adb_transport *t, const char *bina
 	const char *push[] = { "push", binary, GFXSTAT_PHONE_BIN, NULL };
 	const char *chmod_w[] = { "chmod", "755", GFXSTAT_PHONE_BIN, NULL };
 	const char *cats = o->categories ? o->categories : "gfx view input";
-	char cmd[2048], dur[64], poll[32], path[600];
+	char cmd[2048], dur[64], poll[32], path[600], ctx[32];
 	struct gx_cmd line;
 
 	if (!plain_name(name) || (o->app && !gfxstat_capture_app_valid(o->app)) ||
@@ -63,6 +63,12 @@ int gfxstat_phone_launch(const struct gfxstat_adb_transport *t, const char *bina
 		snprintf(poll, sizeof(poll), "%ld", o->poll_ms);
 		gx_cmd_raw(&line, " --poll-ms");
 		gx_cmd_word(&line, poll);
+	}
+	/* the default is the phone's own: a binary without the option still starts */
+	if (o->context_ms >= 0 && o->context_ms != GFXSTAT_CONTEXT_MS) {
+		snprintf(ctx, sizeof(ctx), "%ld", o->context_ms);
+		gx_cmd_raw(&line, " --context-ms");
+		gx_cmd_word(&line, ctx);
 	}
 	snprintf(path, sizeof(path), GFXSTAT_PHONE_SESSIONS "/%s", name);
 	gx_cmd_raw(&line, " -o");

@@ -51,7 +51,7 @@ static void atrace_start_cmd(struct gx_cmd *line, const char *list)
 
 int gx_cap_trace(struct gfxstat_capture *c)
 {
-	char cmd[2048], pipe_path[600], pipe_word[2500];
+	char cmd[2048], pipe_path[600], pipe_word[2500], cats[2100];
 	const char *args[] = { "exec-out", "cat", pipe_word, NULL };
 	struct gx_cmd line;
 	char *buf;
@@ -66,7 +66,9 @@ int gx_cap_trace(struct gfxstat_capture *c)
 		gx_cap_shell(c->t, NULL, 0, "atrace --async_stop -o /dev/null");
 	}
 	gx_cmd_init(&line, cmd, sizeof(cmd));
-	atrace_start_cmd(&line, c->o.categories);
+	/* with the context, the thread-state categories the device lists (the causes of jank) */
+	gx_cap_context_categories(c, cats, sizeof(cats));
+	atrace_start_cmd(&line, cats);
 	/* the tracefs folder is the device's answer: one quoted word for exec-out's shell */
 	snprintf(pipe_path, sizeof(pipe_path), "%s/trace_pipe", c->dev.tracefs);
 	if (line.err || gfxstat_shell_quote(pipe_path, strlen(pipe_path), pipe_word,

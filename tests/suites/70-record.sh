@@ -163,6 +163,16 @@ else
 		fail "record falling back to --latency: exit $rc, $n frames (want 5)"
 		tail -5 "$rec/r5.out"
 	fi
+	# the session's frames.csv is `gfxstat frames` on its raw capture: the same layer (named
+	# by the command line record kept before each poll) and the app it names
+	"$GFXSTAT" frames -q "$rec/sess5" 2> /dev/null | cut -d, -f1-3,5 > "$rec/sess5.re"
+	cut -d, -f1-3,5 "$rec/sess5/frames.csv" > "$rec/sess5.rec"
+	if cmp -s "$rec/sess5.re" "$rec/sess5.rec" &&
+		grep -q '^sf-latency,com.example.app2/com.example.app2.MainActivity#0,com.example.app2,' \
+			"$rec/sess5.re"; then pass; else
+		fail "record --latency: frames.csv and 'gfxstat frames SESSION' differ:" \
+			"$(diff "$rec/sess5.rec" "$rec/sess5.re" | head -5)"
+	fi
 
 	# -- --latency for an app with no layer on screen: a clear error, tracing untouched --------
 	scenario "$rec/s5b" FAKE1
