@@ -153,6 +153,8 @@ int cmd_pull(int argc, char **argv);
 struct gfxstat_layer_metrics;
 /* One layer's metrics as the JSON object `analyze --json` prints. */
 void cli_json_layer(FILE *o, const struct gfxstat_layer_metrics *l);
+/* The same object left open, for the caller to add fields and close with '}'. */
+void cli_json_layer_open(FILE *o, const struct gfxstat_layer_metrics *l);
 int cmd_inspect(int argc, char **argv);
 
 #endif

@@ -39,6 +39,12 @@ static void json_pcts(FILE *o, uint64_t n, const double *v)
 
 void cli_json_layer(FILE *o, const struct gfxstat_layer_metrics *l)
 {
+	cli_json_layer_open(o, l);
+	fputc('}', o);
+}
+
+void cli_json_layer_open(FILE *o, const struct gfxstat_layer_metrics *l)
+{
 	char name[128];
 	size_t i;
 	int first, rate;
@@ -173,7 +179,6 @@ void cli_json_layer(FILE *o, const struct gfxstat_layer_metrics *l)
 		else
 			fprintf(o, "null}");
 	}
-	fprintf(o, "}");
 }
 
 void cli_json_analyze(FILE *o, const struct cli_json_header *h, const struct gfxstat_metrics *m)

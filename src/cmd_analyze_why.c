@@ -174,37 +174,65 @@ static void json_thread(FILE *o, const char *key, const struct gfxstat_cause_thr
 	fputs("}", o);
 }
 
-/* The clusters of the janky frames of every layer (apps merge them again: left out). */
+/* Count the janky frames of @l (a layer, or an app's own timeline) into @cc. Return: 0, or -1
+ * when out of memory. */
+static int cluster_row(struct gfxstat_cause_clusters *cc, const struct gfxstat_metrics *m,
+		       const struct gfxstat_layer_metrics *l, cli_why_fn why, void *user)
+{
+	size_t i;
+
+	for (i = 0; i < l->njanky_list; i++) {
+		const struct gfxstat_janky_frame *j = &l->janky_list[i];
+		const char *on;
+		const struct cli_why *c = why(user, m, l, j, &on);
+		int rc = c ? gfxstat_cause_clusters_add(cc, c->cls, c->signature, c->summary,
+							jank_ns(j))
+			   : gfxstat_cause_clusters_add(cc, GFXSTAT_CAUSE_UNKNOWN,
+							"unknown|no cause recorded",
+							"no cause recorded", jank_ns(j));
+
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/* The clusters of @l's janky frames alone, or NULL when out of memory. */
+static struct gfxstat_cause_clusters *cluster_one(const struct gfxstat_metrics *m,
+						  const struct gfxstat_layer_metrics *l,
+						  cli_why_fn why, void *user)
+{
+	struct gfxstat_cause_clusters *cc = gfxstat_cause_clusters_new();
+
+	if (cc && cluster_row(cc, m, l, why, user)) {
+		gfxstat_cause_clusters_free(cc);
+		cc = NULL;
+	}
+	return cc;
+}
+
+/*
+ * The clusters of the run: an app's janky frames as its own timeline has them (its layers'
+ * frames merged, as its table block counts them: a doFrame presented on two of its surfaces
+ * is not counted once per surface), and those of each layer of no app. Their frames add up to
+ * the apps' and those layers' janky frames.
+ */
 static struct gfxstat_cause_clusters *cluster_all(const struct gfxstat_metrics *m, cli_why_fn why,
 						  void *user)
 {
 	struct gfxstat_cause_clusters *cc = gfxstat_cause_clusters_new();
-	struct gfxstat_janky_ref *rows;
-	size_t i, n;
+	size_t k, n = gfxstat_metrics_count(m);
 
-	if (!cc)
-		return NULL;
-	n = gfxstat_metrics_janky_all(m, &rows);
-	if (n == (size_t)-1) {
-		gfxstat_cause_clusters_free(cc);
-		return NULL;
-	}
-	for (i = 0; i < n; i++) {
-		const char *on;
-		const struct cli_why *c = why(user, m, rows[i].layer, rows[i].frame, &on);
-		int rc = c ? gfxstat_cause_clusters_add(cc, c->cls, c->signature, c->summary,
-							jank_ns(rows[i].frame))
-			   : gfxstat_cause_clusters_add(cc, GFXSTAT_CAUSE_UNKNOWN,
-							"unknown|no cause recorded",
-							"no cause recorded", jank_ns(rows[i].frame));
+	for (k = 0; k < n && cc; k++) {
+		const struct gfxstat_layer_metrics *l = gfxstat_metrics_get(m, k);
 
-		if (rc) {
+		if (!l->is_app && l->app && l->app[0])
+			continue; /* counted in its app's timeline */
+		if (cluster_row(cc, m, l, why, user)) {
 			gfxstat_cause_clusters_free(cc);
 			cc = NULL;
-			break;
 		}
 	}
-	free(rows);
 	return cc;
 }
 
@@ -219,15 +247,16 @@ static void json_thread_states(FILE *o, const struct gfxstat_metrics *m, cli_why
 		fputs("null", o);
 }
 
-static void json_clusters(FILE *o, struct gfxstat_cause_clusters *cc)
+/* "causes":[...], a cluster a line (@nl), or all on one line (in a layer's entry). */
+static void json_clusters(FILE *o, struct gfxstat_cause_clusters *cc, int nl)
 {
 	const struct gfxstat_cause_cluster *c;
 	size_t i, n = gfxstat_cause_clusters_get(cc, &c);
 
-	fputs("\n\"causes\":[", o);
+	fputs(nl ? "\n\"causes\":[" : "\"causes\":[", o);
 	for (i = 0; i < n; i++) {
-		fprintf(o, "%s\n{\"cause_class\":\"%s\",\"signature\":", i ? "," : "",
-			gfxstat_cause_class_name(c[i].cls));
+		fprintf(o, "%s%s{\"cause_class\":\"%s\",\"signature\":", i ? "," : "",
+			nl ? "\n" : "", gfxstat_cause_class_name(c[i].cls));
 		cli_json_str(o, c[i].signature);
 		fputs(",\"summary\":", o);
 		cli_json_str(o, c[i].summary);
@@ -286,7 +315,7 @@ int cli_why_janky_json(FILE *o, const struct cli_json_header *h, const struct gf
 		fputs("}", o);
 	}
 	fputs("],", o);
-	json_clusters(o, cc);
+	json_clusters(o, cc, 1);
 	fputs("}\n", o);
 	free(rows);
 	gfxstat_cause_clusters_free(cc);
@@ -303,17 +332,30 @@ int cli_why_analyze_json(FILE *o, const struct cli_json_header *h,
 		cli_error("out of memory");
 		return -1;
 	}
-	/* as cli_json_analyze(): one entry a line */
+	/* as cli_json_analyze(): one entry a line, each with its own clusters (the table's "why"
+	 * line under its headline is the first) */
 	cli_json_begin(o, h);
 	fputs("\n\"layers\":[", o);
 	for (k = 0; k < n; k++) {
+		const struct gfxstat_layer_metrics *l = gfxstat_metrics_get(m, k);
+		struct gfxstat_cause_clusters *lc = cluster_one(m, l, why, user);
+
+		if (!lc) {
+			gfxstat_cause_clusters_free(cc);
+			cli_error("out of memory");
+			return -1;
+		}
 		fputs("\n", o);
-		cli_json_layer(o, gfxstat_metrics_get(m, k));
+		cli_json_layer_open(o, l);
+		fputc(',', o);
+		json_clusters(o, lc, 0);
+		fputc('}', o);
+		gfxstat_cause_clusters_free(lc);
 		if (k + 1 < n)
 			fputc(',', o);
 	}
 	fputs("],", o);
-	json_clusters(o, cc);
+	json_clusters(o, cc, 1);
 	fputs(",", o);
 	json_thread_states(o, m, why, user);
 	cli_system_field(o);
@@ -327,21 +369,13 @@ void cli_why_line(const struct gfxstat_metrics *m, const struct gfxstat_layer_me
 {
 	struct gfxstat_cause_clusters *cc;
 	const struct gfxstat_cause_cluster *c;
-	size_t i, n;
+	size_t n;
 
 	if (!l->njanky_list)
 		return;
-	cc = gfxstat_cause_clusters_new();
+	cc = cluster_one(m, l, why, user);
 	if (!cc)
 		return;
-	for (i = 0; i < l->njanky_list; i++) {
-		const char *on;
-		const struct cli_why *x = why(user, m, l, &l->janky_list[i], &on);
-
-		if (x && gfxstat_cause_clusters_add(cc, x->cls, x->signature, x->summary,
-						    jank_ns(&l->janky_list[i])))
-			break;
-	}
 	n = gfxstat_cause_clusters_get(cc, &c);
 	if (n)
 		printf("  why       %llu of %zu janky frames: %s, %.0f ms late in all\n",

@@ -40,8 +40,9 @@ typedef const struct cli_why *(*cli_why_fn)(void *user, const struct gfxstat_met
 int cli_why_janky_json(FILE *o, const struct cli_json_header *h, const struct gfxstat_metrics *m,
 		       cli_why_fn why, void *user);
 
-/* `analyze --format json`: as cli_json_analyze(), with "causes" (the clusters) after the
- * layers. Return: 0, or -1 when out of memory. */
+/* `analyze --format json`: as cli_json_analyze(), each entry with its own "causes" (its
+ * clusters), and the recording's after the layers (each app's frames from its own timeline,
+ * each layer of no app's). Return: 0, or -1 when out of memory. */
 int cli_why_analyze_json(FILE *o, const struct cli_json_header *h,
 			 const struct gfxstat_metrics *m, cli_why_fn why, void *user);
 

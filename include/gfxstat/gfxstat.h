@@ -460,6 +460,22 @@ enum gfxstat_frameinfo {
 #undef GFXSTAT_FI__
 
 /*
+ * The stages of gfxinfo's legacy profile table ("Draw Prepare Process Execute", the ms a
+ * frame spent in each; libs/hwui FrameInfoVisualizer::dumpData: Draw is IntendedVsync to
+ * SyncStart, the UI thread's input, animation, layout and display-list recording; Prepare
+ * SyncStart to IssueDrawCommandsStart, the RenderThread's sync and texture uploads; Process to
+ * SwapBuffers, the RenderThread issuing GPU commands; Execute to FrameCompleted, the swap,
+ * waiting for the GPU or a buffer). Android 4.1-4.4 print no Prepare.
+ */
+enum gfxstat_legacy_stage {
+	GFXSTAT_LEGACY_DRAW,
+	GFXSTAT_LEGACY_PREPARE,
+	GFXSTAT_LEGACY_PROCESS,
+	GFXSTAT_LEGACY_EXECUTE,
+	GFXSTAT_LEGACY_COUNT
+};
+
+/*
  * One frame. Optional fields are GFXSTAT_NS_NONE (times) or -1 (codes) when the source does
  * not give them. Text fields borrow the producer's memory: valid during the callback only.
  */
@@ -492,6 +508,8 @@ struct gfxstat_frame {
 	uint32_t jank_reasons;       /* gfxinfo: bit i set = JankTracker type i (Missed Vsync = 0) */
 	int32_t input;               /* the app handled input for this frame: 1, 0, or -1 unknown */
 	int64_t fi[GFXSTAT_FI_COUNT]; /* gfxinfo FrameInfo values; NONE when the column is absent */
+	int64_t legacy_ns[GFXSTAT_LEGACY_COUNT]; /* gfxinfo legacy table row: each stage's time;
+						  * NONE when absent */
 };
 
 /* Called once per frame. Return non-zero to stop the producer. */

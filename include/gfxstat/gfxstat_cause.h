@@ -80,6 +80,21 @@ void gfxstat_causes_why(const struct gfxstat_causes *c, const struct gfxstat_fra
  */
 void gfxstat_causes_set_thread_states(struct gfxstat_causes *c, struct gfxstat_thread_states *t);
 
+/**
+ * gfxstat_causes_task() - process @pid is named @name (@tid 0: the process; else its thread
+ * @tid's task name): a gfxstat_task_fn for systrace's PROCESS DUMP. A layer whose producer
+ * SurfaceFlinger's markers do not name is explained from the one process named after its app.
+ * Return: 0.
+ */
+int gfxstat_causes_task(void *c, int32_t pid, int32_t tid, struct gfxstat_str name);
+
+/**
+ * gfxstat_causes_keep_work() - keep every frame of app work that names its vsync id (Android
+ * 12+, up to 32768), not only each process's latest 64: for frames explained after the
+ * input's end (a Perfetto trace's FrameTimeline frames, which the model holds until then)
+ */
+void gfxstat_causes_keep_work(struct gfxstat_causes *c, int on);
+
 /* ---------------------------------------------------------------------------------------- */
 /* Clusters: the janky frames of a run grouped by cause signature                              */
 

@@ -386,6 +386,10 @@ static int table_frames(struct gfxstat_gfxinfo *g)
 		f.pid = g->b.pid;
 		f.duration_ns = table_sum(r);
 		f.janky = f.duration_ns > TABLE_JANK_NS;
+		f.legacy_ns[GFXSTAT_LEGACY_DRAW] = r->draw_ns;
+		f.legacy_ns[GFXSTAT_LEGACY_PREPARE] = r->prepare_ns;
+		f.legacy_ns[GFXSTAT_LEGACY_PROCESS] = r->process_ns;
+		f.legacy_ns[GFXSTAT_LEGACY_EXECUTE] = r->execute_ns;
 		if (g->sink.frame && g->sink.frame(g->sink.user, &f))
 			return 1;
 	}

@@ -29,6 +29,8 @@ void gfxstat_frame_init(struct gfxstat_frame *f, enum gfxstat_frame_source sourc
 	f->input = -1;
 	for (i = 0; i < GFXSTAT_FI_COUNT; i++)
 		f->fi[i] = GFXSTAT_NS_NONE;
+	for (i = 0; i < GFXSTAT_LEGACY_COUNT; i++)
+		f->legacy_ns[i] = GFXSTAT_NS_NONE;
 }
 
 const char *gfxstat_frame_source_name(enum gfxstat_frame_source source)

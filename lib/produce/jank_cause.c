@@ -21,6 +21,10 @@
 #define HISTORY 64 /* recent frames of work per process */
 #define MAX_LAYERS 4096
 #define QUEUE_DEPTH 3 /* buffers a layer's queue holds at most (triple buffering) */
+#define MAX_NAMES 65536 /* process and thread names kept to find a layer's process */
+#define NAME_KEY 258    /* "p:" or "c:", then a name */
+#define COMM_LEN 15     /* a thread's name: the kernel's TASK_COMM_LEN, NUL excluded */
+#define MAX_KEPT 32768  /* frames of work kept for frames explained after the input's end */
 
 struct open_slice {
 	int64_t start;
@@ -35,6 +39,7 @@ struct open_slice {
 struct thread {
 	int32_t tid, pid;
 	int depth;
+	int named;      /* its task name was noted (note_name()) */
 	struct open_slice s[MAX_DEPTH];
 };
 
@@ -50,6 +55,8 @@ struct work {
 	char child[NAME_MAX_LEN];
 	char path[PATH_LEN];
 	int32_t tid;
+	int32_t pid;
+	int64_t token;                  /* the vsync id its section names (Android 12+), or -1 */
 	int has_span;                   /* @span says where its thread's time went */
 	struct gfxstat_thread_span span;
 };
@@ -80,6 +87,21 @@ struct gfxstat_causes {
 	/* id -> index maps (key: the 4 bytes of the id): lookups stay O(1) with many threads */
 	struct gx_strmap thread_ix, proc_ix;
 	struct gfxstat_thread_states *ts; /* times each work's thread, when set */
+	/* the names the recording gives processes ("p:" PROCESS DUMP) and threads ("c:" their
+	 * task names), to find the process of a layer whose producer SurfaceFlinger's markers do
+	 * not say: per name its pid, or -2 when two processes carry it */
+	struct gx_strmap names;
+	int32_t *name_pid;
+	size_t cap_names;
+	uint64_t names_gen; /* changes of @names */
+	/* the last app_process() answer, while no name or thread came since */
+	uint64_t last_app, last_gen;
+	int32_t last_pid;
+	/* every frame of work that names its vsync id, in the order they ended
+	 * (gfxstat_causes_keep_work()) */
+	int keep;
+	struct work *kept;
+	size_t nkept, cap_kept;
 };
 
 /* The layer a counter names: "BufferTX - <layer>" on 12+, the layer itself before. */
@@ -133,7 +155,8 @@ struct gfxstat_causes *gfxstat_causes_new(void)
 
 	if (!c)
 		return NULL;
-	if (gx_strmap_init(&c->thread_ix, MAX_THREADS) || gx_strmap_init(&c->proc_ix, MAX_THREADS)) {
+	if (gx_strmap_init(&c->thread_ix, MAX_THREADS) || gx_strmap_init(&c->proc_ix, MAX_THREADS) ||
+	    gx_strmap_init(&c->names, MAX_NAMES)) {
 		gfxstat_causes_free(c);
 		return NULL;
 	}
@@ -149,6 +172,9 @@ void gfxstat_causes_free(struct gfxstat_causes *c)
 	free(c->layers);
 	gx_strmap_free(&c->thread_ix);
 	gx_strmap_free(&c->proc_ix);
+	gx_strmap_free(&c->names);
+	free(c->name_pid);
+	free(c->kept);
 	free(c);
 }
 
@@ -231,6 +257,123 @@ static struct proc *proc_of(struct gfxstat_causes *c, int32_t pid, int create)
 	return &c->procs[c->nprocs++];
 }
 
+/*
+ * Process @pid is named @name (@kind 'p': a process, as PROCESS DUMP lists it; 'c': one of its
+ * threads, as a task name). A name two processes carry names none of them.
+ */
+static void note_name(struct gfxstat_causes *c, char kind, struct gfxstat_str name, int32_t pid)
+{
+	char key[NAME_KEY];
+	int created = 0;
+	long i;
+
+	if (pid <= 0 || !name.n || name.n > NAME_KEY - 2 || name.p[0] == '<' ||
+	    grow((void **)&c->name_pid, &c->cap_names, c->names.n, sizeof(*c->name_pid), 64))
+		return; /* "<...>": the trace did not know the name */
+	key[0] = kind;
+	key[1] = ':';
+	memcpy(key + 2, name.p, name.n);
+	i = gx_strmap_add(&c->names, key, name.n + 2, &created);
+	if (i < 0 || (size_t)i >= c->cap_names)
+		return;
+	if (created || (c->name_pid[i] != pid && c->name_pid[i] != -2))
+		c->names_gen++;
+	if (created)
+		c->name_pid[i] = pid;
+	else if (c->name_pid[i] != pid)
+		c->name_pid[i] = -2;
+}
+
+static int32_t name_pid(const struct gfxstat_causes *c, char kind, struct gfxstat_str name)
+{
+	char key[NAME_KEY];
+	long i;
+
+	if (!name.n || name.n > NAME_KEY - 2)
+		return -1;
+	key[0] = kind;
+	key[1] = ':';
+	memcpy(key + 2, name.p, name.n);
+	i = gx_strmap_find(&c->names, key, name.n + 2);
+	return i < 0 ? -1 : c->name_pid[i];
+}
+
+/*
+ * The process of package @app when SurfaceFlinger's markers do not say which process
+ * produced its layer: the one process the recording names so -- by PROCESS DUMP, or by the
+ * name of a thread (a process's main thread carries the last 15 characters of its package,
+ * art/runtime SetThreadName) in marker lines or the scheduler's events. -1 when no process,
+ * or more than one, is named so.
+ */
+static int32_t app_process(const struct gfxstat_causes *c, struct gfxstat_str app)
+{
+	struct gfxstat_causes *m = (struct gfxstat_causes *)c; /* its cache */
+	struct gfxstat_str comm = app;
+	int32_t v[3], got = -1;
+	uint64_t h, gen;
+	int i;
+
+	if (!c || !app.n)
+		return -1;
+	/* the threads' names are scanned: not again for every frame of the layer while the
+	 * names stand (a rename is a new name: task_rename events counted) */
+	h = gx_hash(app.p, app.n);
+	gen = c->names_gen + 1;
+	if (c->ts) {
+		const struct gfxstat_sched_counts *k = gfxstat_thread_states_counts(c->ts);
+
+		gen += (k->threads << 20) + (k->events[GFXSTAT_SCHED_TASK_RENAME] << 40);
+	}
+	if (h == c->last_app && gen == c->last_gen)
+		return c->last_pid;
+	m->last_app = h;
+	m->last_gen = gen;
+	m->last_pid = -1;
+	if (comm.n > COMM_LEN) {
+		comm.p += comm.n - COMM_LEN;
+		comm.n = COMM_LEN;
+	}
+	v[0] = name_pid(c, 'p', app);
+	v[1] = name_pid(c, 'c', comm);
+	v[2] = gx_thread_states_comm_pid(c->ts, comm.p, comm.n);
+	for (i = 0; i < 3; i++) {
+		if (v[i] == -2 || (v[i] >= 0 && got >= 0 && v[i] != got))
+			return -1;
+		if (v[i] >= 0)
+			got = v[i];
+	}
+	m->last_pid = got;
+	return got;
+}
+
+int gfxstat_causes_task(void *p, int32_t pid, int32_t tid, struct gfxstat_str name)
+{
+	struct gfxstat_causes *c = p;
+
+	note_name(c, tid ? 'c' : 'p', name, pid);
+	return 0;
+}
+
+void gfxstat_causes_keep_work(struct gfxstat_causes *c, int on)
+{
+	c->keep = on;
+}
+
+/* The vsync id a frame's section names, "Choreographer#doFrame 191058", "DrawFrames 191058"
+ * (Android 12+: the FrameTimeline token of the frame); -1 when it names none. */
+static int64_t name_token(const char *name)
+{
+	const char *p = strchr(name, ' ');
+	int64_t v = 0;
+	int n = 0;
+
+	if (!p)
+		return -1;
+	for (p++; *p >= '0' && *p <= '9' && n < 18; p++, n++)
+		v = v * 10 + (*p - '0');
+	return n && (!*p || *p == ' ') ? v : -1;
+}
+
 static int is_input(const char *name)
 {
 	return strcmp(name, "input") == 0 || strncmp(name, "deliverInputEvent", 17) == 0 ||
@@ -265,6 +408,10 @@ int gfxstat_causes_marker(void *p, const struct gfxstat_ftrace_line *ev,
 		return 0;
 	if (m->pid >= 0)
 		t->pid = m->pid;
+	if (!t->named && t->pid > 0 && ev->task.n && ev->task.p[0] != '<') {
+		note_name(c, 'c', ev->task, t->pid);
+		t->named = 1;
+	}
 	if (m->kind == GFXSTAT_MARKER_BEGIN) {
 		if (t->depth < MAX_DEPTH) {
 			struct open_slice *s = &t->s[t->depth];
@@ -334,22 +481,32 @@ int gfxstat_causes_marker(void *p, const struct gfxstat_ftrace_line *ev,
 			memcpy(w->child, s->child, NAME_MAX_LEN);
 			memcpy(w->path, s->path, PATH_LEN);
 			w->tid = t->tid;
+			w->pid = t->pid;
+			w->token = name_token(w->name);
 			w->has_span = c->ts &&
 				      gfxstat_thread_states_span_end(c->ts, t->tid, ev->ts_ns, &w->span);
+			/* (FrameTimeline, Android 12+, finds its work by the vsync id the section
+			 * names: only such work is kept) */
+			if (c->keep && w->token >= 0 && c->nkept < MAX_KEPT &&
+			    !grow((void **)&c->kept, &c->cap_kept, c->nkept, sizeof(*c->kept), 256))
+				c->kept[c->nkept++] = *w;
 		}
 	}
 	return 0;
 }
 
-/* The latest work of @kind that ended by @by. */
-static const struct work *last_work(const struct proc *pr, int kind, int64_t by)
+/* The latest work of @kind that ended by @by; @layer not 0: that did not queue to another layer
+ * (@strict: that queued to @layer). */
+static const struct work *last_work(const struct proc *pr, int kind, int64_t by, uint64_t layer,
+				     int strict)
 {
 	unsigned i;
 
 	for (i = pr->n; i-- > 0;) {
 		const struct work *w = &pr->w[(pr->head + i) % HISTORY];
 
-		if (w->kind == kind && w->end <= by)
+		if (w->kind == kind && w->end <= by &&
+		    (!layer || w->layer == layer || (!strict && !w->layer)))
 			return w;
 	}
 	return NULL;
@@ -459,8 +616,17 @@ static const struct work *find_work(const struct proc *pr, int kind, int64_t fro
 	return NULL;
 }
 
-/* FrameMetrics phases, Taobao's rule: the phase over half the budget is the primary cause. */
-static int from_frameinfo(const struct gfxstat_frame *f, int64_t budget, char *buf, size_t cap)
+/* The phase of a gfxinfo frame that took the longest. */
+struct phase {
+	const char *name;
+	const char *what;  /* what it is, for a legacy table stage; else NULL */
+	const char *who;   /* in the summary */
+	enum gfxstat_cause_class cls;
+	int64_t ns;
+};
+
+/* Of the FrameMetrics phases (framestats rows). Return: 0, or -1 when the frame has none. */
+static int frameinfo_phase(const struct gfxstat_frame *f, struct phase *out)
 {
 	static const struct {
 		const char *name;
@@ -491,11 +657,79 @@ static int from_frameinfo(const struct gfxstat_frame *f, int64_t budget, char *b
 	}
 	if (best_ns < 0)
 		return -1;
-	if (2 * best_ns > budget)
-		return snprintf(buf, cap, "%s %.1f ms (over half the %.1f ms budget)",
-				phases[best].name, (double)best_ns / 1e6, (double)budget / 1e6);
-	return snprintf(buf, cap, "none (no phase over half the budget; longest: %s %.1f ms)",
-			phases[best].name, (double)best_ns / 1e6);
+	out->name = out->who = phases[best].name;
+	out->what = NULL;
+	/* swap buffers and GPU: the GPU's; the rest the app's own work */
+	out->cls = best == 6 || best == 7 ? GFXSTAT_CAUSE_GPU : GFXSTAT_CAUSE_APP_WORK;
+	out->ns = best_ns;
+	return 0;
+}
+
+/*
+ * Of the stages of the legacy profile table (frameworks/base libs/hwui
+ * FrameInfoVisualizer::dumpData; DrawProfiler.cpp on 5.x; HardwareRenderer.java on 4.1-4.4,
+ * without Prepare): Draw, the UI thread; Prepare and Process, the RenderThread; Execute, the
+ * swap, waiting for the GPU. Return: 0, or -1 when the frame has none.
+ */
+static int legacy_phase(const struct gfxstat_frame *f, struct phase *out)
+{
+	static const struct {
+		const char *name, *what, *who;
+		enum gfxstat_cause_class cls;
+	} stages[GFXSTAT_LEGACY_COUNT] = {
+		{ "Draw", "the UI thread (input, animation, measure/layout, recording the display "
+			  "list)", "UI thread (Draw)", GFXSTAT_CAUSE_APP_WORK },
+		{ "Prepare", "the RenderThread's sync (uploading bitmaps as textures)",
+		  "RenderThread sync (Prepare)", GFXSTAT_CAUSE_APP_WORK },
+		{ "Process", "the RenderThread issuing the GPU commands",
+		  "RenderThread issuing GPU commands (Process)", GFXSTAT_CAUSE_APP_WORK },
+		{ "Execute", "swapping buffers (waiting for the GPU or a free buffer)",
+		  "swap buffers (Execute)", GFXSTAT_CAUSE_GPU },
+	};
+	int i, best = -1;
+
+	for (i = 0; i < GFXSTAT_LEGACY_COUNT; i++)
+		if (f->legacy_ns[i] != GFXSTAT_NS_NONE && f->legacy_ns[i] > 0 &&
+		    (best < 0 || f->legacy_ns[i] > f->legacy_ns[best]))
+			best = i;
+	if (best < 0)
+		return -1;
+	out->name = stages[best].name;
+	out->what = stages[best].what;
+	out->who = stages[best].who;
+	out->cls = stages[best].cls;
+	out->ns = f->legacy_ns[best];
+	return 0;
+}
+
+/*
+ * A gfxinfo frame, Taobao's rule: the phase over half the budget is the primary cause. Frames
+ * with one phase share the signature (the class and the phase), whatever its time.
+ */
+static void gfxinfo_cause(const struct gfxstat_frame *f, int64_t budget, struct gfxstat_cause *out)
+{
+	char buf[GFXSTAT_CAUSE_TEXT];
+	struct phase p;
+
+	if (frameinfo_phase(f, &p) < 0 && legacy_phase(f, &p) < 0) {
+		gx_cause_plain(out, GFXSTAT_CAUSE_UNKNOWN, "unknown (no FrameInfo phases)");
+		return;
+	}
+	if (2 * p.ns > budget) {
+		snprintf(buf, sizeof(buf), "%s %.1f ms (over half the %.1f ms budget)%s%s", p.name,
+			 (double)p.ns / 1e6, (double)budget / 1e6, p.what ? ": " : "",
+			 p.what ? p.what : "");
+		gx_cause_plain(out, p.cls, buf);
+		snprintf(out->summary, sizeof(out->summary), "%s over half the budget", p.who);
+		snprintf(out->signature, sizeof(out->signature), "%s|gfxinfo|%s",
+			 gfxstat_cause_class_name(p.cls), p.name);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "none (no phase over half the budget; longest: %s %.1f ms)",
+		 p.name, (double)p.ns / 1e6);
+	gx_cause_plain(out, GFXSTAT_CAUSE_UNKNOWN, buf);
+	snprintf(out->summary, sizeof(out->summary), "no phase over half the budget");
+	snprintf(out->signature, sizeof(out->signature), "unknown|gfxinfo|no phase over half");
 }
 
 int gfxstat_causes_input(const struct gfxstat_causes *c, const struct gfxstat_frame *f)
@@ -507,7 +741,7 @@ int gfxstat_causes_input(const struct gfxstat_causes *c, const struct gfxstat_fr
 	if (!c || f->pid < 0)
 		return -1;
 	pr = proc_of((struct gfxstat_causes *)c, f->pid, 0);
-	mw = pr ? last_work(pr, WORK_MAIN, by) : NULL;
+	mw = pr ? last_work(pr, WORK_MAIN, by, 0, 0) : NULL;
 	return mw ? mw->input : -1;
 }
 
@@ -517,7 +751,9 @@ static enum gfxstat_cause_class ft_class(int32_t bit)
 	switch (bit) {
 	case GFXSTAT_JANK_APP_DEADLINE_MISSED:
 	case GFXSTAT_JANK_BUFFER_STUFFING:
+	case GFXSTAT_JANK_APP_RESYNCED_JITTER:
 		return GFXSTAT_CAUSE_APP_WORK;
+	case GFXSTAT_JANK_SF_STUFFING:
 	case GFXSTAT_JANK_SF_SCHEDULING:
 	case GFXSTAT_JANK_PREDICTION_ERROR:
 	case GFXSTAT_JANK_DISPLAY_HAL:
@@ -528,14 +764,107 @@ static enum gfxstat_cause_class ft_class(int32_t bit)
 	return GFXSTAT_CAUSE_UNKNOWN;
 }
 
-/* The FrameMetrics phase a cause names, as a class: the GPU's, or the app's own work. */
-static enum gfxstat_cause_class fi_class(const char *text)
+/* How the work of a FrameTimeline frame is chosen (ft_work()). */
+struct pick {
+	int kind;
+	int32_t pid;
+	int64_t token;    /* the vsync id its section names, or -1: by time */
+	int64_t from, to; /* by time: its start within */
+	int64_t near;     /* of several, the one that began nearest this */
+	const struct work *w;
+};
+
+/* |a - b|, and a - b saturated: a marker's time may be anything a file says */
+static uint64_t dist(int64_t a, int64_t b)
 {
-	if (!strncmp(text, "GPU", 3) || !strncmp(text, "swap buffers", 12))
-		return GFXSTAT_CAUSE_GPU;
-	if (!strncmp(text, "none", 4) || !strncmp(text, "unknown", 7))
-		return GFXSTAT_CAUSE_UNKNOWN;
-	return GFXSTAT_CAUSE_APP_WORK;
+	return a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
+}
+
+static int64_t sub_sat(int64_t a, int64_t b)
+{
+	if (b < 0 ? a > INT64_MAX + b : a < INT64_MIN + b)
+		return b < 0 ? INT64_MAX : INT64_MIN;
+	return a - b;
+}
+
+static void consider(struct pick *p, const struct work *w)
+{
+	if (w->kind != p->kind || w->pid != p->pid)
+		return;
+	if (p->token >= 0 ? w->token != p->token : w->start < p->from || w->start > p->to)
+		return;
+	if (!p->w || dist(w->start, p->near) < dist(p->w->start, p->near))
+		p->w = w;
+}
+
+#define KEPT_REACH 10000000000LL /* a frame's work ends within 10 s of its start */
+
+static const struct work *pick_work(const struct gfxstat_causes *c, const struct proc *pr,
+				    struct pick *p, int64_t around)
+{
+	size_t lo = 0, hi = c->nkept;
+	unsigned k;
+
+	p->w = NULL;
+	/* the kept works are in the order they ended: from the first that ended after @around
+	 * less the reach, to the first that ended a reach after it */
+	if (around != GFXSTAT_NS_NONE) {
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (c->kept[mid].end < around - KEPT_REACH)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
+	for (; lo < c->nkept; lo++) {
+		if (around != GFXSTAT_NS_NONE && c->kept[lo].end > around + KEPT_REACH)
+			break;
+		consider(p, &c->kept[lo]);
+	}
+	for (k = 0; k < pr->n; k++)
+		consider(p, &pr->w[(pr->head + k) % HISTORY]);
+	return p->w;
+}
+
+/*
+ * The work of @kind that made FrameTimeline frame @f: the one whose section names the frame's
+ * token (Android 12+ traces "Choreographer#doFrame <vsync id>" and "DrawFrames <vsync id>",
+ * and a surface frame's token is that vsync id); else, where the sections name no vsync id,
+ * by time: the doFrame that began nearest the frame's actual start (within half a period),
+ * the DrawFrame that began last inside that doFrame.
+ */
+static const struct work *ft_work(const struct gfxstat_causes *c, const struct proc *pr,
+				  const struct gfxstat_frame *f, int kind, const struct work *mw,
+				  int64_t budget)
+{
+	struct pick p;
+	const struct work *w;
+
+	p.kind = kind;
+	p.pid = f->pid;
+	p.token = f->token;
+	p.from = p.to = 0;
+	p.near = f->actual_start_ns;
+	if (f->token >= 0 && (w = pick_work(c, pr, &p, f->actual_start_ns)))
+		return w;
+	p.token = -1;
+	if (kind == WORK_MAIN) {
+		p.from = f->actual_start_ns - budget / 2;
+		p.to = f->actual_start_ns + budget / 2;
+		p.near = f->actual_start_ns;
+	} else if (mw) {
+		p.from = mw->start;
+		p.to = p.near = mw->end;
+	} else {
+		p.from = p.near = f->actual_start_ns;
+		p.to = f->actual_end_ns != GFXSTAT_NS_NONE && f->actual_end_ns > p.from
+			       ? f->actual_end_ns : p.from + budget;
+	}
+	w = pick_work(c, pr, &p, f->actual_start_ns);
+	/* a work that names a vsync id is another frame's */
+	return w && w->token < 0 ? w : NULL;
 }
 
 static void view_of(const struct work *w, struct gx_work_view *v)
@@ -551,6 +880,98 @@ static void view_of(const struct work *w, struct gx_work_view *v)
 	v->span = w->has_span ? &w->span : NULL;
 }
 
+/*
+ * Android blamed the app for frame @f, whose work was short (@w the longer of @mw and @rw,
+ * within half the budget): the buffer was ready long after the DrawFrame ended (the GPU), or
+ * the app began the frame late; else only that the work was short.
+ */
+static void ft_short(const struct gfxstat_frame *f, const struct work *mw, const struct work *rw,
+		     const struct work *w, int64_t budget, const char *verdict,
+		     struct gfxstat_cause *out)
+{
+	int64_t gpu = rw && f->actual_end_ns != GFXSTAT_NS_NONE ? sub_sat(f->actual_end_ns, rw->end)
+								 : 0;
+	int64_t late = mw && f->expected_start_ns != GFXSTAT_NS_NONE
+			       ? sub_sat(mw->start, f->expected_start_ns) : 0;
+	char buf[GFXSTAT_CAUSE_TEXT];
+	struct gx_out o = { out->signature, sizeof(out->signature), 0 };
+
+	if (gpu > budget / 2 && gpu >= late) {
+		snprintf(buf, sizeof(buf), "%s; gpu: the app's work was within budget (%s %.1f ms), "
+			 "and its buffer was ready %.1f ms after its %s ended (the GPU finished it "
+			 "late)", verdict, w->name, (double)(w->end - w->start) / 1e6,
+			 (double)gpu / 1e6, rw->name);
+		gx_cause_plain(out, GFXSTAT_CAUSE_GPU, buf);
+		snprintf(out->summary, sizeof(out->summary), "the app's frame finished late on the GPU");
+		gx_out_puts(&o, "gpu|render|buffer ready late|");
+	} else if (late > budget / 2) {
+		snprintf(buf, sizeof(buf), "%s; app_work: the app began this frame %.1f ms after its "
+			 "expected start (its thread was busy or asleep before), then worked within "
+			 "budget (%s %.1f ms)", verdict, (double)late / 1e6, w->name,
+			 (double)(w->end - w->start) / 1e6);
+		gx_cause_plain(out, GFXSTAT_CAUSE_APP_WORK, buf);
+		snprintf(out->summary, sizeof(out->summary), "the app began the frame late");
+		gx_out_puts(&o, "app_work|main|began late|");
+	} else {
+		snprintf(buf, sizeof(buf), "%s; the app's work was within budget (%s %.1f ms)",
+			 verdict, w->name, (double)(w->end - w->start) / 1e6);
+		gx_cause_plain(out, GFXSTAT_CAUSE_APP_WORK, buf);
+		gx_out_puts(&o, "app_work|");
+		gx_out_puts(&o, verdict);
+		gx_out_puts(&o, "|work within budget");
+	}
+	out->signature[o.len < o.cap ? o.len : o.cap - 1] = 0;
+}
+
+/*
+ * A FrameTimeline surface frame explained from the app's work for it, as a frame of
+ * SurfaceFlinger's markers is (ft_work() finds it), with its threads' states where the trace
+ * has the scheduler's events. @verdict: Android's jank type when it blames the app
+ * ("FrameTimeline: App Deadline Missed"), kept at the front of the text; NULL when Android
+ * gave the frame no jank type. Return: 1 when the work was found (@out set), else 0.
+ */
+static int ft_app(const struct gfxstat_causes *c, const struct gfxstat_frame *f, int64_t budget,
+		  int64_t prev_present, const char *verdict, struct gfxstat_cause *out)
+{
+	const struct work *mw, *rw, *w;
+	struct gx_work_view mv, rv;
+	const struct proc *pr;
+	char buf[GFXSTAT_CAUSE_TEXT];
+
+	if (!c || f->pid < 0 || f->actual_start_ns == GFXSTAT_NS_NONE)
+		return 0;
+	pr = proc_of((struct gfxstat_causes *)c, f->pid, 0);
+	if (!pr)
+		return 0;
+	mw = ft_work(c, pr, f, WORK_MAIN, NULL, budget);
+	rw = ft_work(c, pr, f, WORK_RENDER, mw, budget);
+	if (!mw && !rw)
+		return 0;
+	w = !rw || (mw && mw->end - mw->start >= rw->end - rw->start) ? mw : rw;
+	if (mw)
+		view_of(mw, &mv);
+	if (rw)
+		view_of(rw, &rv);
+	gx_cause_app(mw ? &mv : NULL, rw ? &rv : NULL, f, budget, prev_present,
+		     gfxstat_thread_states_have_sched(c->ts), out);
+	if (!verdict)
+		return 1;
+	if (dist(w->end, w->start) <= (uint64_t)budget / 2) {
+		ft_short(f, mw, rw, w, budget, verdict, out);
+		return 1;
+	}
+	{
+		struct gx_out o = { buf, sizeof(buf), 0 };
+
+		gx_out_puts(&o, verdict);
+		gx_out_puts(&o, "; ");
+		gx_out_puts(&o, out->text);
+		buf[o.len < o.cap ? o.len : o.cap - 1] = 0;
+	}
+	memcpy(out->text, buf, sizeof(out->text));
+	return 1;
+}
+
 void gfxstat_causes_why(const struct gfxstat_causes *c, const struct gfxstat_frame *f,
 			int64_t prev_present, struct gfxstat_cause *out)
 {
@@ -561,12 +982,12 @@ void gfxstat_causes_why(const struct gfxstat_causes *c, const struct gfxstat_fra
 	const struct work *mw, *rw;
 	struct gx_work_view mv, rv;
 	char buf[GFXSTAT_CAUSE_TEXT];
+	int32_t pid = f->pid;
+	uint64_t h;
 
 	memset(out, 0, sizeof(*out));
 	if (f->source == GFXSTAT_SRC_GFXINFO) {
-		if (from_frameinfo(f, budget, buf, sizeof(buf)) < 0)
-			snprintf(buf, sizeof(buf), "unknown (no FrameInfo phases)");
-		gx_cause_plain(out, fi_class(buf), buf);
+		gfxinfo_cause(f, budget, out);
 		return;
 	}
 	if (f->jank_type > 1) {
@@ -592,6 +1013,12 @@ void gfxstat_causes_why(const struct gfxstat_causes *c, const struct gfxstat_fra
 				 f->source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY
 					 ? "FrameTimeline display frame (SurfaceFlinger)"
 					 : "FrameTimeline", name);
+			/* the app's deadline: why, from its work for the frame, where the trace
+			 * has it (SurfaceFlinger's or the display's: theirs, said below) */
+			if (f->source == GFXSTAT_SRC_FRAMETIMELINE &&
+			    ft_class(bit & -bit) == GFXSTAT_CAUSE_APP_WORK &&
+			    ft_app(c, f, budget, prev_present, buf, out))
+				return;
 			gx_cause_plain(out, ft_class(bit & -bit), buf);
 			/* the kind is the jank type, not "FrameTimeline" */
 			{
@@ -620,29 +1047,51 @@ void gfxstat_causes_why(const struct gfxstat_causes *c, const struct gfxstat_fra
 		gx_cause_plain(out, GFXSTAT_CAUSE_SURFACEFLINGER, buf);
 		return;
 	}
-	if (f->pid < 0) {
+	/* a surface frame Android gave no jank type, late against the cadence */
+	if (f->source == GFXSTAT_SRC_FRAMETIMELINE && ft_app(c, f, budget, prev_present, NULL, out))
+		return;
+	/* a layer whose producer SurfaceFlinger's markers do not name: the process the
+	 * recording names after its app, if exactly one */
+	if (pid < 0)
+		pid = app_process(c, f->app);
+	if (pid < 0) {
 		gx_cause_plain(out, GFXSTAT_CAUSE_UNKNOWN,
 			       "unknown (this layer's app process is not identified)");
 		return;
 	}
-	pr = c ? proc_of((struct gfxstat_causes *)c, f->pid, 0) : NULL;
+	pr = c ? proc_of((struct gfxstat_causes *)c, pid, 0) : NULL;
 	if (!pr || !pr->n) {
 		gx_cause_plain(out, GFXSTAT_CAUSE_UNKNOWN,
 			       "unknown (no app sections for this layer's process in the trace: "
 			       "record with the 'view' category)");
 		return;
 	}
+	h = layer_hash(f->layer);
 	if (f->actual_start_ns != GFXSTAT_NS_NONE) {
 		/* the work gfxstat_causes_frame() gave the frame: its doFrame, and the DrawFrame
 		 * that started inside it (or the DrawFrame itself, with no doFrame) */
-		uint64_t h = layer_hash(f->layer);
-
 		mw = find_work(pr, WORK_MAIN, f->actual_start_ns, f->actual_start_ns, h);
 		rw = mw ? find_work(pr, WORK_RENDER, mw->start, mw->end, h)
 			: find_work(pr, WORK_RENDER, f->actual_start_ns, f->actual_start_ns, h);
 	} else {
-		mw = last_work(pr, WORK_MAIN, by);
-		rw = last_work(pr, WORK_RENDER, by);
+		/* the last work before the latch; of a process found by name, not work that
+		 * queued to another of its layers -- and for a SurfaceView, only work that queued
+		 * to it: the app draws a SurfaceView from a thread of its own (a game engine's,
+		 * Flutter's raster thread), not in the doFrame and DrawFrame of its window */
+		int sv = f->pid < 0 && f->layer.n >= 11 && !memcmp(f->layer.p, "SurfaceView", 11);
+
+		rw = last_work(pr, WORK_RENDER, by, f->pid < 0 ? h : 0, sv);
+		/* of a process found by name, the doFrame the DrawFrame started in (whose sync it
+		 * waited for); else the last doFrame, as before */
+		mw = rw && f->pid < 0 ? main_containing(pr, rw->start) : NULL;
+		if (!mw)
+			mw = last_work(pr, WORK_MAIN, by, f->pid < 0 ? h : 0, sv);
+		if (!mw && !rw && sv) {
+			gx_cause_plain(out, GFXSTAT_CAUSE_UNKNOWN,
+				       "unknown (a SurfaceView: the app draws it from a thread of its "
+				       "own, not in a doFrame or DrawFrame)");
+			return;
+		}
 	}
 	if (!mw && !rw) {
 		gx_cause_plain(out, GFXSTAT_CAUSE_UNKNOWN,

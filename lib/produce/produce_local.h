@@ -11,4 +11,13 @@
 #define GX_CLUSTER_MAX 128
 GFXSTAT_HIDDEN int64_t gx_cluster_mean(const int64_t *iv, unsigned n);
 
+struct gfxstat_thread_states;
+/*
+ * gx_thread_states_comm_pid() - the process of the threads the scheduler's events name @comm
+ * (thread_state.c): their tgid, or the tid of one whose tgid the trace did not give (a
+ * process's main thread carries its name). -1: none; -2: threads of two processes.
+ */
+GFXSTAT_HIDDEN int32_t gx_thread_states_comm_pid(const struct gfxstat_thread_states *t,
+						 const char *comm, size_t n);
+
 #endif

@@ -371,6 +371,10 @@ static void account(struct gfxstat_thread_states *t, struct thread *th, int64_t 
 		if (c->freq) {
 			sp->khz_ns += (uint64_t)d * c->freq;
 			sp->run_known_ns += d;
+			/* every frequency in the mean is in the maximum too (the fuzzer found a
+			 * thread accounted at its CPU's frequency that the maximum never saw) */
+			if (c->freq > sp->max_freq)
+				sp->max_freq = c->freq;
 		}
 		if (is_little(t, th->cpu))
 			sp->run_little_ns += d;
@@ -569,7 +573,8 @@ static void on_blocked(struct gfxstat_thread_states *t, const struct gfxstat_sch
 	n = ev->blocked.caller.n;
 	if (n >= sizeof(sp->blocked_fn))
 		n = sizeof(sp->blocked_fn) - 1;
-	memcpy(sp->blocked_fn, ev->blocked.caller.p, n);
+	if (n) /* an empty caller may come with no pointer: memcpy(NULL) is undefined */
+		memcpy(sp->blocked_fn, ev->blocked.caller.p, n);
 	sp->blocked_fn[n] = 0;
 }
 
@@ -934,4 +939,25 @@ const char *gfxstat_thread_states_comm(const struct gfxstat_thread_states *t, in
 	long i = t ? find(t, tid) : -1;
 
 	return i >= 0 ? t->threads[i].comm : "";
+}
+
+int32_t gx_thread_states_comm_pid(const struct gfxstat_thread_states *t, const char *comm,
+				  size_t n)
+{
+	int32_t got = -1, pid;
+	uint32_t i;
+
+	if (!t || !n || n >= GFXSTAT_COMM_LEN)
+		return -1;
+	for (i = 0; i < t->nthreads; i++) {
+		const struct thread *th = &t->threads[i];
+
+		if (memcmp(th->comm, comm, n) || th->comm[n])
+			continue;
+		pid = th->tgid > 0 ? th->tgid : th->tid;
+		if (got >= 0 && pid != got)
+			return -2;
+		got = pid;
+	}
+	return got;
 }

@@ -142,45 +142,30 @@ static int add_cluster(struct gfxstat_cause_clusters *cc, const struct gx_hwhy *
 }
 
 /*
- * The clusters of the janky frames of @s (of every layer when @s is NULL, as analyze's
- * "causes"), as `analyze` clusters them: by cause signature, most jank time first. NULL when
- * out of memory.
+ * The clusters of the janky frames of @s (of the whole recording when @s is NULL, as
+ * analyze's "causes": each app's from its own timeline, each layer of no app's from its own),
+ * as `analyze` clusters them: by cause signature, most jank time first. NULL when out of
+ * memory.
  */
 static struct gfxstat_cause_clusters *clusters(struct gfxstat_html *h,
 					       const struct gfxstat_metrics *m,
 					       const struct gfxstat_layer_metrics *s)
 {
 	struct gfxstat_cause_clusters *cc = gfxstat_cause_clusters_new();
-	struct gfxstat_janky_ref *rows;
-	size_t i, n;
+	size_t i, k, n = s ? 1 : gfxstat_metrics_count(m);
 
-	if (!cc)
-		return NULL;
-	if (s) {
-		for (i = 0; i < s->njanky_list; i++)
-			if (add_cluster(cc, why_for(h, m, s, &s->janky_list[i]), &s->janky_list[i])) {
+	for (k = 0; k < n && cc; k++) {
+		const struct gfxstat_layer_metrics *y = s ? s : gfxstat_metrics_get(m, k);
+
+		if (!s && !y->is_app && y->app && y->app[0])
+			continue; /* counted in its app's timeline */
+		for (i = 0; i < y->njanky_list; i++)
+			if (add_cluster(cc, why_for(h, m, y, &y->janky_list[i]), &y->janky_list[i])) {
 				gfxstat_cause_clusters_free(cc);
-				return NULL;
+				cc = NULL;
+				break;
 			}
-		return cc;
 	}
-	n = gfxstat_metrics_janky_all(m, &rows);
-	if (n == (size_t)-1) {
-		gfxstat_cause_clusters_free(cc);
-		return NULL;
-	}
-	for (i = 0; i < n; i++) {
-		const struct gfxstat_layer_metrics *y = rows[i].layer;
-		const struct gfxstat_janky_frame *j = rows[i].frame;
-
-		if (add_cluster(cc, gx_html_why_of(h, y->name, j->present_ns, untimed_ord(y, j)),
-				j)) {
-			gfxstat_cause_clusters_free(cc);
-			cc = NULL;
-			break;
-		}
-	}
-	free(rows);
 	return cc;
 }
 

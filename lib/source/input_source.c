@@ -167,6 +167,8 @@ static int on_task(void *user, int32_t pid, int32_t tid, struct gfxstat_str name
 	struct gfxstat_source *s = user;
 	int rc = gfxstat_app_frames_task(s->app, pid, tid, name);
 
+	if (!rc)
+		rc = gfxstat_causes_task(s->causes, pid, tid, name);
 	return rc || tid ? rc : gfxstat_model_process(s->model, pid, name);
 }
 
@@ -328,6 +330,8 @@ static int decide(struct gfxstat_source *s)
 			ps.sched = on_sched;
 		if (s->sys)
 			ps.counter = on_counter;
+		/* its frames are explained once it has ended (the model holds them) */
+		gfxstat_causes_keep_work(s->causes, 1);
 		s->pf = gfxstat_perfetto_new(&ps, &s->sum.stats);
 		if (!s->pf)
 			return GFXSTAT_E_NOMEM;

@@ -138,3 +138,103 @@ if [ -f "$LJ" ]; then
 else
 	skip "list_jank sample absent: the app's figures on a real trace not checked"
 fi
+
+# -- review findings 1, 2 and 4: causes where the trace has them ----------------------------
+# jc_json_line FILE KEY: the --janky JSON row that holds KEY
+jc_row() { grep -F "$2" "$1" | head -n 1; }
+
+# 1. A layer whose producer SurfaceFlinger's markers do not name. xiaomi_launcher (Gracker's
+# SystraceForBlog): layer com.miui.home/...Launcher#0 has no queueBuffer caller and its main
+# thread's lines read "<...>-3553  ( 3553)"; the PROCESS DUMP lists "u0_a90 3553 766 ...
+# com.miui.home" and sched_switch names next_comm=com.miui.home next_pid=3553: the one
+# process of that name. Its first janky frame (present 28306.090083) is the DrawFrame of
+# "<...>-3690  ( 3553)" (RenderThread, pid 3553) from .064598 to .071470 (6.872 ms), which
+# began inside the doFrame .061904 -> .066063. Raw lines of tid 3690 over it (sched_wakeup;
+# the trace has no sched_waking):
+#   .064598 -> .064672 running 0.074 | .064672 S -> wakeup .064727 sleeping 0.055 | runnable
+#   to switch-in .064751 0.024 | running to .064812 0.061 | S -> .064853 sleeping 0.041 |
+#   runnable to .064861 0.008 | running to .066113 1.252 | S -> .066375 sleeping 0.262 |
+#   runnable to .066382 0.007 | running to .070702 4.320 | R+ -> .070925 preempted 0.223 |
+#   running to .071028 0.103 | R+ -> .071088 preempted 0.060 | running to .071470 0.382
+# running 6.192, runnable 0.039, preempted 0.283, sleeping 0.358 (sum 6.872), all on CPU 4,
+# at 1056000 kHz (cpu_frequency cpu_id=4 at .061501), under half the fastest core's top:
+# slow_cpu. Before: all 7 janky frames "unknown (this layer's app process is not identified)".
+XM=$SAMPLES/systrace_html/Gracker-SystraceForBlog/xiaomi_launcher.zip
+if [ -f "$XM" ]; then
+	"$GFXSTAT" analyze -q --janky --format json "$XM" > "$jc/xm.json" 2> "$jc/err"
+	row=$(jc_row "$jc/xm.json" '"present_ns":28306090083000,')
+	rt=${row#*\"render_thread\":}
+	case $row in
+	*'"cause_class":"slow_cpu"'*'"main_thread":{"tid":3553,'*'"work_start_ns":28306061904000,'*) pass ;;
+	*) fail "xiaomi: the first janky frame's class and doFrame: $(printf '%s' "$row" | head -c 500)" ;;
+	esac
+	case $rt in
+	'{"tid":3690,"section":"DrawFrame",'*'"work_start_ns":28306064598000,"work_end_ns":28306071470000,"states_ms":{"running":6.192,"runnable":0.039,"runnable_preempted":0.283,"sleeping":0.358,"uninterruptible":0.000,"unknown":0.000},"cpus":[4],"max_freq_khz":1056000,'*) pass ;;
+	*) fail "xiaomi: the RenderThread's states: $(printf '%s' "$rt" | head -c 400)" ;;
+	esac
+	n=$(grep -c '"app":"com.miui.home".*"cause_class":"unknown"' "$jc/xm.json")
+	m=$(grep -c '"app":"com.miui.home".*"render_thread":{' "$jc/xm.json")
+	[ "$n" = 0 ] && [ "$m" = 7 ] && pass ||
+		fail "xiaomi: $n of com.miui.home's janky frames unknown, $m with their RenderThread (want 0, 7)"
+else
+	skip "xiaomi_launcher sample absent: a layer's process found by name not checked"
+fi
+# The Meizu launcher (trace_input_blog_launcher_scroll): PROCESS DUMP "u0_a21 27619 ...
+# com.meizu.flyme.launcher", thread 27619 ".flyme.launcher" (its last 15 characters). Its one
+# janky frame (present 958957.116851) was latched after the DrawFrame of RenderThread-27872
+# (B|27619) .085460 -> .087778, 2.3 ms, inside the doFrame .084305 -> .086146 (1.8 ms): both
+# within half the 16.7 ms period, so SurfaceFlinger/GPU (the decision list, rule 3).
+MZ=$SAMPLES/systrace_html/Gracker-SystraceForBlog/trace_input_blog_launcher_scroll.html.zip
+if [ -f "$MZ" ]; then
+	"$GFXSTAT" analyze -q --janky "$MZ" 2> "$jc/err" | grep -F '958957.116851,' > "$jc/mz"
+	grep -q '"SurfaceFlinger/GPU: the app.s work was within budget (DrawFrame 2.3 ms)"$' \
+		"$jc/mz" && pass || fail "meizu launcher: the janky frame's cause: $(cat "$jc/mz")"
+else
+	skip "launcher_scroll sample absent: a layer's process found by name not checked"
+fi
+
+# 2. FrameTimeline frames with the app's work and thread states. api32_startup_warm
+# (google/perfetto test data, Apache-2.0): the Splash Screen surface frame, token 191058,
+# pid 2348, App Deadline Missed. Its work names the token: "Choreographer#doFrame 191058" on
+# tid 2380 (ll.splashscreen) 157479.809638214 -> .819709219 (10.071 ms) and "DrawFrames
+# 191058" on tid 2385 from .814890819 (perfetto-dump --markers). perfetto-dump --sched, tid
+# 2380 over the doFrame (ns after 157479.8):
+#   running (in at .809621531) to 09820303 S | waking by binder:1858_6 11924713 | in 11935944
+#   | S 12044708 | waking 12246450 | in 12350698 | S 12450836 | waking 12711334 | in 12728668
+#   | S 13020172 | waking 13082347 | in 13296865 | S 13666494 | waking 13797191 | in 14653880
+#   | S 14796987 | waking 14798493 | in 14812978 | S 14885936 | waking 14922394 | in 14947703
+#   | S 14961253 | waking 19664337 | in 19670563 | end 19709219
+# running 0.182089 + 0.108764 + 0.100138 + 0.291504 + 0.369629 + 0.143107 + 0.072958 +
+# 0.013550 + 0.038656 = 1.320 ms; runnable 1.250 ms; sleeping 7.501 ms (sum 10.071). Its
+# synchronous binder calls (flags 0x10) took 2.142 (to system_server, reply received
+# .811938548) + 0.303 + 0.311 + 1.007 = 3.762 ms, half its sleep or more: sleeping on binder
+# to system_server. Before: "FrameTimeline: App Deadline Missed", no threads.
+AP=$SAMPLES/perfetto/perfetto-testdata/api32_startup_warm.perfetto-trace
+if [ -f "$AP" ]; then
+	"$GFXSTAT" analyze -q --janky --format json "$AP" > "$jc/ap.json" 2> "$jc/err"
+	row=$(jc_row "$jc/ap.json" '"present_ns":157479845052073,')
+	case $row in
+	*'"cause":"FrameTimeline: App Deadline Missed; sleeping: main thread: Choreographer#doFrame 191058 10.1 ms'*'"cause_class":"sleeping","signature":"sleeping|main|traversal'*'|binder:system_server","main_thread":{"tid":2380,"section":"Choreographer#doFrame 191058",'*'"work_start_ns":157479809638214,"work_end_ns":157479819709219,"states_ms":{"running":1.320,"runnable":1.250,"runnable_preempted":0.000,"sleeping":7.501,"uninterruptible":0.000,"unknown":0.000}'*'"render_thread":{"tid":2385,"section":"DrawFrames 191058",'*) pass ;;
+	*) fail "api32: the App Deadline Missed frame from its work: $(printf '%s' "$row" | head -c 700)" ;;
+	esac
+else
+	skip "api32_startup_warm sample absent: FrameTimeline frames with thread states not checked"
+fi
+
+# 4. gfxinfo's legacy profile table. NuvioTV (dumpsys gfxinfo, Draw Prepare Process Execute):
+# of its 120 rows, 111 sum over 16 ms (hwui's profile bar threshold): rows 1-110 have Draw
+# 50.00 (the cap), row 111 Draw 45.05; Prepare, Process and Execute under 6 ms in each. Draw
+# is over half the 16.7 ms budget in all 111: "Draw ... ms (over half ...)", app_work, and
+# the why line counts them as one cause. Before: "111 of 111 janky frames: unknown".
+NV=$SAMPLES/gfxinfo/NuvioTV/gfxinfo.txt
+if [ -f "$NV" ]; then
+	"$GFXSTAT" analyze -q --janky "$NV" > "$jc/nv.csv" 2> "$jc/err"
+	a=$(grep -c ',"Draw 50.0 ms (over half the 16.7 ms budget): the UI thread (input, animation, measure/layout, recording the display list)"$' "$jc/nv.csv")
+	b=$(grep -c ',"Draw 45\.[01] ms (over half the 16.7 ms budget): the UI thread' "$jc/nv.csv")
+	[ "$a" = 110 ] && [ "$b" = 1 ] && pass || fail "NuvioTV: $a rows Draw 50.0 and $b Draw 45, want 110 and 1"
+	"$GFXSTAT" analyze -q "$NV" 2> /dev/null |
+		grep -q '^  why       111 of 111 janky frames: UI thread (Draw) over half the budget,' &&
+		pass || fail "NuvioTV: the why line: $("$GFXSTAT" analyze -q "$NV" 2>&1 | grep why | head -n 1)"
+else
+	skip "NuvioTV sample absent: gfxinfo's legacy table causes not checked"
+fi

@@ -48,6 +48,20 @@ layers_of() { # the "layers" array of a summary.json or an analyze --json output
 			else if (c == "]" || c == "}") d--
 		}
 		print substr(s, 1, k - 2)
+	}' | awk '{ # analyze --json entries carry their causes, summary.json ones do not: left out
+		s = $0; out = ""
+		while ((i = index(s, ",\"causes\":[")) > 0) {
+			out = out substr(s, 1, i - 1); s = substr(s, i + 11); d = 1; q = 0
+			for (k = 1; k <= length(s) && d > 0; k++) {
+				c = substr(s, k, 1)
+				if (q) { if (c == "\\") k++; else if (c == "\"") q = 0 }
+				else if (c == "\"") q = 1
+				else if (c == "[") d++
+				else if (c == "]") d--
+			}
+			s = substr(s, k)
+		}
+		print out s
 	}'
 }
 

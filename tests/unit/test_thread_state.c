@@ -4,6 +4,7 @@
  * (thread_state.c) and the cause class of a late frame (jank_class.c). Every expected time
  * is derived by hand in the comment beside its sequence.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "check.h"
 #include "gfxstat/gfxstat.h"
 #include "gfxstat/gfxstat_cause.h"
+#include "gfxstat/gfxstat_perfetto.h"
 #include "gfxstat/gfxstat_sched.h"
 
 #define MS 1000000LL
@@ -656,6 +658,295 @@ out:
 	gfxstat_thread_states_free(r.t);
 }
 
+/*
+ * A layer whose producer SurfaceFlinger's markers do not name (pid -1: no queueBuffer caller,
+ * and its main thread's marker lines say "<...>") is explained from the one process the
+ * recording names after its app (review finding 1; before: "unknown (this layer's app
+ * process is not identified)").
+ *   com.example.app (15 characters: its main thread's whole name): only sched_switch names
+ *   thread 200 so (next_comm); its doFrame 10.000 -> 10.030 ran all 30 ms (switched in at
+ *   9.999, no frequency events): busy, tid 200, running 30 ms.
+ *   com.example.longpackage: a main thread carries the last 15 characters,
+ *   "ple.longpackage" (c-o-m-.-e-x-a-m is the first 8 of 23): thread 210, doFrame 11.000 ->
+ *   11.030, running all of it: busy, tid 210.
+ */
+static const char *const cause_named[] = {
+	"<idle>-0 [004] d..2 9.999000: sched_switch: prev_comm=swapper/4 prev_pid=0 prev_prio=120 "
+	"prev_state=R ==> next_comm=com.example.app next_pid=200 next_prio=110",
+	"<...>-200 (  200) [004] .... 10.000000: tracing_mark_write: B|200|Choreographer#doFrame",
+	"<...>-200 (  200) [004] .... 10.000100: tracing_mark_write: B|200|traversal",
+	"<...>-200 (  200) [004] .... 10.029000: tracing_mark_write: E|200",
+	"<...>-200 (  200) [004] .... 10.030000: tracing_mark_write: E|200",
+	"<idle>-0 [005] d..2 10.999000: sched_switch: prev_comm=swapper/5 prev_pid=0 "
+	"prev_prio=120 prev_state=R ==> next_comm=ple.longpackage next_pid=210 next_prio=110",
+	"<...>-210 (  210) [005] .... 11.000000: tracing_mark_write: B|210|Choreographer#doFrame",
+	"<...>-210 (  210) [005] .... 11.030000: tracing_mark_write: E|210",
+	NULL,
+};
+
+/* The cause of a 60 Hz frame of layer "@app/@app.Main#0" that SurfaceFlinger latched at
+ * @latch_ms, its producer not named (pid -1), its work not found before (no actual start). */
+static void why_app(struct gfxstat_causes *c, const char *app, int64_t latch_ms,
+		    struct gfxstat_cause *out)
+{
+	char layer[128];
+	struct gfxstat_frame f;
+
+	snprintf(layer, sizeof(layer), "%s/%s.Main#0", app, app);
+	gfxstat_frame_init(&f, GFXSTAT_SRC_FTRACE);
+	f.layer.p = layer;
+	f.layer.n = strlen(layer);
+	f.app.p = app;
+	f.app.n = strlen(app);
+	f.vsync_period_ns = 16666667;
+	f.latch_ns = latch_ms * MS;
+	f.present_ns = (latch_ms + 10) * MS;
+	f.interval_ns = 33333333;
+	gfxstat_causes_why(c, &f, GFXSTAT_NS_NONE, out);
+}
+
+/*
+ * Without scheduler events: by PROCESS DUMP (gfxstat_causes_task(): a process, tid 0) or by
+ * the task name of its main thread's marker lines; the sections alone. A name two processes
+ * carry names neither, and a SurfaceView is not explained by the window's doFrame.
+ *   pid 300 "com.other.app" (PROCESS DUMP), doFrame 20.000 -> 20.030, traversal inside
+ *   20.0001 -> 20.029 (28.9 ms); pid 400 "com.third.app", named by its marker lines.
+ */
+static const char *const cause_dumped[] = {
+	"<...>-300 (  300) [004] .... 20.000000: tracing_mark_write: B|300|Choreographer#doFrame",
+	"<...>-300 (  300) [004] .... 20.000100: tracing_mark_write: B|300|traversal",
+	"<...>-300 (  300) [004] .... 20.029000: tracing_mark_write: E|300",
+	"<...>-300 (  300) [004] .... 20.030000: tracing_mark_write: E|300",
+	"com.third.app-400 (  400) [004] .... 30.000000: tracing_mark_write: "
+	"B|400|Choreographer#doFrame",
+	"com.third.app-400 (  400) [004] .... 30.030000: tracing_mark_write: E|400",
+	NULL,
+};
+
+TEST(cause_by_process_name)
+{
+	struct rig r = { gfxstat_causes_new(), gfxstat_thread_states_new() };
+	struct gfxstat_causes *c1 = r.c, *c2 = gfxstat_causes_new();
+	struct gfxstat_cause c;
+	const char *name = "com.other.app";
+
+	CHECK(r.c && r.t && c2);
+	if (!r.c || !r.t || !c2)
+		goto out;
+	gfxstat_causes_set_thread_states(r.c, r.t);
+	rig_feed(&r, cause_named);
+	why_app(r.c, "com.example.app", 10040, &c);
+	CHECK_EQ(c.cls, GFXSTAT_CAUSE_BUSY);
+	CHECK_EQ(c.main.span.tid, 200);
+	CHECK_EQ(c.main.span.state_ns[GFXSTAT_TS_RUNNING], 30 * MS);
+	why_app(r.c, "com.example.longpackage", 11040, &c);
+	CHECK_EQ(c.cls, GFXSTAT_CAUSE_BUSY);
+	CHECK_EQ(c.main.span.tid, 210);
+	/* no process named after it */
+	why_app(r.c, "com.absent.app", 11040, &c);
+	CHECK_CSTR(c.text, "unknown (this layer's app process is not identified)");
+
+	r.c = c2; /* the rest without thread states */
+	CHECK_EQ(gfxstat_causes_task(c2, 300, 0, (struct gfxstat_str){ name, strlen(name) }), 0);
+	rig_feed(&r, cause_dumped);
+	why_app(c2, "com.other.app", 20040, &c);
+	CHECK_EQ(c.cls, GFXSTAT_CAUSE_APP_WORK);
+	CHECK_CSTR(c.text, "main thread: Choreographer#doFrame 30.0 ms (longest inside: traversal "
+			   "28.9 ms)");
+	CHECK_EQ(c.main.span.tid, 300);
+	why_app(c2, "com.third.app", 30040, &c);
+	CHECK_CSTR(c.text, "main thread: Choreographer#doFrame 30.0 ms");
+	/* a SurfaceView of the process: drawn by a thread of its own */
+	{
+		struct gfxstat_frame f;
+		const char *sv = "SurfaceView - com.other.app/com.other.app.Main#0";
+
+		gfxstat_frame_init(&f, GFXSTAT_SRC_FTRACE);
+		f.layer.p = sv;
+		f.layer.n = strlen(sv);
+		f.app.p = name;
+		f.app.n = strlen(name);
+		f.latch_ns = 20040 * MS;
+		f.present_ns = 20050 * MS;
+		gfxstat_causes_why(c2, &f, GFXSTAT_NS_NONE, &c);
+		CHECK(strncmp(c.text, "unknown (a SurfaceView", 22) == 0);
+	}
+	/* a second process of that name (a restart): neither is the app's */
+	CHECK_EQ(gfxstat_causes_task(c2, 301, 0, (struct gfxstat_str){ name, strlen(name) }), 0);
+	why_app(c2, "com.other.app", 20040, &c);
+	CHECK_CSTR(c.text, "unknown (this layer's app process is not identified)");
+out:
+	gfxstat_causes_free(c1);
+	gfxstat_causes_free(c2);
+	gfxstat_thread_states_free(r.t);
+}
+
+/* Feed one marker or scheduler line, printf-like. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void rig_line(struct rig *r, const char *fmt, ...)
+{
+	char line[256];
+	const char *lines[2] = { line, NULL };
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	rig_feed(r, lines);
+}
+
+/* A FrameTimeline surface frame of process 500 (60 Hz): token @token, its actual slice from
+ * @start_us to @end_us (microseconds), expected from @start_us for one period. */
+static void why_ft(struct rig *r, int32_t jank, int64_t token, int64_t start_us, int64_t end_us,
+		   struct gfxstat_cause *out)
+{
+	struct gfxstat_frame f;
+
+	gfxstat_frame_init(&f, GFXSTAT_SRC_FRAMETIMELINE);
+	f.layer.p = "com.ft.app/com.ft.app.Main#0";
+	f.layer.n = strlen(f.layer.p);
+	f.pid = 500;
+	f.token = token;
+	f.jank_type = jank;
+	f.janky = 1;
+	f.vsync_period_ns = 16666667;
+	f.expected_start_ns = start_us * 1000;
+	f.expected_end_ns = start_us * 1000 + 16666667;
+	f.actual_start_ns = start_us * 1000;
+	f.actual_end_ns = end_us * 1000;
+	f.present_ns = end_us * 1000 + 10 * MS;
+	gfxstat_causes_why(r->c, &f, GFXSTAT_NS_NONE, out);
+}
+
+/*
+ * FrameTimeline frames that Android blames on the app are explained from the app's work for
+ * them, with thread states (review finding 2; before: "FrameTimeline: App Deadline Missed",
+ * class app_work, no threads). Process 500, main thread 500 on cpu 4 (switched in at
+ * 59.999, never out), RenderThread 501 on cpu 5 (switched in at 60.000):
+ *   token 7001: "Choreographer#doFrame 7001" 60.000 -> 60.025 (25 ms, traversal inside),
+ *               "DrawFrames 7001" 60.020 -> 60.023: the doFrame is the longer, running all
+ *               25 ms: busy, Android's verdict at the front of the text.
+ *   then 70 frames of 2 ms (tokens 8000-8069, doFrames at 61.000 + 10 ms k): past the 64
+ *   frames of work a process keeps, so token 7001 is found only among the kept works.
+ *   token 7002: doFrame 62.200 -> 62.202, DrawFrames 62.202 -> 62.205 (both short); the
+ *               frame's buffer was ready at 62.230, 25 ms after the DrawFrames: gpu.
+ *   a doFrame naming no vsync id, 63.000 -> 63.030: frame token 9999 starting 63.0005 is
+ *               matched by time (within half a period of its start): busy.
+ *   SurfaceFlinger CPU Deadline Missed: SurfaceFlinger's, whatever the app did.
+ */
+TEST(cause_frametimeline)
+{
+	struct rig r = { gfxstat_causes_new(), gfxstat_thread_states_new() };
+	struct gfxstat_cause c;
+	int k;
+
+	CHECK(r.c && r.t);
+	if (!r.c || !r.t)
+		goto out;
+	gfxstat_causes_set_thread_states(r.c, r.t);
+	gfxstat_causes_keep_work(r.c, 1);
+	rig_line(&r, "<idle>-0 [004] d..2 59.999000: sched_switch: prev_comm=swapper/4 prev_pid=0 "
+		 "prev_prio=120 prev_state=R ==> next_comm=com.ft.app next_pid=500 next_prio=110");
+	rig_line(&r, "<idle>-0 [005] d..2 60.000000: sched_switch: prev_comm=swapper/5 prev_pid=0 "
+		 "prev_prio=120 prev_state=R ==> next_comm=RenderThread next_pid=501 next_prio=110");
+	rig_line(&r, "app-500 (  500) [004] .... 60.000000: tracing_mark_write: "
+		 "B|500|Choreographer#doFrame %d", 7001);
+	rig_line(&r, "app-500 (  500) [004] .... 60.000100: tracing_mark_write: B|500|traversal");
+	rig_line(&r, "RenderThread-501 (  500) [005] .... 60.020000: tracing_mark_write: "
+		 "B|500|DrawFrames %d", 7001);
+	rig_line(&r, "RenderThread-501 (  500) [005] .... 60.023000: tracing_mark_write: E|500");
+	rig_line(&r, "app-500 (  500) [004] .... 60.024000: tracing_mark_write: E|500");
+	rig_line(&r, "app-500 (  500) [004] .... 60.025000: tracing_mark_write: E|500");
+	for (k = 0; k < 70; k++) {
+		rig_line(&r, "app-500 (  500) [004] .... 61.%06d: tracing_mark_write: "
+			 "B|500|Choreographer#doFrame %d", 10000 * k, 8000 + k);
+		rig_line(&r, "app-500 (  500) [004] .... 61.%06d: tracing_mark_write: E|500",
+			 10000 * k + 2000);
+	}
+	why_ft(&r, GFXSTAT_JANK_APP_DEADLINE_MISSED, 7001, 60000000, 60030000, &c);
+	CHECK_EQ(c.cls, GFXSTAT_CAUSE_BUSY);
+	CHECK(strncmp(c.text, "FrameTimeline: App Deadline Missed; busy: main thread: "
+			      "Choreographer#doFrame 7001 25.0 ms (longest inside: traversal", 95) == 0);
+	CHECK(c.main.known && c.main.have_states && c.render.known);
+	CHECK_EQ(c.main.span.tid, 500);
+	CHECK_EQ(c.main.span.state_ns[GFXSTAT_TS_RUNNING], 25 * MS);
+	CHECK_CSTR(c.render.section, "DrawFrames 7001");
+	CHECK_EQ(c.render.span.tid, 501);
+	CHECK_CSTR(c.signature, "busy|main|traversal|");
+	/* short work, the buffer ready 25 ms after the DrawFrames ended */
+	rig_line(&r, "app-500 (  500) [004] .... 62.200000: tracing_mark_write: "
+		 "B|500|Choreographer#doFrame %d", 7002);
+	rig_line(&r, "app-500 (  500) [004] .... 62.202000: tracing_mark_write: E|500");
+	rig_line(&r, "RenderThread-501 (  500) [005] .... 62.202000: tracing_mark_write: "
+		 "B|500|DrawFrames %d", 7002);
+	rig_line(&r, "RenderThread-501 (  500) [005] .... 62.205000: tracing_mark_write: E|500");
+	why_ft(&r, GFXSTAT_JANK_APP_DEADLINE_MISSED, 7002, 62200000, 62230000, &c);
+	CHECK_EQ(c.cls, GFXSTAT_CAUSE_GPU);
+	CHECK_CSTR(c.text, "FrameTimeline: App Deadline Missed; gpu: the app's work was within "
+			   "budget (DrawFrames 7002 3.0 ms), and its buffer was ready 25.0 ms after "
+			   "its DrawFrames 7002 ended (the GPU finished it late)");
+	/* no vsync id in the section: by time */
+	rig_line(&r, "app-500 (  500) [004] .... 63.000000: tracing_mark_write: "
+		 "B|500|Choreographer#doFrame");
+	rig_line(&r, "app-500 (  500) [004] .... 63.030000: tracing_mark_write: E|500");
+	why_ft(&r, GFXSTAT_JANK_APP_DEADLINE_MISSED, 9999, 63000500, 63031000, &c);
+	CHECK_EQ(c.cls, GFXSTAT_CAUSE_BUSY);
+	CHECK_EQ(c.main.span.start_ns, 63000 * MS);
+	/* SurfaceFlinger's deadline: said so, not the app's work */
+	why_ft(&r, GFXSTAT_JANK_SF_CPU_DEADLINE_MISSED, 7001, 60000000, 60030000, &c);
+	CHECK_EQ(c.cls, GFXSTAT_CAUSE_SURFACEFLINGER);
+	CHECK_CSTR(c.text, "FrameTimeline: SurfaceFlinger CPU Deadline Missed");
+out:
+	gfxstat_causes_free(r.c);
+	gfxstat_thread_states_free(r.t);
+}
+
+/*
+ * gfxinfo's legacy profile table (review finding 4; before: "unknown (no FrameInfo
+ * phases)"): the stage over half the 16.7 ms budget names the cause, Execute (the swap) as
+ * the GPU's; frames of one stage share one signature whatever their times.
+ */
+TEST(cause_gfxinfo_legacy)
+{
+	struct gfxstat_frame f;
+	struct gfxstat_cause c, d;
+
+	gfxstat_frame_init(&f, GFXSTAT_SRC_GFXINFO);
+	f.layer.p = "com.a/com.a.Main/android.view.ViewRootImpl@1";
+	f.layer.n = strlen(f.layer.p);
+	f.janky = 1;
+	f.duration_ns = 55270000;
+	f.legacy_ns[GFXSTAT_LEGACY_DRAW] = 50 * MS;
+	f.legacy_ns[GFXSTAT_LEGACY_PREPARE] = 310000;
+	f.legacy_ns[GFXSTAT_LEGACY_PROCESS] = 4260000;
+	f.legacy_ns[GFXSTAT_LEGACY_EXECUTE] = 700000;
+	gfxstat_causes_why(NULL, &f, GFXSTAT_NS_NONE, &c);
+	CHECK_EQ(c.cls, GFXSTAT_CAUSE_APP_WORK);
+	CHECK_CSTR(c.text, "Draw 50.0 ms (over half the 16.7 ms budget): the UI thread (input, "
+			   "animation, measure/layout, recording the display list)");
+	CHECK_CSTR(c.summary, "UI thread (Draw) over half the budget");
+	f.legacy_ns[GFXSTAT_LEGACY_DRAW] = 45050000;
+	gfxstat_causes_why(NULL, &f, GFXSTAT_NS_NONE, &d);
+	CHECK_CSTR(d.signature, c.signature);
+	/* 4.1-4.4: no Prepare; Execute 12 ms of a 20 ms frame: the swap, the GPU's */
+	f.legacy_ns[GFXSTAT_LEGACY_DRAW] = 5 * MS;
+	f.legacy_ns[GFXSTAT_LEGACY_PREPARE] = GFXSTAT_NS_NONE;
+	f.legacy_ns[GFXSTAT_LEGACY_PROCESS] = 3 * MS;
+	f.legacy_ns[GFXSTAT_LEGACY_EXECUTE] = 12 * MS;
+	gfxstat_causes_why(NULL, &f, GFXSTAT_NS_NONE, &c);
+	CHECK_EQ(c.cls, GFXSTAT_CAUSE_GPU);
+	CHECK(strncmp(c.text, "Execute 12.0 ms (over half", 26) == 0);
+	/* 7 + 6 + 5 ms: none over half the budget */
+	f.legacy_ns[GFXSTAT_LEGACY_DRAW] = 7 * MS;
+	f.legacy_ns[GFXSTAT_LEGACY_PROCESS] = 6 * MS;
+	f.legacy_ns[GFXSTAT_LEGACY_EXECUTE] = 5 * MS;
+	gfxstat_causes_why(NULL, &f, GFXSTAT_NS_NONE, &c);
+	CHECK_EQ(c.cls, GFXSTAT_CAUSE_UNKNOWN);
+	CHECK_CSTR(c.text, "none (no phase over half the budget; longest: Draw 7.0 ms)");
+}
+
 /* Clusters: ranked by jank time, then frames; frames add up. */
 TEST(clusters)
 {
@@ -697,5 +988,8 @@ TEST_SUITE(thread_state_suite)
 	RUN(cause_busy_and_slow_cpu);
 	RUN(cause_starved_and_blocked);
 	RUN(cause_without_sched);
+	RUN(cause_by_process_name);
+	RUN(cause_frametimeline);
+	RUN(cause_gfxinfo_legacy);
 	RUN(clusters);
 }
