@@ -141,7 +141,9 @@ static int on_sched(void *user, const struct gfxstat_sched_event *ev)
 	 * anything in a binary trace, and then the text is ambiguous, as the kernel's is) */
 	n = gfxstat_sched_event_format(ev, text, sizeof(text));
 	CHECK(n < sizeof(text) ? strlen(text) == n : strlen(text) == sizeof(text) - 1);
-	if (n < sizeof(text) && plain(ev->comm) && names_plain(ev) &&
+	/* ... and a tid the kernel can have: a pid of 2^32 - 1 in the proto is tid -1, written
+	 * "<...>--1", which reads back as task "<...>-", pid 1 (the fuzzer's first crash) */
+	if (n < sizeof(text) && plain(ev->comm) && names_plain(ev) && ev->tid >= 0 &&
 	    gfxstat_ftrace_line_parse(text, n, &line) == GFXSTAT_PARSE_OK) {
 		if (gfxstat_sched_line_parse(&line, &back) == GFXSTAT_PARSE_OK) {
 			CHECK(back.kind == ev->kind);

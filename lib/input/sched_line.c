@@ -288,11 +288,12 @@ static int num_i64(const char *p, size_t n, int hex, int64_t *out)
 
 static int store(struct gfxstat_sched_event *ev, const struct field *f, const char *v, size_t n)
 {
-	char *dst = (char *)ev + f->off;
+	char *dst;
 	int64_t x;
 
-	if (f->off == (size_t)-1)
+	if (f->off == (size_t)-1) /* a field not kept: ev + off would overflow (UBSan) */
 		return 0;
+	dst = (char *)ev + f->off;
 	switch (f->type) {
 	case F_STR: {
 		struct gfxstat_str s = { v, n };
