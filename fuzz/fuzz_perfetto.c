@@ -7,9 +7,9 @@
  * Checked: no crash or sanitizer report; both runs give the same callbacks (a hash over
  * every field and every byte of every slice) and the same summary; every frame has a
  * FrameTimeline source, a janky verdict of 0 or 1, and a present time equal to its actual
- * end; marker slices lie inside the ftrace line's payload; processes come first, in
- * increasing pid order, then markers in time order, then complete frames in present order;
- * the build and release strings are NUL-terminated.
+ * end; marker slices lie inside the ftrace line's payload; markers come first (they go out
+ * while the trace is fed), in time order, then the processes in increasing pid order, then
+ * complete frames in present order; the build and release strings are NUL-terminated.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -39,7 +39,7 @@ static void mix(uint64_t *h, const void *p, size_t n)
 /* Delivery order of one run */
 struct run {
 	uint64_t h;
-	int phase; /* 0 processes, 1 markers, 2 frames, 3 incomplete frames */
+	int phase; /* 0 markers, 1 processes, 2 frames, 3 incomplete frames */
 	int64_t last_pid, last_ts;
 };
 
@@ -54,10 +54,8 @@ static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
 	struct run *r = user;
 	uint64_t *h = &r->h;
 
-	CHECK(r->phase <= 1);
-	if (r->phase == 1)
-		CHECK(ev->ts_ns >= r->last_ts);
-	r->phase = 1;
+	CHECK(r->phase == 0);
+	CHECK(ev->ts_ns >= r->last_ts);
 	r->last_ts = ev->ts_ns;
 	CHECK(inside(m->name, ev->payload) && inside(m->track, ev->payload));
 	mix(h, &ev->ts_ns, sizeof(ev->ts_ns));
@@ -74,7 +72,8 @@ static int on_process(void *user, int32_t pid, struct gfxstat_str name)
 {
 	struct run *r = user;
 
-	CHECK(r->phase == 0 && (int64_t)pid > r->last_pid && name.n > 0);
+	CHECK(r->phase <= 1 && (r->phase == 0 || (int64_t)pid > r->last_pid) && name.n > 0);
+	r->phase = 1;
 	r->last_pid = pid;
 	mix(&r->h, &pid, sizeof(pid));
 	mix(&r->h, name.p, name.n);

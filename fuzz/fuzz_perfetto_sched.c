@@ -195,7 +195,7 @@ static void packet(struct gx_psched *s, const uint8_t *d, size_t n)
 static void decode(const uint8_t *data, size_t size, int small, struct run *run,
 		   struct gfxstat_perfetto_sched_summary *sum)
 {
-	struct gx_psched_sink sink = { on_sched, on_counter, run, NULL, NULL };
+	struct gx_psched_sink sink = { on_sched, on_counter, run, NULL, NULL, NULL };
 	struct gx_psched *s = gx_psched_new(&sink);
 	struct gx_pb r;
 	struct gx_pb_field f;

@@ -6,13 +6,13 @@
  * pointer handed to a sink callback (ftrace line, marker, frame and their slices) borrows
  * the decoder's memory and is valid only during that callback.
  *
- * Delivery: nothing reaches the sink while the trace is fed. gfxstat_perfetto_finish()
- * delivers, in this order: every process the trace names (sink.process, by pid), every atrace
- * marker in timestamp order (stable for equal timestamps), every complete FrameTimeline frame
- * in present order (stable), then the incomplete frames. Memory is therefore linear in the
- * print events and frames of the trace. With a sink.sched, markers and scheduler events go
- * out merged in time order while the trace is fed, the rest at finish; counters
- * (sink.counter) as they are decoded.
+ * Delivery: atrace markers go out while the trace is fed, merged over the CPUs in timestamp
+ * order (stable for equal timestamps) through a bounded window, with the scheduler events
+ * when there is a sink.sched; counters (sink.counter) as they are decoded.
+ * gfxstat_perfetto_finish() delivers what the window still holds, then every process the
+ * trace names (sink.process, by pid), every complete FrameTimeline frame in present order
+ * (stable), then the incomplete frames. Memory grows with the frames and the process and
+ * package names of the trace, not with its events (docs/perfetto.md).
  *
  * What is decoded:
  *   - ftrace `print` events (FtraceEvent.print = 3, PrintFtraceEvent.buf = 2) go through
@@ -88,19 +88,18 @@ struct gfxstat_perfetto_sink {
 	gfxstat_frame_fn incomplete;
 	void *user;
 	/*
-	 * each process the trace names (ProcessTree), once per pid in pid order, before any
-	 * marker or frame: @name is the process name (cmdline[0], e.g. "com.a.b:svc" or
-	 * "/system/bin/surfaceflinger"); gfxstat_perfetto_app() gives its package. May be NULL.
-	 * Non-zero stops.
+	 * each process the trace names (ProcessTree), once per pid in pid order, at finish
+	 * after the markers and before the frames: @name is the process name (cmdline[0], e.g.
+	 * "com.a.b:svc" or "/system/bin/surfaceflinger"); gfxstat_perfetto_app() gives its
+	 * package. May be NULL. Non-zero stops.
 	 */
 	int (*process)(void *user, int32_t pid, struct gfxstat_str name);
 	/*
 	 * the scheduler events of the ftrace bundles (sched_switch, sched_waking, ...,
-	 * compact_sched included; docs/perfetto.md "Scheduler events"); may be NULL. With it,
-	 * atrace markers no longer wait for finish: markers and scheduler events go out
-	 * together while the trace is fed, merged over the CPUs in time order (the thread
-	 * states that time a doFrame need both in one order; the events held for merging are
-	 * bounded); processes then come at finish, before the frames. Non-zero stops.
+	 * compact_sched included; docs/perfetto.md "Scheduler events"); may be NULL. They go out
+	 * with the atrace markers while the trace is fed, merged over the CPUs in time order
+	 * (the thread states that time a doFrame need both in one order; the events held for
+	 * merging are bounded). Non-zero stops.
 	 */
 	gfxstat_sched_fn sched;
 	/*

@@ -5,8 +5,21 @@
  * The task name may contain spaces, dashes and brackets, so the header is anchored on the
  * "[cpu]" field and read backwards from there (pid, optional tgid) and forwards (flags,
  * timestamp, event), as Perfetto's tokenizer does, but without a regex or a double.
+ *
+ * Every line of a trace comes here, most of them to be dropped once their event is known, so
+ * it is read close to the machine: on x86-64 the usual header with 16-byte compares and bit
+ * masks (fast_header()), elsewhere and for anything unusual with loops that read 8 bytes at
+ * a time where they can (scan_local.h). Both give exactly what the byte loops give; the unit
+ * tests hold them to a copy of those. The pid, tgid and cpu are converted last, only for the
+ * events someone reads (ftrace_local.h).
  */
 #include "../gx_local.h"
+#include "ftrace_local.h"
+#include "scan_local.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* Seconds in an ftrace timestamp: centuries of uptime; sec * 1e9 + frac fits int64. */
 #define MAX_SEC_DIGITS 10
@@ -60,6 +73,34 @@ static int scan_ts(const char **pp, const char *end, int64_t *ns)
 	int64_t sec = 0, frac = 0;
 	int nd = 0, nf = 0;
 
+#if GX_SWAR
+	/*
+	 * The usual "<up to 8 digits>.<up to 8 digits>:", eight bytes at a time: the first byte
+	 * that is no digit ends each part. Anything longer or odd takes the loops below, which
+	 * give the same result.
+	 */
+	if (end - p >= 18) {
+		uint64_t w = gx_load8(p), m = gx_nondigit8(w), f;
+		unsigned k, j;
+
+		if (m) {
+			k = gx_first8(m);
+			if (k && p[k] == '.') {
+				f = gx_load8(p + k + 1);
+				m = gx_nondigit8(f);
+				if (m) {
+					j = gx_first8(m);
+					if (j && p[k + 1 + j] == ':') {
+						*ns = (int64_t)gx_digits8(w, k) * GFXSTAT_NSEC_PER_SEC +
+						      (int64_t)gx_digits8(f, j) * pow10_ns[j];
+						*pp = p + k + j + 2;
+						return 0;
+					}
+				}
+			}
+		}
+	}
+#endif
 	while (p < end && gx_isdigit(*p)) {
 		if (++nd > MAX_SEC_DIGITS)
 			return -1;
@@ -82,66 +123,165 @@ static int scan_ts(const char **pp, const char *end, int64_t *ns)
 	return 0;
 }
 
+/* The start of the run of spaces that ends at @q, in [start, q). */
+static const char *spaces_back(const char *start, const char *q)
+{
+#if GX_SWAR
+	/* (the pid is padded to 5 columns: a run of 0 to 4, and a branch per space mispredicts) */
+	if (q - start >= 8) {
+		uint64_t m = ~gx_eq8(gx_load8(q - 8), GX_BYTES(' ')) & GX_HIGH;
+
+		if (m)
+			return q - 8 + ((unsigned)(63 - __builtin_clzll(m)) >> 3) + 1;
+	}
+#endif
+	while (q > start && q[-1] == ' ')
+		q--;
+	return q;
+}
+
+/* "[<cpu>]" at @lb: 1 to 5 digits. Return the ']', or NULL. */
+static const char *scan_cpu(const char *lb, const char *end, int32_t *cpu)
+{
+	const char *p = lb + 1;
+	int32_t v = 0;
+	int nd = 0;
+
+#if GX_SWAR
+	if (end - p >= 8) {
+		uint64_t w = gx_load8(p), m = gx_nondigit8(w);
+		unsigned k;
+
+		if (!m)
+			return NULL; /* 8 digits and more */
+		k = gx_first8(m);
+		if (!k || k > 5 || p[k] != ']')
+			return NULL;
+		*cpu = (int32_t)gx_digits8(w, k);
+		return p + k;
+	}
+#endif
+	while (p < end && gx_isdigit(*p)) {
+		if (++nd > 5)
+			return NULL;
+		v = v * 10 + (*p++ - '0');
+	}
+	if (!nd || p >= end || *p != ']')
+		return NULL;
+	*cpu = v;
+	return p;
+}
+
+/*
+ * The optional "(<tgid>)" that ends at @q (the ')' is q[-1]), in [start, q): spaces, then
+ * digits or dashes (unknown), at most 12 bytes. Return where it begins (the '('), @q when
+ * there is none, or NULL when it is malformed.
+ */
+static const char *scan_tgid_back(const char *start, const char *q, int32_t *tgid)
+{
+	const char *rp = q - 1, *lp = rp, *a, *b;
+	int digits = 0, dashes = 0;
+
+	if (q == start || q[-1] != ')')
+		return q;
+#if GX_SWAR
+	/* the usual 5 columns: "(-----)", "(  612)" */
+	if (q - start >= 7 && q[-7] == '(') {
+		const uint64_t in = 0x0000808080808000ULL; /* bytes 1..5: between the parentheses */
+		uint64_t w = gx_load8(q - 7); /* q[0] is in the line: the '[' is at or after it */
+		uint64_t dm = ~gx_nondigit8(w) & in, sm = gx_eq8(w, GX_BYTES(' ')) & in;
+		unsigned d0;
+
+		if ((gx_eq8(w, GX_BYTES('-')) & in) == in)
+			return q - 7; /* tgid -1 */
+		if (dm && (dm | sm) == in && sm < (dm & (~dm + 1))) {
+			/* blanks, then digits to the ')' */
+			d0 = gx_first8(dm);
+			*tgid = (int32_t)gx_digits8(w >> (8 * d0), 6 - d0);
+			return q - 7;
+		}
+	}
+#endif
+	while (lp > start && lp[-1] != '(' && rp - lp < 12)
+		lp--;
+	if (lp == start || lp[-1] != '(')
+		return NULL;
+	for (a = lp; a < rp && *a == ' '; a++)
+		;
+	for (b = a; b < rp; b++) {
+		if (gx_isdigit(*b) && !dashes)
+			digits++;
+		else if (*b == '-' && !digits)
+			dashes++;
+		else
+			break;
+	}
+	/* a tgid is a pid: at most 9 digits fits int32 (pid_max is 4194304) */
+	if (b != rp || (!digits && !dashes) || digits > 9)
+		return NULL;
+	if (digits) {
+		*tgid = 0;
+		for (; a < rp; a++)
+			*tgid = *tgid * 10 + (*a - '0');
+	}
+	return lp - 1;
+}
+
+/* "-<pid>" that ends at @q, in [start, q): 1 to 9 digits. Return the '-', or NULL. */
+static const char *scan_pid_back(const char *start, const char *q, int32_t *pid)
+{
+	int32_t v = 0, mul = 1;
+	int nd = 0;
+
+#if GX_SWAR
+	if (q - start >= 8) {
+		uint64_t w = gx_load8(q - 8), m = gx_nondigit8(w);
+		unsigned h, k;
+
+		if (m) {
+			h = (unsigned)(63 - __builtin_clzll(m)) >> 3; /* the last byte no digit */
+			k = 7 - h;
+			if (!k || q[-(long)k - 1] != '-')
+				return NULL;
+			*pid = (int32_t)gx_digits8(w >> (8 * (h + 1)), k);
+			return q - k - 1;
+		}
+	}
+#endif
+	while (q > start && gx_isdigit(q[-1])) {
+		if (++nd > 9)
+			return NULL;
+		q--;
+		v += (int32_t)(*q - '0') * mul;
+		mul *= 10;
+	}
+	if (!nd || q == start || q[-1] != '-')
+		return NULL;
+	*pid = v;
+	return q - 1;
+}
+
 /* Try the '[' at @lb as the cpu field of a header that starts at @start. */
 static enum gfxstat_parse_res try_header(const char *start, const char *lb, const char *end,
 					 struct gfxstat_ftrace_line *out)
 {
-	const char *p = lb + 1, *q, *ts_begin, *ev;
+	const char *p, *q, *ts_begin, *ev;
 	int32_t cpu = 0, pid = 0, tgid = -1;
-	int nd = 0;
-	int64_t mul = 1;
 
-	while (p < end && gx_isdigit(*p)) {
-		if (++nd > 5)
-			return GFXSTAT_PARSE_FAIL;
-		cpu = cpu * 10 + (*p++ - '0');
-	}
-	if (!nd || p >= end || *p != ']')
+	p = scan_cpu(lb, end, &cpu);
+	if (!p)
 		return GFXSTAT_PARSE_FAIL;
 
 	/* backwards: optional "(tgid)", then "-pid" */
-	q = lb;
-	while (q > start && q[-1] == ' ')
-		q--;
+	q = spaces_back(start, lb);
 	if (q > start && q[-1] == ')') {
-		const char *rp = q - 1, *lp = rp, *a, *b;
-		int digits = 0, dashes = 0;
-
-		while (lp > start && lp[-1] != '(' && rp - lp < 12)
-			lp--;
-		if (lp == start || lp[-1] != '(')
+		q = scan_tgid_back(start, q, &tgid);
+		if (!q)
 			return GFXSTAT_PARSE_FAIL;
-		for (a = lp; a < rp && *a == ' '; a++)
-			;
-		for (b = a; b < rp; b++) {
-			if (gx_isdigit(*b) && !dashes)
-				digits++;
-			else if (*b == '-' && !digits)
-				dashes++;
-			else
-				break;
-		}
-		/* a tgid is a pid: at most 9 digits fits int32 (pid_max is 4194304) */
-		if (b != rp || (!digits && !dashes) || digits > 9)
-			return GFXSTAT_PARSE_FAIL;
-		if (digits) {
-			tgid = 0;
-			for (; a < rp; a++)
-				tgid = tgid * 10 + (*a - '0');
-		}
-		q = lp - 1;
-		while (q > start && q[-1] == ' ')
-			q--;
+		q = spaces_back(start, q);
 	}
-	nd = 0;
-	while (q > start && gx_isdigit(q[-1])) {
-		if (++nd > 9)
-			return GFXSTAT_PARSE_FAIL;
-		q--;
-		pid += (int32_t)(*q - '0') * (int32_t)mul;
-		mul *= 10;
-	}
-	if (!nd || q == start || q[-1] != '-')
+	q = scan_pid_back(start, q, &pid);
+	if (!q)
 		return GFXSTAT_PARSE_FAIL;
 
 	/* forwards: optional irq flags, then the timestamp */
@@ -151,6 +291,12 @@ static enum gfxstat_parse_res try_header(const char *start, const char *lb, cons
 	if (p < end && !gx_isdigit(*p)) {
 		const char *f = p;
 
+#if GX_SWAR
+		uint64_t m = end - p >= 8 ? gx_eq8(gx_load8(p), GX_BYTES(' ')) : 0;
+
+		if (m)
+			p += gx_first8(m);
+#endif
 		while (p < end && *p != ' ')
 			p++;
 		if (p - f > 8)
@@ -168,8 +314,21 @@ static enum gfxstat_parse_res try_header(const char *start, const char *lb, cons
 	while (p < end && *p == ' ')
 		p++;
 	ev = p;
+#if GX_SWAR
+	for (; end - p >= 8; p += 8) {
+		uint64_t w = gx_load8(p), m = gx_eq8(w, GX_BYTES(':')) | gx_eq8(w, GX_BYTES(' '));
+
+		if (m) {
+			p += gx_first8(m);
+			goto event_end;
+		}
+	}
+#endif
 	while (p < end && *p != ':' && *p != ' ')
 		p++;
+#if GX_SWAR
+event_end:
+#endif
 	if (p == ev || p >= end || *p != ':')
 		return GFXSTAT_PARSE_FAIL;
 	out->event.p = ev;
@@ -180,26 +339,271 @@ static enum gfxstat_parse_res try_header(const char *start, const char *lb, cons
 	out->payload.p = p;
 	out->payload.n = (size_t)(end - p);
 	out->task.p = start;
-	out->task.n = (size_t)(q - 1 - start);
+	out->task.n = (size_t)(q - start);
 	out->pid = pid;
 	out->tgid = tgid;
 	out->cpu = cpu;
 	return GFXSTAT_PARSE_OK;
 }
 
-enum gfxstat_parse_res gfxstat_ftrace_line_parse(const char *s, size_t n,
-						 struct gfxstat_ftrace_line *out)
+#ifdef __SSE2__
+/*
+ * The usual header, read with 16-byte compares whose bit masks (bit i: byte i) replace the
+ * loops above: the blanks and the first '[' in the line's first 32 bytes, the 16 bytes
+ * before the '[' (pid, tgid) in one load, the flags and the event name. It gives what
+ * try_header() gives at the first '[' of the line, or -1 when anything is unusual (a field
+ * outside its window, a long pid, an odd tgid, a short line), and the loops decide.
+ */
+static unsigned eq16(__m128i v, char c)
 {
-	const char *p = s, *end = s + n, *lb;
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
+}
 
+/* the bytes of @v equal to @c or @d (one mask for two compares) */
+static unsigned eq16_2(__m128i v, char c, char d)
+{
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)),
+							_mm_cmpeq_epi8(v, _mm_set1_epi8(d))));
+}
+
+static unsigned digit16(__m128i v)
+{
+	__m128i t = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(9)), t));
+}
+
+static __m128i load16(const char *p)
+{
+	return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+
+/* the highest set bit of a non-zero mask */
+static int top_bit(unsigned m)
+{
+	return 31 - __builtin_clz(m);
+}
+
+static inline __attribute__((always_inline)) int
+fast_header(const char *s, const char *end, struct gfxstat_ftrace_line *out,
+	    struct gx_ftrace_lazy *lz)
+{
+	__m128i a, b, w;
+	unsigned blank, lbr, sp, dg, ns, nd, m;
+	int P, L, top, h, k, ts_k, ts_j;
+	const char *b0, *c, *x, *ev, *dash;
+	uint64_t t1, t2;
+
+	if (end - s < 64)
+		return -1;
+	a = load16(s);
+	b = load16(s + 16);
+	blank = eq16_2(a, ' ', '\t') | eq16_2(b, ' ', '\t') << 16;
+	lbr = eq16(a, '[') | eq16(b, '[') << 16;
+	if (!lbr || !~blank)
+		return -1;
+	P = __builtin_ctz(~blank);
+	L = __builtin_ctz(lbr); /* after P: blanks are no '[' */
+	if (L < 16 || s[P] == '#')
+		return -1;
+
+	/* backwards, in the 16 bytes before the '[' (bit 15: s[L - 1]) */
+	b0 = s + L - 16;
+	w = load16(b0);
+	sp = eq16(w, ' ');
+	dg = digit16(w);
+	ns = ~sp & 0xffff;
+	if (!ns)
+		return -1;
+	top = top_bit(ns); /* the last byte before the spaces that precede the '[' */
+	lz->tgid_k = 0;
+	if (eq16(w, ')') >> top & 1) {
+		/* "(" spaces, then digits or dashes, ")": the nearest '(' within 12 bytes */
+		unsigned lp = eq16(w, '(') & ((1u << top) - 1), cm, r, rest;
+		int l;
+
+		if (!lp)
+			return -1;
+		l = top_bit(lp);
+		if (top - l - 1 > 12)
+			return -1;
+		cm = ((1u << top) - 1) & ~((2u << l) - 1); /* between the parentheses */
+		r = cm & ~sp;
+		if (!r)
+			return -1;
+		rest = cm & ~((r & (~r + 1)) - 1); /* from the first byte that is no space */
+		if ((rest & eq16(w, '-')) != rest) {
+			h = __builtin_ctz(rest);
+			k = top - h;
+			if ((rest & dg) != rest || k > 8)
+				return -1;
+			lz->tgid_w = gx_load8(b0 + h);
+			lz->tgid_k = (unsigned char)k;
+		}
+		ns = ~sp & ((1u << l) - 1);
+		if (!ns)
+			return -1;
+		top = top_bit(ns);
+	}
+	nd = ~dg & ((2u << top) - 1);
+	if (!nd)
+		return -1;
+	h = top_bit(nd); /* the '-' before the pid */
+	k = top - h;
+	if (k < 1 || k > 8 || b0[h] != '-')
+		return -1;
+	lz->pid_w = gx_load8(b0 + h + 1);
+	lz->pid_k = (unsigned char)k;
+	dash = b0 + h;
+
+	/* forwards, in the 16 bytes after the '[': "<cpu>]", blanks, irq flags of at most 8
+	 * bytes and blanks, then where the timestamp starts */
+	c = s + L + 1;
+	if (end - c < 48)
+		return -1;
+	w = load16(c);
+	dg = digit16(w);
+	sp = eq16(w, ' ');
+	k = __builtin_ctz(~dg | 0x10000);
+	if (!k || k > 5 || c[k] != ']')
+		return -1;
+	lz->cpu_w = gx_load8(c);
+	lz->cpu_k = (unsigned char)k;
+	m = ~sp & 0xffff & ~((2u << k) - 1);
+	if (!m)
+		return -1;
+	h = __builtin_ctz(m);
+	if (!(dg >> h & 1)) {
+		m = sp & ~((1u << h) - 1);
+		if (!m || __builtin_ctz(m) - h > 8)
+			return -1;
+		m = ~sp & 0xffff & ~((1u << __builtin_ctz(m)) - 1);
+		if (!m)
+			return -1;
+		h = __builtin_ctz(m);
+	}
+	x = c;
+	x += h;
+	/* "<sec>.<frac>:": up to 7 and 7 digits, in the 16 bytes at x (x + 16 is in the line) */
+	m = ~digit16(load16(x)) & 0xffff;
+	ts_k = __builtin_ctz(m | 0x10000);
+	if (ts_k < 1 || ts_k > 7 || x[ts_k] != '.')
+		return -1;
+	m >>= ts_k + 1;
+	ts_j = __builtin_ctz(m | 0x10000);
+	if (ts_j < 1 || ts_j > 7 || x[ts_k + 1 + ts_j] != ':' || end - (x + ts_k + 1) < 8)
+		return -1;
+	t1 = gx_load8(x);
+	t2 = gx_load8(x + ts_k + 1);
+	out->ts_ns = (int64_t)gx_digits8(t1, (unsigned)ts_k) * GFXSTAT_NSEC_PER_SEC +
+		     (int64_t)gx_digits8(t2, (unsigned)ts_j) * pow10_ns[ts_j];
+	out->ts_text.p = x;
+	out->ts_text.n = (size_t)(ts_k + 1 + ts_j);
+	/* blanks, then "<event>:" within 16 bytes */
+	ev = x + ts_k + ts_j + 2;
+	if (end - ev < 17)
+		return -1;
+	if (ev[0] == ' ' && ev[1] != ' ') {
+		ev++; /* the usual one blank */
+	} else {
+		m = ~eq16(load16(ev), ' ') & 0xffff;
+		if (!m)
+			return -1;
+		ev += __builtin_ctz(m);
+		if (end - ev < 16)
+			return -1;
+	}
+	w = load16(ev);
+	m = eq16_2(w, ':', ' ');
+	if (m) {
+		k = __builtin_ctz(m);
+	} else {
+		/* a longer name: "tracing_mark_write", "sched_blocked_reason" */
+		for (x = ev + 16; x < end && *x != ':' && *x != ' '; x++)
+			;
+		k = (int)(x - ev);
+	}
+	if (!k || ev + k >= end || ev[k] != ':')
+		return -1;
+	out->event.p = ev;
+	out->event.n = (size_t)k;
+	x = ev + k + 1;
+	if (x < end && *x == ' ')
+		x++;
+	out->payload.p = x;
+	out->payload.n = (size_t)(end - x);
+	out->task.p = s + P;
+	out->task.n = (size_t)(dash - (s + P));
+	lz->done = 0;
+	return 0;
+}
+#endif
+
+/* The loops: the first '[' after the blanks at which a header parses. */
+static enum gfxstat_parse_res parse_loops(const char *s, const char *end,
+					  struct gfxstat_ftrace_line *out)
+{
+	const char *p = s, *lb;
+
+#if GX_SWAR
+	/* the task name is right-aligned in 16 columns: mostly blanks to skip */
+	for (; end - p >= 8; p += 8) {
+		uint64_t w = gx_load8(p);
+		uint64_t m = ~(gx_eq8(w, GX_BYTES(' ')) | gx_eq8(w, GX_BYTES('\t'))) & GX_HIGH;
+
+		if (m) {
+			p += gx_first8(m);
+			break;
+		}
+	}
+#endif
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
 	if (p == end || *p == '#')
 		return GFXSTAT_PARSE_UNSUPPORTED;
-	/* the cpu field is within the first few dozen bytes: a plain loop beats memchr here */
-	for (lb = p; lb < end; lb++) {
-		if (*lb == '[' && try_header(p, lb, end, out) == GFXSTAT_PARSE_OK)
+	/* the first '[' that starts a header is the cpu field */
+	for (lb = p; (lb = gx_find_byte(lb, end, '[')) != NULL; lb++) {
+		if (try_header(p, lb, end, out) == GFXSTAT_PARSE_OK)
 			return GFXSTAT_PARSE_OK;
 	}
 	return GFXSTAT_PARSE_FAIL;
+}
+
+enum gfxstat_parse_res gx_ftrace_line_head(const char *s, size_t n,
+					   struct gfxstat_ftrace_line *out,
+					   struct gx_ftrace_lazy *lz)
+{
+#ifdef __SSE2__
+	if (fast_header(s, s + n, out, lz) == 0)
+		return GFXSTAT_PARSE_OK;
+#endif
+	lz->done = 1;
+	return parse_loops(s, s + n, out);
+}
+
+void gx_ftrace_line_fields(struct gx_ftrace_lazy *lz, struct gfxstat_ftrace_line *out)
+{
+	if (lz->done)
+		return;
+	lz->done = 1;
+	out->pid = (int32_t)gx_digits8(lz->pid_w, lz->pid_k);
+	out->tgid = lz->tgid_k ? (int32_t)gx_digits8(lz->tgid_w, lz->tgid_k) : -1;
+	out->cpu = (int32_t)gx_digits8(lz->cpu_w, lz->cpu_k);
+}
+
+enum gfxstat_parse_res gx_ftrace_line_parse_loops(const char *s, size_t n,
+						  struct gfxstat_ftrace_line *out)
+{
+	return parse_loops(s, s + n, out);
+}
+
+enum gfxstat_parse_res gfxstat_ftrace_line_parse(const char *s, size_t n,
+						 struct gfxstat_ftrace_line *out)
+{
+	struct gx_ftrace_lazy lz;
+	enum gfxstat_parse_res r = gx_ftrace_line_head(s, n, out, &lz);
+
+	if (r == GFXSTAT_PARSE_OK)
+		gx_ftrace_line_fields(&lz, out);
+	return r;
 }

@@ -66,6 +66,10 @@ enum {
 /* trace_processor's kBadTimestamp: |ts| >= INT64_MAX - 10 s is a platform bug (b/185978397) */
 #define BAD_TIMESTAMP (INT64_MAX - 10 * GFXSTAT_NSEC_PER_SEC)
 #define NO_SLOT UINT32_MAX
+/* declared refresh periods: the plausible ones (1 kHz .. 5 Hz), and the displays followed */
+#define DECL_MIN_NS (GFXSTAT_NSEC_PER_SEC / 1000)
+#define DECL_MAX_NS (GFXSTAT_NSEC_PER_SEC / 5)
+#define DECL_DISPLAYS 16
 
 enum pf_state {
 	ST_HDR,  /* reading a record header: tag, then length */
@@ -93,14 +97,6 @@ struct pf_map {
 	uint64_t *keys;
 	uint32_t *vals; /* NO_SLOT = empty */
 	size_t mask;
-};
-
-/* A print event held until finish; its payload is at arena[off, off + len). */
-struct pf_print {
-	int64_t ts;
-	uint64_t seq; /* arrival order: ties keep it */
-	int32_t pid, cpu;
-	size_t off, len;
 };
 
 /* An actual frame held until finish: the slice's fields, its layer at arena[layer_off]. */
@@ -156,9 +152,10 @@ struct gfxstat_perfetto {
 	int64_t snap_ts[MAX_SNAP_CLOCKS];
 	size_t nsnap;
 
-	/* what is held until finish: print events, frames, processes, packages, and the bytes
-	 * they refer to (offsets, as the arena moves while it grows) */
-	struct pf_vec prints, frames, procs, pkgs;
+	/* what is held until finish: frames, processes, packages, and the bytes they refer to
+	 * (offsets, as the arena moves while it grows) */
+	struct pf_vec frames, procs, pkgs;
+	uint32_t *pkg_sorted; /* indexes of pkgs by (uid, name): each is listed once */
 	char *arena;
 	size_t arena_n, arena_cap;
 	uint64_t nseq;
@@ -169,21 +166,64 @@ struct gfxstat_perfetto {
 	uint64_t seq;
 	struct pf_map by_cookie, by_key;
 
-	/* scheduler events and counters (perfetto_sched.c), with a sched or counter sink; with
-	 * a sched sink the markers go out through it, merged with the events (still held in
-	 * prints, which set_vsync() reads) */
+	/* the ftrace bundles (perfetto_sched.c): the atrace markers, merged over the CPUs in
+	 * time order as the trace is fed, and with a sched or counter sink (ps_events) the
+	 * scheduler events and counters; cnt what it counted of the events for the summary */
 	struct gx_psched *ps;
+	int ps_events;
+	struct gx_psched_counts cnt;
+
+	/* the refresh periods SurfaceFlinger declares, gathered from the markers as they go
+	 * out (set_vsync() reads them): (ts, period) pairs, only where the period changes, and
+	 * whether each display is off */
+	int64_t *decl;
+	size_t ndecl, capdecl;
+	struct {
+		char id[24];
+		int off;
+	} disp[DECL_DISPLAYS];
+	unsigned ndisp;
 };
 
 /* ---------------------------------------------------------------------------------------- */
 /* Wire reader (protobuf_local.h)                                                           */
 
-enum gx_pb_res gx_pb_varint(const uint8_t **p, const uint8_t *end, uint64_t *out)
+enum gx_pb_res gx_pb_varint_long(const uint8_t **p, const uint8_t *end, uint64_t *out)
 {
 	const uint8_t *s = *p;
 	uint64_t v = 0;
 	unsigned shift = 0, i;
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+	/*
+	 * Up to 8 bytes with 8 in the bound: the first byte without the continuation bit ends it;
+	 * the 7-bit groups are then packed in three steps (pairs, quads, halves), no loop.
+	 */
+	/* two bytes: the tags of fields 16 to 2047 (most ftrace event kinds), lengths < 16 k */
+	if (end - s >= 2 && !(s[1] & 0x80) && (s[0] & 0x80)) {
+		*out = (uint64_t)(s[0] & 0x7f) | (uint64_t)s[1] << 7;
+		*p = s + 2;
+		return GX_PB_FIELD;
+	}
+	if (end - s >= 8) {
+		uint64_t w, stop, x;
+		unsigned len;
+
+		memcpy(&w, s, 8);
+		stop = ~w & 0x8080808080808080ULL;
+		if (stop) {
+			len = ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
+			x = len == 8 ? w : w & ((1ULL << (8 * len)) - 1);
+			x &= 0x7f7f7f7f7f7f7f7fULL;
+			x = (x & 0x007f007f007f007fULL) | ((x & 0x7f007f007f007f00ULL) >> 1);
+			x = (x & 0x00003fff00003fffULL) | ((x & 0x3fff00003fff0000ULL) >> 2);
+			x = (x & 0x000000000fffffffULL) | ((x & 0x0fffffff00000000ULL) >> 4);
+			*p = s + len;
+			*out = x;
+			return GX_PB_FIELD;
+		}
+	}
+#endif
 	for (i = 0; i < 10; i++) {
 		uint8_t c;
 
@@ -201,61 +241,6 @@ enum gx_pb_res gx_pb_varint(const uint8_t **p, const uint8_t *end, uint64_t *out
 		}
 	}
 	return GX_PB_MALFORMED;
-}
-
-enum gx_pb_res gx_pb_next(struct gx_pb *r, struct gx_pb_field *f)
-{
-	const uint8_t *s = r->p;
-	uint64_t tag, v;
-
-	if (s >= r->end)
-		return GX_PB_END;
-	if (gx_pb_varint(&s, r->end, &tag) != GX_PB_FIELD)
-		return GX_PB_MALFORMED;
-	if ((tag >> 3) == 0 || (tag >> 3) > 0x1fffffff)
-		return GX_PB_MALFORMED;
-	f->num = (uint32_t)(tag >> 3);
-	f->data = NULL;
-	f->len = 0;
-	f->v = 0;
-	switch (tag & 7) {
-	case GX_PB_VARINT:
-		if (gx_pb_varint(&s, r->end, &v) != GX_PB_FIELD)
-			return GX_PB_MALFORMED;
-		f->v = v;
-		break;
-	case GX_PB_FIXED64:
-		if (r->end - s < 8)
-			return GX_PB_MALFORMED;
-		memcpy(&v, s, 8); /* little-endian hosts only, as Android and x86 */
-		f->v = v;
-		s += 8;
-		break;
-	case GX_PB_FIXED32: {
-		uint32_t w;
-
-		if (r->end - s < 4)
-			return GX_PB_MALFORMED;
-		memcpy(&w, s, 4);
-		f->v = w;
-		s += 4;
-		break;
-	}
-	case GX_PB_LEN:
-		if (gx_pb_varint(&s, r->end, &v) != GX_PB_FIELD)
-			return GX_PB_MALFORMED;
-		if (v > (uint64_t)(r->end - s))
-			return GX_PB_MALFORMED;
-		f->data = s;
-		f->len = (size_t)v;
-		s += v;
-		break;
-	default: /* 3, 4: groups; 6, 7: unused */
-		return GX_PB_MALFORMED;
-	}
-	f->wire = (enum gx_pb_wire)(tag & 7);
-	r->p = s;
-	return GX_PB_FIELD;
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -459,11 +444,13 @@ struct gfxstat_perfetto *gfxstat_perfetto_new(const struct gfxstat_perfetto_sink
 		free(p);
 		return NULL;
 	}
-	if (p->sink.sched || p->sink.counter) {
-		struct gx_psched_sink ps = { p->sink.sched, p->sink.counter, p->sink.user, NULL, p };
+	/* the markers go out merged over the CPUs in time order, with the scheduler events
+	 * when there is a sched sink: held only in a bounded window, not until finish */
+	{
+		struct gx_psched_sink ps = { p->sink.sched, p->sink.counter, p->sink.user,
+					     stream_marker, p, &p->cnt };
 
-		if (p->sink.sched)
-			ps.print = stream_marker; /* markers merged with the scheduler events */
+		p->ps_events = p->sink.sched || p->sink.counter;
 		p->ps = gx_psched_new(&ps);
 		if (!p->ps) {
 			gfxstat_perfetto_free(p);
@@ -480,7 +467,8 @@ void gfxstat_perfetto_free(struct gfxstat_perfetto *p)
 	free_tables(p);
 	gx_buf_free(&p->pkt);
 	free(p->inf);
-	free(p->prints.v);
+	free(p->decl);
+	free(p->pkg_sorted);
 	free(p->frames.v);
 	free(p->procs.v);
 	free(p->pkgs.v);
@@ -610,28 +598,114 @@ static int to_trace_clock(struct gfxstat_perfetto *p, uint32_t clock, uint64_t t
 /* ---------------------------------------------------------------------------------------- */
 /* ftrace print events                                                                      */
 
-/*
- * Print events are held and sorted by timestamp at the end of the trace, ties kept in arrival
- * order: bundles are per CPU, so the file is not in global time order. This is what
- * trace_processor's sorter does (google/perfetto src/trace_processor/sorter/trace_sorter.h:
- * per-CPU queues merged by (ts, allocation order)); a full sort suffices for a finite file.
- */
-static int cmp_print(const void *a, const void *b)
+/* @s is @lit, or @lit " <id>" (*@id then the id, else empty) */
+static int counter_named(struct gfxstat_str s, const char *lit, struct gfxstat_str *id)
 {
-	const struct pf_print *x = a, *y = b;
+	size_t k = strlen(lit);
 
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	if (s.n < k || memcmp(s.p, lit, k) != 0 || (s.n > k && (s.p[k] != ' ' || s.n == k + 1)))
+		return 0;
+	id->p = s.p + k + (s.n > k);
+	id->n = s.n - k - (s.n > k);
+	return 1;
 }
 
-static int emit_marker(struct gfxstat_perfetto *p, int64_t t, int32_t pid, int32_t cpu,
-		       const char *payload, size_t len)
+/*
+ * A counter marker, in time order: the refresh period SurfaceFlinger declares, as lib/produce/
+ * sf_frames.c takes them (frameworks/native services/surfaceflinger/Scheduler/
+ * VSyncPredictor.cpp "VSP-setPeriod"; VSyncReactor.cpp "VSR-setPeriod", "VSR-startPeriod
+ * Transition <display id>", "VSR-onDisplayModeChanged <display id>"), kept as a (ts, period)
+ * pair where it changes. A declaration for a display that its "PowerMode <display id>"
+ * counter (DisplayDevice.cpp) says is off (0) is not the refreshing display's.
+ * Return: 0 or GFXSTAT_E_NOMEM.
+ */
+static int declare(struct gfxstat_perfetto *p, int64_t ts, const struct gfxstat_marker *m)
 {
+	static const char *const names[] = {
+		"VSP-setPeriod", "VSR-setPeriod", "VSR-startPeriodTransition",
+		"VSR-onDisplayModeChanged",
+	};
+	struct gfxstat_str id;
+	unsigned d, k;
+
+	if (counter_named(m->name, "PowerMode", &id) && id.n && id.n < sizeof(p->disp[0].id)) {
+		for (d = 0; d < p->ndisp; d++)
+			if (strlen(p->disp[d].id) == id.n && !memcmp(p->disp[d].id, id.p, id.n))
+				break;
+		if (d == p->ndisp && p->ndisp == DECL_DISPLAYS)
+			return 0;
+		if (d == p->ndisp) {
+			memcpy(p->disp[d].id, id.p, id.n);
+			p->disp[d].id[id.n] = 0;
+			p->ndisp++;
+		}
+		p->disp[d].off = m->value == 0;
+		return 0;
+	}
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		if (counter_named(m->name, names[k], &id))
+			break;
+	if (k == sizeof(names) / sizeof(names[0]) || m->value < DECL_MIN_NS ||
+	    m->value > DECL_MAX_NS)
+		return 0;
+	for (d = 0; id.n && d < p->ndisp; d++)
+		if (strlen(p->disp[d].id) == id.n && !memcmp(p->disp[d].id, id.p, id.n))
+			break;
+	if (id.n && d < p->ndisp && p->disp[d].off)
+		return 0;
+	/* the same period again changes nothing set_vsync() reads: memory stays bounded */
+	if (p->ndecl && p->decl[2 * p->ndecl - 1] == m->value)
+		return 0;
+	if (p->ndecl == p->capdecl) {
+		size_t nc = p->capdecl ? p->capdecl * 2 : 16;
+		int64_t *nv = realloc(p->decl, nc * 2 * sizeof(*nv));
+
+		if (!nv)
+			return GFXSTAT_E_NOMEM;
+		p->decl = nv;
+		p->capdecl = nc;
+	}
+	p->decl[2 * p->ndecl] = ts;
+	p->decl[2 * p->ndecl + 1] = m->value;
+	p->ndecl++;
+	return 0;
+}
+
+/* "<sec>.<usec>" of @t >= 0, as "%lld.%06lld" writes it; the length */
+static size_t ts_text(char *b, size_t cap, int64_t t)
+{
+	char tmp[24];
+	int64_t sec = t / GFXSTAT_NSEC_PER_SEC, us = t % GFXSTAT_NSEC_PER_SEC / GFXSTAT_NSEC_PER_USEC;
+	size_t n = 0, i;
+
+	if (t < 0 || cap < 28) {
+		int k = snprintf(b, cap, "%lld.%06lld", (long long)sec, (long long)us);
+
+		return k > 0 && (size_t)k < cap ? (size_t)k : 0;
+	}
+	do {
+		tmp[n++] = (char)('0' + sec % 10);
+		sec /= 10;
+	} while (sec);
+	for (i = 0; i < n; i++)
+		b[i] = tmp[n - 1 - i];
+	b[n++] = '.';
+	for (i = 6; i-- > 0;) {
+		b[n + i] = (char)('0' + us % 10);
+		us /= 10;
+	}
+	return n + 6;
+}
+
+/* A marker from perfetto_sched.c's merge (a gx_psched_sink.print), in time order. */
+static int stream_marker(void *user, int64_t t, int32_t pid, int32_t cpu, const char *payload,
+			 size_t len)
+{
+	struct gfxstat_perfetto *p = user;
 	struct gfxstat_ftrace_line ev;
 	struct gfxstat_marker m;
 	char ts[32];
-	int n;
+	int rc;
 
 	memset(&ev, 0, sizeof(ev));
 	ev.task.p = "<...>";
@@ -640,140 +714,21 @@ static int emit_marker(struct gfxstat_perfetto *p, int64_t t, int32_t pid, int32
 	ev.tgid = -1;
 	ev.cpu = cpu;
 	ev.ts_ns = t;
-	n = snprintf(ts, sizeof(ts), "%lld.%06lld", (long long)(t / GFXSTAT_NSEC_PER_SEC),
-		     (long long)(t % GFXSTAT_NSEC_PER_SEC / GFXSTAT_NSEC_PER_USEC));
 	ev.ts_text.p = ts;
-	ev.ts_text.n = n > 0 && (size_t)n < sizeof(ts) ? (size_t)n : 0;
+	ev.ts_text.n = ts_text(ts, sizeof(ts), t);
 	ev.event.p = "print";
 	ev.event.n = 5;
 	ev.payload.p = len ? payload : "";
 	ev.payload.n = len;
 	if (gfxstat_atrace_marker_parse(ev.payload.p, ev.payload.n, &m) != GFXSTAT_PARSE_OK)
 		return 0; /* cannot happen: only markers are held */
+	if (m.kind == GFXSTAT_MARKER_COUNTER) {
+		rc = declare(p, t, &m);
+		if (rc)
+			return rc;
+	}
 	if (p->sink.marker && p->sink.marker(p->sink.user, &ev, &m))
 		return GFXSTAT_E_ABORTED;
-	return 0;
-}
-
-static int emit_print(struct gfxstat_perfetto *p, const struct pf_print *e)
-{
-	return emit_marker(p, e->ts, e->pid, e->cpu, e->len ? p->arena + e->off : "", e->len);
-}
-
-/* A marker from perfetto_sched.c's merge (a gx_psched_sink.print). */
-static int stream_marker(void *user, int64_t ts, int32_t pid, int32_t cpu, const char *buf,
-			 size_t len)
-{
-	return emit_marker(user, ts, pid, cpu, buf, len);
-}
-
-/*
- * Count what the marker parser makes of a print payload, without its trailing newlines
- * (*len is cut to that). emit_print() parses it again; only markers are held.
- * Return: 1 for an atrace marker, else 0.
- */
-static int count_print(struct gfxstat_perfetto *p, const uint8_t *buf, size_t *len)
-{
-	struct gfxstat_marker m;
-
-	while (*len && (buf[*len - 1] == '\n' || buf[*len - 1] == '\0'))
-		(*len)--;
-	switch (gfxstat_atrace_marker_parse((const char *)buf, *len, &m)) {
-	case GFXSTAT_PARSE_OK:
-		p->sum.markers++;
-		return 1;
-	case GFXSTAT_PARSE_UNSUPPORTED:
-		GX_STAT_INC(p->stats, marker_unsupported);
-		return 0;
-	default:
-		GX_STAT_INC(p->stats, marker_malformed);
-		return 0;
-	}
-}
-
-/* One FtraceEvent: a print event that is an atrace marker is held in p->prints. */
-static int decode_ftrace_event(struct gfxstat_perfetto *p, const uint8_t *d, size_t n)
-{
-	struct gx_pb r, q;
-	struct gx_pb_field f, g;
-	uint64_t ts = 0;
-	int32_t pid = -1;
-	const uint8_t *buf = NULL;
-	size_t len = 0;
-	int is_print = 0;
-	enum gx_pb_res res;
-	struct pf_print *e;
-
-	gx_pb_init(&r, d, n);
-	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
-		if (f.num == FTRACE_TIMESTAMP && f.wire == GX_PB_VARINT) {
-			ts = f.v;
-		} else if (f.num == FTRACE_PID && f.wire == GX_PB_VARINT) {
-			pid = gx_pb_i32(&f);
-		} else if (f.num == FTRACE_PRINT && f.wire == GX_PB_LEN) {
-			is_print = 1;
-			buf = NULL;
-			len = 0;
-			gx_pb_init(&q, f.data, f.len);
-			while ((res = gx_pb_next(&q, &g)) == GX_PB_FIELD)
-				if (g.num == PRINT_BUF && g.wire == GX_PB_LEN)
-					buf = g.data, len = g.len;
-			if (res == GX_PB_MALFORMED)
-				break;
-		}
-	}
-	GX_STAT_INC(p->stats, events);
-	p->sum.ftrace_events++;
-	if (res == GX_PB_MALFORMED || ts > INT64_MAX) {
-		p->sum.malformed++;
-		return 0;
-	}
-	if (!is_print) {
-		GX_STAT_INC(p->stats, other_events);
-		return 0;
-	}
-	GX_STAT_INC(p->stats, marker_events);
-	p->sum.print_events++;
-	if (!buf)
-		buf = (const uint8_t *)"";
-	if (!count_print(p, buf, &len))
-		return 0;
-	e = vec_push(&p->prints, sizeof(*e));
-	if (!e)
-		return GFXSTAT_E_NOMEM;
-	e->ts = (int64_t)ts;
-	e->seq = p->nseq++;
-	e->pid = pid;
-	e->cpu = 0;
-	e->len = len;
-	return arena_add(p, buf, len, &e->off);
-}
-
-static int decode_bundle(struct gfxstat_perfetto *p, const uint8_t *d, size_t n)
-{
-	struct gx_pb r;
-	struct gx_pb_field f;
-	int32_t cpu = 0;
-	size_t first = p->prints.n, i;
-	enum gx_pb_res res;
-	int rc;
-
-	p->sum.ftrace_bundles++;
-	gx_pb_init(&r, d, n);
-	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
-		if (f.num == BUNDLE_CPU && f.wire == GX_PB_VARINT) {
-			cpu = gx_pb_i32(&f);
-		} else if (f.num == BUNDLE_EVENT && f.wire == GX_PB_LEN) {
-			rc = decode_ftrace_event(p, f.data, f.len);
-			if (rc)
-				return rc;
-		}
-	}
-	if (res == GX_PB_MALFORMED)
-		p->sum.malformed++; /* the events before the bad field still count */
-	/* the bundle's cpu may come after its events */
-	for (i = first; i < p->prints.n; i++)
-		((struct pf_print *)p->prints.v)[i].cpu = cpu;
 	return 0;
 }
 
@@ -1066,6 +1021,35 @@ static int decode_frame_timeline(struct gfxstat_perfetto *p, const uint8_t *d, s
 /* ---------------------------------------------------------------------------------------- */
 /* Processes, packages and the build                                                         */
 
+/*
+ * The process of @pid in procs, which is kept in pid order: the one there, or a new one put in
+ * its place. A process tree comes again and again in a long trace (process_stats scans): one
+ * entry per pid, whose name is stored again only when it changed. NULL if memory ran out.
+ */
+static struct pf_proc *proc_slot(struct gfxstat_perfetto *p, int32_t pid)
+{
+	struct pf_proc *v = p->procs.v;
+	size_t lo = 0, hi = p->procs.n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < p->procs.n && v[lo].pid == pid)
+		return &v[lo];
+	if (!vec_push(&p->procs, sizeof(*v)))
+		return NULL;
+	v = p->procs.v;
+	memmove(v + lo + 1, v + lo, (p->procs.n - 1 - lo) * sizeof(*v));
+	memset(&v[lo], 0, sizeof(*v));
+	v[lo].pid = pid;
+	return &v[lo];
+}
+
 /* ProcessTree (protos/perfetto/trace/ps/process_tree.proto): pid, cmdline[0], uid. */
 static int decode_process_tree(struct gfxstat_perfetto *p, const uint8_t *d, size_t n)
 {
@@ -1102,19 +1086,81 @@ static int decode_process_tree(struct gfxstat_perfetto *p, const uint8_t *d, siz
 			continue;
 		if (name_n > p->lim.max_layer)
 			name_n = p->lim.max_layer;
-		pr = vec_push(&p->procs, sizeof(*pr));
+		/* the last one seen for a pid wins */
+		pr = proc_slot(p, pid);
 		if (!pr)
 			return GFXSTAT_E_NOMEM;
-		pr->pid = pid;
 		pr->uid = uid;
 		pr->seq = p->nseq++;
-		pr->n = name_n;
-		if (arena_add(p, name, name_n, &pr->off))
-			return GFXSTAT_E_NOMEM;
+		if (pr->n != name_n || memcmp(p->arena + pr->off, name, name_n) != 0) {
+			pr->n = name_n;
+			if (arena_add(p, name, name_n, &pr->off))
+				return GFXSTAT_E_NOMEM;
+		}
 	}
 	if (res == GX_PB_MALFORMED)
 		p->sum.malformed++;
 	return 0;
+}
+
+/* Package @a against (@uid, @name, @n): <0, 0, >0 */
+static int cmp_pkg(const struct gfxstat_perfetto *p, const struct pf_pkg *a, uint64_t uid,
+		   const uint8_t *name, size_t n)
+{
+	int c;
+
+	if (a->uid != uid)
+		return a->uid < uid ? -1 : 1;
+	c = memcmp(p->arena + a->off, name, a->n < n ? a->n : n);
+	if (c)
+		return c;
+	return a->n < n ? -1 : a->n > n;
+}
+
+/*
+ * Add a package unless it is listed already: a PackagesList that comes again (some traces
+ * have two, and traces joined end to end have one per part) adds nothing, so that memory
+ * does not grow with it and a package listed twice is one package for gfxstat_perfetto_app().
+ * Return 1 added, 0 known, or GFXSTAT_E_NOMEM.
+ */
+static int add_pkg(struct gfxstat_perfetto *p, uint64_t uid, const uint8_t *name, size_t n)
+{
+	size_t lo = 0, hi = p->pkgs.n, k = p->pkgs.n, cap = p->pkgs.cap;
+	const struct pf_pkg *v = p->pkgs.v;
+	struct pf_pkg *pk;
+	uint32_t *ns;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp_pkg(p, &v[p->pkg_sorted[mid]], uid, name, n);
+
+		if (!c)
+			return 0;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	pk = vec_push(&p->pkgs, sizeof(*pk));
+	if (!pk)
+		return GFXSTAT_E_NOMEM;
+	if (p->pkgs.cap != cap || !p->pkg_sorted) {
+		ns = realloc(p->pkg_sorted, p->pkgs.cap * sizeof(*ns));
+		if (!ns) {
+			p->pkgs.n--;
+			return GFXSTAT_E_NOMEM;
+		}
+		p->pkg_sorted = ns;
+	}
+	pk->uid = uid;
+	pk->n = n;
+	if (arena_add(p, name, n, &pk->off)) {
+		p->pkgs.n--;
+		return GFXSTAT_E_NOMEM;
+	}
+	memmove(p->pkg_sorted + lo + 1, p->pkg_sorted + lo, (k - lo) * sizeof(*p->pkg_sorted));
+	p->pkg_sorted[lo] = (uint32_t)k;
+	return 1;
 }
 
 /* PackagesList (protos/perfetto/trace/android/packages_list.proto): name, uid. */
@@ -1129,7 +1175,7 @@ static int decode_packages(struct gfxstat_perfetto *p, const uint8_t *d, size_t 
 		const uint8_t *name = NULL;
 		size_t name_n = 0;
 		uint64_t uid = 0;
-		struct pf_pkg *pk;
+		int rc;
 
 		if (f.num != PKGS_PACKAGE || f.wire != GX_PB_LEN)
 			continue;
@@ -1144,14 +1190,10 @@ static int decode_packages(struct gfxstat_perfetto *p, const uint8_t *d, size_t 
 			break;
 		if (!name_n || name_n > p->lim.max_layer)
 			continue;
-		pk = vec_push(&p->pkgs, sizeof(*pk));
-		if (!pk)
-			return GFXSTAT_E_NOMEM;
-		pk->uid = uid;
-		pk->n = name_n;
-		if (arena_add(p, name, name_n, &pk->off))
-			return GFXSTAT_E_NOMEM;
-		p->sum.packages++;
+		rc = add_pkg(p, uid, name, name_n);
+		if (rc < 0)
+			return rc;
+		p->sum.packages++; /* entries listed, as they come */
 	}
 	if (res == GX_PB_MALFORMED)
 		p->sum.malformed++;
@@ -1200,7 +1242,7 @@ static int cmp_proc(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Sort by pid and keep the last process seen for each pid (the newest name). */
+/* In pid order, one per pid (proc_slot() keeps them so): their number. */
 static void procs_finish(struct gfxstat_perfetto *p)
 {
 	struct pf_proc *v = p->procs.v;
@@ -1398,11 +1440,29 @@ static int inflate_packets(struct gfxstat_perfetto *p, const uint8_t *d, size_t 
 	return decode_trace(p, p->inf, out, 1);
 }
 
-/* After perfetto_sched.c ran: its counts into the summary; its result passed on. */
+/* After perfetto_sched.c ran: its counts into the summary (with a sched or counter sink;
+ * zero without); its result passed on. */
 static int sched_sync(struct gfxstat_perfetto *p, int rc)
 {
-	p->sum.sched = *gx_psched_summary(p->ps);
+	if (p->ps_events)
+		p->sum.sched = *gx_psched_summary(p->ps);
 	return rc;
+}
+
+/* What perfetto_sched.c counted of a bundle's events, into the summary and the stats. */
+static void count_events(struct gfxstat_perfetto *p)
+{
+	const struct gx_psched_counts *c = &p->cnt;
+
+	GX_STAT_ADD(p->stats, events, c->events);
+	GX_STAT_ADD(p->stats, other_events, c->other);
+	GX_STAT_ADD(p->stats, marker_events, c->prints);
+	GX_STAT_ADD(p->stats, marker_unsupported, c->unsupported);
+	GX_STAT_ADD(p->stats, marker_malformed, c->bad_markers);
+	p->sum.ftrace_events += c->events;
+	p->sum.malformed += c->malformed;
+	p->sum.print_events += c->prints;
+	p->sum.markers += c->markers;
 }
 
 static int decode_packet(struct gfxstat_perfetto *p, const uint8_t *d, size_t n, int depth)
@@ -1455,12 +1515,12 @@ static int decode_packet(struct gfxstat_perfetto *p, const uint8_t *d, size_t n,
 		case PKT_SYSTEM_INFO:
 			if (f.wire == GX_PB_LEN)
 				decode_system_info(p, f.data, f.len);
-			if (f.wire == GX_PB_LEN && p->ps)
+			if (f.wire == GX_PB_LEN && p->ps_events)
 				cnt = f, has_cnt = 1; /* the kernel version too */
 			break;
 		default:
 			/* sys_stats, process_stats, battery, power_rails: counters */
-			if (p->ps && f.wire == GX_PB_LEN && gx_psched_wants(f.num))
+			if (p->ps_events && f.wire == GX_PB_LEN && gx_psched_wants(f.num))
 				cnt = f, has_cnt = 1;
 			break;
 		}
@@ -1474,9 +1534,11 @@ static int decode_packet(struct gfxstat_perfetto *p, const uint8_t *d, size_t n,
 	if (has_snap)
 		decode_clock_snapshot(p, snap.data, snap.len);
 	if (has_bundle) {
-		rc = decode_bundle(p, bundle.data, bundle.len);
-		if (!rc && p->ps)
-			rc = sched_sync(p, gx_psched_bundle(p->ps, bundle.data, bundle.len));
+		/* one pass over its events: the markers, and the scheduler events if wanted */
+		p->sum.ftrace_bundles++;
+		memset(&p->cnt, 0, sizeof(p->cnt));
+		rc = sched_sync(p, gx_psched_bundle(p->ps, bundle.data, bundle.len));
+		count_events(p);
 		if (rc)
 			return rc;
 	}
@@ -1717,100 +1779,6 @@ static int cmp_i64_pair(const void *a, const void *b)
 }
 
 /*
- * The refresh periods SurfaceFlinger declares in its atrace counters, as lib/produce/
- * sf_frames.c takes them (frameworks/native services/surfaceflinger/Scheduler/
- * VSyncPredictor.cpp "VSP-setPeriod"; VSyncReactor.cpp "VSR-setPeriod", "VSR-startPeriod
- * Transition <display id>", "VSR-onDisplayModeChanged <display id>"), from the held print
- * events in time order: (ts, period) pairs. A declaration for a display that its
- * "PowerMode <display id>" counter (DisplayDevice.cpp) says is off (0) is not the refreshing
- * display's. Return: the number of pairs in *@out (malloc'd; NULL when none), or
- * GFXSTAT_E_NOMEM.
- */
-#define DECL_MIN_NS (GFXSTAT_NSEC_PER_SEC / 1000)
-#define DECL_MAX_NS (GFXSTAT_NSEC_PER_SEC / 5)
-#define DECL_DISPLAYS 16
-
-/* @s is @lit, or @lit " <id>" (*@id then the id, else empty) */
-static int counter_named(struct gfxstat_str s, const char *lit, struct gfxstat_str *id)
-{
-	size_t k = strlen(lit);
-
-	if (s.n < k || memcmp(s.p, lit, k) != 0 || (s.n > k && (s.p[k] != ' ' || s.n == k + 1)))
-		return 0;
-	id->p = s.p + k + (s.n > k);
-	id->n = s.n - k - (s.n > k);
-	return 1;
-}
-
-static long declared_periods(const struct gfxstat_perfetto *p, int64_t **out)
-{
-	static const char *const names[] = {
-		"VSP-setPeriod", "VSR-setPeriod", "VSR-startPeriodTransition",
-		"VSR-onDisplayModeChanged",
-	};
-	const struct pf_print *pe = p->prints.v;
-	struct {
-		char id[24];
-		int off;
-	} disp[DECL_DISPLAYS];
-	unsigned nd = 0, d, k;
-	int64_t *v = NULL;
-	size_t i, n = 0, cap = 0;
-
-	*out = NULL;
-	for (i = 0; i < p->prints.n; i++) {
-		struct gfxstat_marker m;
-		struct gfxstat_str id;
-
-		if (gfxstat_atrace_marker_parse(p->arena + pe[i].off, pe[i].len, &m) !=
-			    GFXSTAT_PARSE_OK ||
-		    m.kind != GFXSTAT_MARKER_COUNTER)
-			continue;
-		if (counter_named(m.name, "PowerMode", &id) && id.n && id.n < sizeof(disp[0].id)) {
-			for (d = 0; d < nd; d++)
-				if (strlen(disp[d].id) == id.n && !memcmp(disp[d].id, id.p, id.n))
-					break;
-			if (d == nd && nd == DECL_DISPLAYS)
-				continue;
-			if (d == nd) {
-				memcpy(disp[d].id, id.p, id.n);
-				disp[d].id[id.n] = 0;
-				nd++;
-			}
-			disp[d].off = m.value == 0;
-			continue;
-		}
-		for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
-			if (counter_named(m.name, names[k], &id))
-				break;
-		if (k == sizeof(names) / sizeof(names[0]) || m.value < DECL_MIN_NS ||
-		    m.value > DECL_MAX_NS)
-			continue;
-		for (d = 0; id.n && d < nd; d++)
-			if (strlen(disp[d].id) == id.n && !memcmp(disp[d].id, id.p, id.n))
-				break;
-		if (id.n && d < nd && disp[d].off)
-			continue;
-		if (n == cap) {
-			size_t nc = cap ? cap * 2 : 16;
-			int64_t *nv = realloc(v, nc * 2 * sizeof(*nv));
-
-			if (!nv) {
-				free(v);
-				return GFXSTAT_E_NOMEM;
-			}
-			v = nv;
-			cap = nc;
-		}
-		v[2 * n] = pe[i].ts;
-		v[2 * n + 1] = m.value;
-		n++;
-	}
-	*out = v;
-	return (long)n;
-}
-
-/*
  * The refresh period of each display frame, then of each surface frame from the display frame
  * that presented it (display_frame_token). SurfaceFlinger's expected display slice is
  * [vsync - sf work duration, vsync] (FrameTimeline.cpp DisplayFrame::tracePredictions traces
@@ -1824,9 +1792,9 @@ static long declared_periods(const struct gfxstat_perfetto *p, int64_t **out)
 static int set_vsync(struct gfxstat_perfetto *p)
 {
 	struct pf_frame *f = p->frames.v;
-	int64_t *ends, *gaps, *tok, glob, *decl = NULL, declared = 0;
-	size_t i, m = 0, j;
-	long ndecl;
+	int64_t *ends, *gaps, *tok, glob, declared = 0;
+	const int64_t *decl = p->decl;
+	size_t i, m = 0, j, ndecl = p->ndecl;
 
 	for (i = 0; i < p->frames.n; i++)
 		m += f[i].kind == FT_ACTUAL_DISPLAY && f[i].exp_end != GFXSTAT_NS_NONE;
@@ -1853,13 +1821,6 @@ static int set_vsync(struct gfxstat_perfetto *p)
 	for (i = 1; i < m; i++)
 		gaps[i] = ends[2 * i] - ends[2 * (i - 1)];
 	glob = gap_cluster(gaps, 1, m);
-	ndecl = declared_periods(p, &decl);
-	if (ndecl < 0) {
-		free(ends);
-		free(gaps);
-		free(tok);
-		return (int)ndecl;
-	}
 	for (i = 0, j = 0; i < m; i++) {
 		size_t lo = i > VSYNC_WINDOW ? i - VSYNC_WINDOW + 1 : 1;
 		size_t hi = i + VSYNC_WINDOW + 1 < m ? i + VSYNC_WINDOW + 1 : m;
@@ -1867,7 +1828,7 @@ static int set_vsync(struct gfxstat_perfetto *p)
 		struct pf_frame *d = &f[ends[2 * i + 1]];
 
 		/* the period declared last before the frame's expected present, where one is */
-		while (j < (size_t)ndecl && decl[2 * j] <= ends[2 * i])
+		while (j < ndecl && decl[2 * j] <= ends[2 * i])
 			declared = decl[2 * j + 1], j++;
 		d->vsync = declared ? declared : v ? v : glob ? glob : GFXSTAT_NS_NONE;
 		tok[2 * i] = d->token;
@@ -1893,7 +1854,6 @@ static int set_vsync(struct gfxstat_perfetto *p)
 	free(ends);
 	free(gaps);
 	free(tok);
-	free(decl);
 	return 0;
 }
 
@@ -1953,16 +1913,12 @@ static int deliver_frame(struct gfxstat_perfetto *p, const struct pf_frame *h)
 static int deliver(struct gfxstat_perfetto *p)
 {
 	const struct pf_proc *pr = p->procs.v;
-	const struct pf_print *pe = p->prints.v;
 	const struct pf_frame *fr = p->frames.v;
 	size_t i;
 	int rc;
 
 	procs_finish(p);
-	/* in time order before set_vsync(), which reads the periods they declare */
-	if (p->prints.n > 1)
-		qsort(p->prints.v, p->prints.n, sizeof(*pe), cmp_print);
-	rc = set_vsync(p);
+	rc = set_vsync(p); /* the markers are out: every declared period is known */
 	if (rc)
 		return rc;
 	for (i = 0; i < p->procs.n && p->sink.process; i++) {
@@ -1970,13 +1926,6 @@ static int deliver(struct gfxstat_perfetto *p)
 
 		if (p->sink.process(p->sink.user, pr[i].pid, name))
 			return GFXSTAT_E_ABORTED;
-	}
-	/* (with a sched sink they went out merged with the scheduler events: held only for
-	 * set_vsync() and the like) */
-	for (i = 0; i < p->prints.n && !(p->ps && p->sink.sched); i++) {
-		rc = emit_print(p, &pe[i]);
-		if (rc)
-			return rc;
 	}
 	if (p->frames.n > 1)
 		qsort(p->frames.v, p->frames.n, sizeof(*fr), cmp_frame);
@@ -2025,7 +1974,7 @@ int gfxstat_perfetto_finish(struct gfxstat_perfetto *p)
 		}
 	}
 	/* the markers and scheduler events still held go out before the processes and frames */
-	if (!rc && p->ps)
+	if (!rc)
 		rc = sched_sync(p, gx_psched_finish(p->ps));
 	if (!rc)
 		rc = deliver(p);

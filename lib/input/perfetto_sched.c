@@ -213,6 +213,8 @@ struct gx_psched {
 	struct gx_strmap names;
 	struct ps_ev *tmp; /* one bundle's events */
 	size_t ntmp, tmpcap;
+	struct ps_ev *tmp2; /* sort_bundle()'s other buffer */
+	size_t tmp2cap;
 	struct ps_itab *itab;
 	size_t nitab, itabcap;
 	uint32_t rail_name[GX_PSCHED_MAX_RAILS];
@@ -221,6 +223,8 @@ struct gx_psched {
 	int cycled;        /* every CPU was read once */
 	int64_t last_cpu;  /* of the previous bundle, -1 before the first */
 	uint32_t num_cpus; /* SystemInfo.num_cpus, or 0 */
+	int events;        /* a sched or counter sink: more than the print events are read */
+	struct gx_psched_counts counts_none; /* where the counts go without sink.counts */
 };
 
 /* ---------------------------------------------------------------------------------------- */
@@ -269,6 +273,9 @@ struct gx_psched *gx_psched_new(const struct gx_psched_sink *sink)
 		return NULL;
 	if (sink)
 		s->sink = *sink;
+	if (!s->sink.counts)
+		s->sink.counts = &s->counts_none;
+	s->events = s->sink.sched || s->sink.counter;
 	s->max_held = GX_PSCHED_MAX_HELD;
 	s->window_ns = GX_PSCHED_WINDOW_NS;
 	s->newest = INT64_MIN;
@@ -301,6 +308,7 @@ void gx_psched_free(struct gx_psched *s)
 	free(s->cpus);
 	free(s->active);
 	free(s->tmp);
+	free(s->tmp2);
 	free(s->itab);
 	gx_strmap_free(&s->names);
 	free(s);
@@ -503,10 +511,31 @@ static int emit(struct gx_psched *s, const struct ps_ev *e)
  */
 static int drain(struct gx_psched *s, int all)
 {
+	/* the CPUs heard from within the window, by the newest time each reached: the two
+	 * earliest, so that each event's check below is one compare (neither changes here) */
+	int64_t lo, m1 = INT64_MAX, m2 = INT64_MAX;
+	const struct ps_cpu *m1c = NULL;
+	size_t i;
+
+	if (!s->held)
+		return s->rc; /* (newest is set once something was held) */
+	lo = s->newest - s->window_ns;
+	for (i = 0; i < s->nactive; i++) {
+		const struct ps_cpu *c = &s->cpus[s->active[i]];
+
+		if (c->hi < lo)
+			continue;
+		if (c->hi < m1) {
+			m2 = m1;
+			m1 = c->hi;
+			m1c = c;
+		} else if (c->hi < m2) {
+			m2 = c->hi;
+		}
+	}
 	while (s->held && !s->rc) {
 		struct ps_cpu *best = NULL, *c;
 		const struct ps_ev *h;
-		size_t i;
 
 		for (i = 0; i < s->nactive; i++) {
 			c = &s->cpus[s->active[i]];
@@ -526,11 +555,10 @@ static int drain(struct gx_psched *s, int all)
 			/* until every CPU was read once, one not yet seen may hold older events */
 			if (!s->cycled)
 				return 0;
-			for (i = 0; i < s->nactive; i++) {
-				c = &s->cpus[s->active[i]];
-				if (c != best && c->hi < h->ts && c->hi >= s->newest - s->window_ns)
-					return 0; /* that CPU may still bring something earlier */
-			}
+			/* another CPU heard from in the window that has not reached h's time may
+			 * still bring something earlier */
+			if ((best == m1c ? m2 : m1) < h->ts)
+				return 0;
 		}
 		emit(s, h);
 		free(best->q[best->head].buf);
@@ -823,34 +851,37 @@ static int bundle_ts(int64_t off, uint64_t raw, int64_t *out)
 }
 
 /*
- * A print event into the bundle's scratch when it is an atrace marker (the marker parser
- * says so, as perfetto_pb.c counts them): its payload without the trailing newlines, copied.
+ * A print event's payload (PrintFtraceEvent.buf = 2, the last one) without its trailing
+ * newlines and NULs. Return 0, or -1 when the message does not decode.
  */
-static int decode_print(struct gx_psched *s, int32_t cpu, int64_t off, uint64_t ts,
-			uint32_t pid, const struct gx_pb_field *ev, uint64_t ord)
+static int print_buf(const struct gx_pb_field *pr, const uint8_t **buf, size_t *len)
 {
 	struct gx_pb r;
 	struct gx_pb_field f;
-	const uint8_t *buf = (const uint8_t *)"";
-	size_t len = 0;
-	struct gfxstat_marker m;
-	struct ps_ev *e;
-	int64_t t;
 	enum gx_pb_res res;
 
-	gx_pb_init(&r, ev->data, ev->len);
+	*buf = (const uint8_t *)"";
+	*len = 0;
+	gx_pb_init(&r, pr->data, pr->len);
 	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD)
 		if (f.num == 2 && f.wire == GX_PB_LEN)
-			buf = f.data, len = f.len;
+			*buf = f.data, *len = f.len;
 	if (res == GX_PB_MALFORMED)
-		return 0; /* perfetto_pb.c counts it */
-	while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\0'))
-		len--;
+		return -1;
+	while (*len && ((*buf)[*len - 1] == '\n' || (*buf)[*len - 1] == '\0'))
+		(*len)--;
+	return 0;
+}
+
+/* An atrace marker into the bundle's scratch, its payload copied. */
+static int hold_print(struct gx_psched *s, int32_t cpu, int64_t off, uint64_t ts, uint32_t pid,
+		      const uint8_t *buf, size_t len, uint64_t ord)
+{
+	struct ps_ev *e;
+	int64_t t;
+
 	if (bundle_ts(off, ts, &t))
-		t = (int64_t)ts; /* as perfetto_pb.c would: the time as written */
-	if (len > UINT32_MAX ||
-	    gfxstat_atrace_marker_parse((const char *)buf, len, &m) != GFXSTAT_PARSE_OK)
-		return 0;
+		t = (int64_t)ts; /* the time as written */
 	e = tmp_push(s);
 	if (!e)
 		return s->rc;
@@ -874,37 +905,70 @@ static int decode_event(struct gx_psched *s, int32_t cpu, int64_t off, const uin
 			size_t n, uint64_t ord, int prints_only)
 {
 	struct gx_pb r;
-	struct gx_pb_field f, ev = { 0 }, pr = { 0 };
+	struct gx_pb_field f, ev = { 0 };
+	struct gx_psched_counts *cnt = s->sink.counts;
 	uint64_t ts = 0;
-	int has_ts = 0, has_ev = 0, has_print = 0;
+	int has_ts = 0, has_ev = 0, has_print = 0, bad_print = 0;
 	uint32_t pid = 0, flags = 0;
+	const uint8_t *buf = NULL;
+	size_t len = 0;
+	struct gfxstat_marker m;
 	enum gx_pb_res res;
 	struct ps_ev *e;
 	int k;
 
 	gx_pb_init(&r, d, n);
 	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
-		if (f.num == EV_TIMESTAMP && f.wire == GX_PB_VARINT)
+		if (f.num == EV_TIMESTAMP && f.wire == GX_PB_VARINT) {
 			ts = f.v, has_ts = 1;
-		else if (f.num == EV_PID && f.wire == GX_PB_VARINT)
+		} else if (f.num == EV_PID && f.wire == GX_PB_VARINT) {
 			pid = (uint32_t)f.v;
-		else if (f.num == EV_COMMON_FLAGS && f.wire == GX_PB_VARINT)
+		} else if (f.num == EV_COMMON_FLAGS && f.wire == GX_PB_VARINT) {
 			flags = (uint32_t)f.v;
-		else if (f.num == EV_PRINT && f.wire == GX_PB_LEN)
-			pr = f, has_print = 1; /* the last one, as perfetto_pb.c reads it */
-		else if (f.wire == GX_PB_LEN && !has_ev)
+		} else if (f.num == EV_PRINT && f.wire == GX_PB_LEN) {
+			/* the last one; one that does not decode spoils the event */
+			has_print = 1;
+			if (print_buf(&f, &buf, &len)) {
+				bad_print = 1;
+				break;
+			}
+		} else if (f.wire == GX_PB_LEN && !has_ev) {
 			ev = f, has_ev = 1; /* the oneof: the first message field */
+		}
 	}
+	cnt->events++;
 	if (res == GX_PB_MALFORMED) {
 		s->sum.malformed++;
+		cnt->malformed++;
 		return 0;
 	}
-	/* a print event: as perfetto_pb.c takes it (a missing time is 0), so that streamed
-	 * markers are the same as held ones */
-	if (has_print)
-		return s->sink.print && ts <= INT64_MAX ? decode_print(s, cpu, off, ts, pid, &pr, ord)
-							: 0;
-	if (!has_ev || prints_only)
+	if (bad_print || ts > INT64_MAX) {
+		cnt->malformed++;
+		if (has_print)
+			return 0;
+	} else if (!has_print) {
+		cnt->other++;
+	}
+	/* a print event that is an atrace marker (a missing time is 0) */
+	if (has_print) {
+		cnt->prints++;
+		switch (gfxstat_atrace_marker_parse((const char *)buf, len, &m)) {
+		case GFXSTAT_PARSE_OK:
+			cnt->markers++;
+			break;
+		case GFXSTAT_PARSE_UNSUPPORTED:
+			cnt->unsupported++;
+			return 0;
+		default:
+			cnt->bad_markers++;
+			return 0;
+		}
+		if (!s->sink.print || len > UINT32_MAX)
+			return 0;
+		return hold_print(s, cpu, off, ts, pid, buf, len, ord);
+	}
+	/* without a sched or counter sink, only prints are read */
+	if (!has_ev || prints_only || !s->events)
 		return 0;
 	e = tmp_push(s);
 	if (!e)
@@ -1146,6 +1210,60 @@ static void renamed(struct gx_psched *s, int32_t pid, uint32_t name)
 }
 
 /*
+ * The bundle's events by (ts, seq). They come as a few runs each in order (the compact
+ * switches, the compact wakings, the events), merged here in one pass instead of a sort: the
+ * keys are unique, so the result is the sort's. Anything else is sorted. Return 0 or
+ * GFXSTAT_E_NOMEM.
+ */
+#define MAX_RUNS 4
+
+static int sort_bundle(struct gx_psched *s)
+{
+	size_t start[MAX_RUNS + 1], pos[MAX_RUNS], i, k, nruns = 1, out;
+	struct ps_ev *t;
+
+	start[0] = 0;
+	for (i = 1; i < s->ntmp; i++) {
+		if (cmp_ev(&s->tmp[i - 1], &s->tmp[i]) <= 0)
+			continue;
+		if (nruns == MAX_RUNS) {
+			qsort(s->tmp, s->ntmp, sizeof(*s->tmp), cmp_ev);
+			return 0;
+		}
+		start[nruns++] = i;
+	}
+	if (nruns == 1)
+		return 0;
+	start[nruns] = s->ntmp;
+	if (s->tmp2cap < s->tmpcap) {
+		t = realloc(s->tmp2, s->tmpcap * sizeof(*t));
+		if (!t)
+			return s->rc = GFXSTAT_E_NOMEM;
+		s->tmp2 = t;
+		s->tmp2cap = s->tmpcap;
+	}
+	for (k = 0; k < nruns; k++)
+		pos[k] = start[k];
+	for (out = 0; out < s->ntmp; out++) {
+		size_t b = MAX_RUNS;
+
+		for (k = 0; k < nruns; k++)
+			if (pos[k] < start[k + 1] &&
+			    (b == MAX_RUNS || cmp_ev(&s->tmp[pos[k]], &s->tmp[pos[b]]) < 0))
+				b = k;
+		s->tmp2[out] = s->tmp[pos[b]++];
+	}
+	/* the two buffers swap: tmp's capacity goes with it */
+	t = s->tmp;
+	s->tmp = s->tmp2;
+	s->tmp2 = t;
+	i = s->tmpcap;
+	s->tmpcap = s->tmp2cap;
+	s->tmp2cap = i;
+	return 0;
+}
+
+/*
  * The bundle's events in its CPU's time order: infer what compact events lack from the
  * thread the CPU was running, name each event's thread when it is that one, then hold them.
  */
@@ -1153,8 +1271,12 @@ static int hold_bundle(struct gx_psched *s, struct ps_cpu *c)
 {
 	size_t i;
 
-	if (s->ntmp > 1)
-		qsort(s->tmp, s->ntmp, sizeof(*s->tmp), cmp_ev);
+	if (s->ntmp > 1 && sort_bundle(s)) {
+		for (i = 0; i < s->ntmp; i++)
+			free(s->tmp[i].buf);
+		s->ntmp = 0;
+		return s->rc;
+	}
 	for (i = 0; i < s->ntmp && !s->rc; i++) {
 		struct ps_ev *e = &s->tmp[i];
 
@@ -1233,8 +1355,10 @@ int gx_psched_bundle(struct gx_psched *s, const uint8_t *d, size_t n)
 			cs = f, has_cs = 1;
 		}
 	}
-	if (res == GX_PB_MALFORMED)
+	if (res == GX_PB_MALFORMED) {
 		s->sum.malformed++; /* the fields before the bad one still count */
+		s->sink.counts->malformed++;
+	}
 	/* without a usable CPU (trace_processor rejects such a bundle: no order) only its
 	 * markers are taken, as perfetto_pb.c takes them, on a queue of their own */
 	if (!has_cpu || cpu >= GX_PSCHED_MAX_CPUS) {
@@ -1242,7 +1366,7 @@ int gx_psched_bundle(struct gx_psched *s, const uint8_t *d, size_t n)
 			s->sum.malformed++;
 		else
 			s->sum.bad_cpu++;
-		if (!s->sink.print)
+		if (!s->sink.print && s->sink.counts == &s->counts_none)
 			return 0;
 		c = cpu_get(s, GX_PSCHED_MAX_CPUS);
 		if (!c)
@@ -1275,7 +1399,7 @@ int gx_psched_bundle(struct gx_psched *s, const uint8_t *d, size_t n)
 		return s->rc = GFXSTAT_E_NOMEM;
 	if (s->num_cpus && s->nactive >= s->num_cpus)
 		s->cycled = 1;
-	if (has_cs && decode_compact(s, (int32_t)cpu, off, cs.data, cs.len))
+	if (has_cs && s->events && decode_compact(s, (int32_t)cpu, off, cs.data, cs.len))
 		return s->rc;
 	gx_pb_init(&r, d, n);
 	while (gx_pb_next(&r, &f) == GX_PB_FIELD)

@@ -4,6 +4,10 @@
  * Perfetto decoder (perfetto_pb.c) that frames the packets: it hands over every
  * FtraceEventBundle and the packets that hold counters. Library-internal.
  *
+ * Without a sched or counter sink only the print events are read (prints-only): the atrace
+ * markers still go out merged in time order, for perfetto_pb.c, and everything else of a
+ * bundle is skipped by its length.
+ *
  * Delivery: counters of their own packets (sys_stats, battery, power rails, process_stats)
  * go out as they are decoded, in file order (each comes from one producer, in time order).
  * Scheduler events and the counters of ftrace events (gpu_frequency, thermal_temperature)
@@ -28,6 +32,19 @@
 #define GX_PSCHED_MAX_NAMES 65536                      /* distinct task/zone/rail names */
 #define GX_PSCHED_MAX_RAILS 256
 
+/* What perfetto_pb.c counts of every FtraceEvent (its summary and stats), counted in the one
+ * pass over the events made here; added to, never reset. */
+struct gx_psched_counts {
+	uint64_t events;      /* FtraceEvents */
+	uint64_t malformed;   /* events that did not decode (a print's too) or whose time is
+			       * past INT64_MAX, and bundles that did not decode to the end */
+	uint64_t other;       /* events that are no print */
+	uint64_t prints;      /* print events */
+	uint64_t markers;     /* prints that gfxstat_atrace_marker_parse() accepts */
+	uint64_t unsupported; /* ... says are unsupported */
+	uint64_t bad_markers; /* ... says are malformed */
+};
+
 struct gx_psched_sink {
 	gfxstat_sched_fn sched;     /* may be NULL */
 	gfxstat_counter_fn counter; /* may be NULL */
@@ -39,6 +56,7 @@ struct gx_psched_sink {
 	int (*print)(void *print_user, int64_t ts, int32_t pid, int32_t cpu, const char *buf,
 		     size_t len);
 	void *print_user;
+	struct gx_psched_counts *counts; /* may be NULL */
 };
 
 struct gx_psched;

@@ -7,6 +7,7 @@
  */
 #include <stddef.h>
 
+#include "scan_local.h"
 #include "sched_local.h"
 
 enum ftype {
@@ -372,6 +373,26 @@ static unsigned irq_context(const struct gfxstat_ftrace_line *line)
 	return 0;
 }
 
+/* @p (n bytes, in the line) is the literal @s: with @n a constant, two overlapping compares
+ * of 8 (or 4) bytes, no call (memcmp() is one when it is not inlined). */
+static inline int eqn(const char *p, const char *s, size_t n)
+{
+#if GX_SWAR
+	if (n >= 8 && n <= 16)
+		return gx_load8(p) == gx_load8(s) && gx_load8(p + n - 8) == gx_load8(s + n - 8);
+	if (n >= 4 && n < 8) {
+		uint32_t a, b, c, d;
+
+		memcpy(&a, p, 4);
+		memcpy(&b, s, 4);
+		memcpy(&c, p + n - 4, 4);
+		memcpy(&d, s + n - 4, 4);
+		return a == b && c == d;
+	}
+#endif
+	return memcmp(p, s, n) == 0;
+}
+
 /*
  * The fast path: the three events that make most of a trace's scheduler lines, in the exact
  * order the kernel prints them. Any surprise (a kernel that prints otherwise, a name with
@@ -379,7 +400,7 @@ static unsigned irq_context(const struct gfxstat_ftrace_line *line)
  */
 static inline int lit(const char **pp, const char *end, const char *s, size_t n)
 {
-	if ((size_t)(end - *pp) < n || memcmp(*pp, s, n) != 0)
+	if ((size_t)(end - *pp) < n || !eqn(*pp, s, n))
 		return -1;
 	*pp += n;
 	return 0;
@@ -445,8 +466,8 @@ static inline int name_to(const char **pp, const char *end, const char *key, siz
 {
 	const char *p = *pp, *last = end - kn - 1; /* a key fits after a space before @last */
 
-	while (p < last && (p = memchr(p, ' ', (size_t)(last - p))) != NULL) {
-		if (p[1] == key[0] && memcmp(p + 1, key, kn) == 0) {
+	while (p < last && (p = gx_find_byte(p, last, ' ')) != NULL) {
+		if (p[1] == key[0] && eqn(p + 1, key, kn)) {
 			out->p = *pp;
 			out->n = (size_t)(p - *pp);
 			*pp = p + 1 + kn;

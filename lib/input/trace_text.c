@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ftrace/atrace text: chunks -> lines -> ftrace events -> atrace markers. Non-marker events
- * are dropped after the header parse, the cheapest point at which they can be recognised;
- * scheduler events go on to their payload parse only when a caller asked for thread states
- * (gfxstat_trace_parser_set_sched_fn()).
+ * are dropped after the header check, the cheapest point at which they can be recognised,
+ * before their task, pid, tgid and cpu are converted (ftrace_local.h); scheduler events go on
+ * to their payload parse only when a caller asked for thread states
+ * (gfxstat_trace_parser_set_sched_fn()), and for the kinds it asked for.
  */
 #include <stdlib.h>
 
 #include "../gx_local.h"
+#include "ftrace_local.h"
+#include "line_local.h"
 #include "sched_local.h"
 
 struct gfxstat_trace_parser {
@@ -29,13 +32,15 @@ static int is_marker_event(struct gfxstat_str ev)
 }
 
 /* A scheduler event, for thread states: read only when someone asked for them. */
-static int on_sched(struct gfxstat_trace_parser *p, const struct gfxstat_ftrace_line *ev)
+static int on_sched(struct gfxstat_trace_parser *p, struct gfxstat_ftrace_line *ev,
+		    struct gx_ftrace_lazy *lz)
 {
 	struct gfxstat_sched_event se;
 	enum gfxstat_sched_kind kind = gfxstat_sched_kind_of(ev->event);
 
 	if (!(p->sched_kinds & GFXSTAT_SCHED_BIT(kind)))
 		return 0; /* not a scheduler event (NONE is never set), or not asked for */
+	gx_ftrace_line_fields(lz, ev);
 	switch (gx_sched_line_parse_kind(ev, kind, &se)) {
 	case GFXSTAT_PARSE_OK:
 		GX_STAT_INC(&p->stats, sched_events);
@@ -52,9 +57,10 @@ static int on_line(void *user, const char *s, size_t n)
 {
 	struct gfxstat_trace_parser *p = user;
 	struct gfxstat_ftrace_line ev;
+	struct gx_ftrace_lazy lz;
 	struct gfxstat_marker m;
 
-	switch (gfxstat_ftrace_line_parse(s, n, &ev)) {
+	switch (gx_ftrace_line_head(s, n, &ev, &lz)) {
 	case GFXSTAT_PARSE_OK:
 		break;
 	case GFXSTAT_PARSE_UNSUPPORTED:
@@ -73,11 +79,12 @@ static int on_line(void *user, const char *s, size_t n)
 	p->last_ts = ev.ts_ns;
 	if (!is_marker_event(ev.event)) {
 		GX_STAT_INC(&p->stats, other_events);
-		return p->sched_fn ? on_sched(p, &ev) : 0;
+		return p->sched_fn ? on_sched(p, &ev, &lz) : 0;
 	}
 	GX_STAT_INC(&p->stats, marker_events);
 	switch (gfxstat_atrace_marker_parse(ev.payload.p, ev.payload.n, &m)) {
 	case GFXSTAT_PARSE_OK:
+		gx_ftrace_line_fields(&lz, &ev);
 		return p->fn(p->user, &ev, &m);
 	case GFXSTAT_PARSE_UNSUPPORTED:
 		GX_STAT_INC(&p->stats, marker_unsupported);
@@ -132,7 +139,8 @@ void gfxstat_trace_parser_free(struct gfxstat_trace_parser *p)
 
 int gfxstat_trace_parser_feed(struct gfxstat_trace_parser *p, const void *buf, size_t n)
 {
-	return gfxstat_line_reader_feed(p->lines, buf, n);
+	/* on_line() called directly (line_local.h): it runs for every line */
+	return gx_line_reader_feed_with(p->lines, buf, n, on_line, p);
 }
 
 int gfxstat_trace_parser_finish(struct gfxstat_trace_parser *p)

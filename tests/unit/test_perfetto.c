@@ -768,7 +768,9 @@ static int on_process(void *user, int32_t pid, struct gfxstat_str name)
 	return 0;
 }
 
-/* Apps from ProcessTree + PackagesList, else from the layer name; processes come first. */
+/* Apps from ProcessTree + PackagesList, else from the layer name; the markers go out as the
+ * trace is fed (here at finish: one CPU's bundle is held until no other CPU can precede it),
+ * then the processes, then the frames. */
 TEST(process_and_package_names)
 {
 	struct pb t = { { 0 }, 0 }, tree = { { 0 }, 0 }, list = { { 0 }, 0 };
@@ -779,10 +781,10 @@ TEST(process_and_package_names)
 	struct gfxstat_perfetto *p;
 	const struct gfxstat_perfetto_summary *s;
 	struct gfxstat_str a;
-	static const char procs_then_marker[] =
+	static const char procs[] =
 		"P 1234 com.app:svc\nP 2000 com.google.android.gms.ui\n"
 		"P 3000 /system/bin/surfaceflinger\nP 4000 com.late\n"
-		"P 5000 org.unlisted.app\nM 1.000000";
+		"P 5000 org.unlisted.app\n";
 
 	/* frames come before the process tree in the file: names still apply */
 	surface_frame(&t, 10, 1, 100, 1234, "TX - Splash Screen com.x#2", NS(1), NS(1) + 500);
@@ -816,8 +818,9 @@ TEST(process_and_package_names)
 	CHECK_EQ(gfxstat_perfetto_feed(p, t.b, t.n), 0);
 	CHECK_EQ(o.n, 0);
 	CHECK_EQ(gfxstat_perfetto_finish(p), 0);
-	/* pid order, the newest name of pid 4000; then the marker; then frames by present */
-	CHECK_EQ(strncmp(o.s, procs_then_marker, strlen(procs_then_marker)), 0);
+	/* the marker; pid order, the newest name of pid 4000; then frames by present */
+	CHECK_EQ(strncmp(o.s, "M 1.000000 ", 11), 0);
+	CHECK(strchr(o.s, '\n') && strncmp(strchr(o.s, '\n') + 1, procs, strlen(procs)) == 0);
 	/* 1234: "com.app" listed; 2000: listed package of its uid the name extends;
 	 * 3000: not a package, the layer's "com.x"; 4000: listed; 5000: not listed, but a
 	 * package name; the frames come by present time, 5000 first */
