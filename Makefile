@@ -80,14 +80,16 @@ bench: all
 
 # libFuzzer builds (clang): make fuzz, then build-fuzz/fuzz_<name> fuzz/corpus/<name>.
 # The features' flags are the normal build's (FUZZ_CPPFLAGS, FUZZ_LDLIBS from mk/*.mk), so
-# fuzz_zip fuzzes libzip's reading, not the "cannot read zip" stub.
+# fuzz_zip fuzzes libzip's reading, not the "cannot read zip" stub. Undefined behaviour stops
+# the run (as in make asan), so libFuzzer keeps the input that caused it.
 FUZZ_BUILD ?= build-fuzz
 fuzz:
 	@mkdir -p $(FUZZ_BUILD)
 	for f in $(FUZZ_SRC); do \
 		n=$$(basename $$f .c); \
 		clang $(WARN) $(CPPFLAGS_ALL) $(FUZZ_CPPFLAGS) -O1 -g \
-			-fsanitize=fuzzer,address,undefined -o $(FUZZ_BUILD)/$$n $$f $(LIB_SRC) \
+			-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+			-o $(FUZZ_BUILD)/$$n $$f $(LIB_SRC) \
 			$(FUZZ_LDLIBS) -lz -lm || exit 1; \
 	done
 

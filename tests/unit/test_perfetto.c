@@ -10,53 +10,10 @@
 #include <zlib.h>
 
 #include "check.h"
+#include "pb_write.h"
 #include "gfxstat/gfxstat.h"
 #include "gfxstat/gfxstat_perfetto.h"
 #include "../../lib/input/protobuf_local.h"
-
-/* ---- a tiny protobuf writer ---- */
-
-struct pb {
-	uint8_t b[8192];
-	size_t n;
-};
-
-static void pb_varint(struct pb *o, uint64_t v)
-{
-	do {
-		uint8_t c = v & 0x7f;
-
-		v >>= 7;
-		if (o->n < sizeof(o->b))
-			o->b[o->n++] = (uint8_t)(c | (v ? 0x80 : 0));
-	} while (v);
-}
-
-static void pb_u(struct pb *o, uint32_t field, uint64_t v)
-{
-	pb_varint(o, (uint64_t)field << 3);
-	pb_varint(o, v);
-}
-
-static void pb_bytes(struct pb *o, uint32_t field, const void *p, size_t n)
-{
-	pb_varint(o, (uint64_t)field << 3 | 2);
-	pb_varint(o, n);
-	if (o->n + n <= sizeof(o->b)) {
-		memcpy(o->b + o->n, p, n);
-		o->n += n;
-	}
-}
-
-static void pb_str(struct pb *o, uint32_t field, const char *s)
-{
-	pb_bytes(o, field, s, strlen(s));
-}
-
-static void pb_msg(struct pb *o, uint32_t field, const struct pb *m)
-{
-	pb_bytes(o, field, m->b, m->n);
-}
 
 /* TracePacket { timestamp = 8, [timestamp_clock_id = 58], frame_timeline_event = 76 {...} } */
 static void ft_packet(struct pb *trace, uint64_t ts, uint32_t clock, uint32_t member,

@@ -12,34 +12,9 @@
 #include <string.h>
 
 #include "check.h"
+#include "pb_write.h"
 #include "gfxstat/gfxstat.h"
 #include "gfxstat/gfxstat_perfetto.h"
-
-struct pb {
-	uint8_t b[8192];
-	size_t n;
-};
-
-static void pb_varint(struct pb *o, uint64_t v)
-{
-	do {
-		uint8_t c = v & 0x7f;
-
-		v >>= 7;
-		if (o->n < sizeof(o->b))
-			o->b[o->n++] = (uint8_t)(c | (v ? 0x80 : 0));
-	} while (v);
-}
-
-static void pb_bytes(struct pb *o, uint32_t field, const void *p, size_t n)
-{
-	pb_varint(o, (uint64_t)field << 3 | 2);
-	pb_varint(o, n);
-	if (o->n + n <= sizeof(o->b)) {
-		memcpy(o->b + o->n, p, n);
-		o->n += n;
-	}
-}
 
 /* ProcessTree.Process { pid = 1, cmdline = 3 } (no uid: the name alone decides) */
 static void process(struct pb *tree, int pid, const char *cmdline)
@@ -106,12 +81,6 @@ TEST(cut_cmdline)
 	CHECK_EQ(gfxstat_perfetto_app(p, 300).n, 0);
 	CHECK(is(gfxstat_perfetto_app(p, 400), "com.example.app"));
 	gfxstat_perfetto_free(p);
-}
-
-static void pb_u(struct pb *o, uint32_t field, uint64_t v)
-{
-	pb_varint(o, (uint64_t)field << 3);
-	pb_varint(o, v);
 }
 
 /* TracePacket { timestamp = 8, frame_timeline_event = 76 { @member = @ev } } */

@@ -10,83 +10,12 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "pb_write.h"
 #include "gfxstat/gfxstat.h"
 #include "gfxstat/gfxstat_perfetto.h"
 #include "gfxstat/gfxstat_sched.h"
 #include "gfxstat/gfxstat_sysctx.h"
 #include "../../lib/input/perfetto_sched_local.h"
-
-/* ---- a tiny protobuf writer ---- */
-
-struct pb {
-	uint8_t b[8192];
-	size_t n;
-};
-
-static void pb_varint(struct pb *o, uint64_t v)
-{
-	do {
-		uint8_t c = v & 0x7f;
-
-		v >>= 7;
-		if (o->n < sizeof(o->b))
-			o->b[o->n++] = (uint8_t)(c | (v ? 0x80 : 0));
-	} while (v);
-}
-
-static void pb_u(struct pb *o, uint32_t field, uint64_t v)
-{
-	pb_varint(o, (uint64_t)field << 3);
-	pb_varint(o, v);
-}
-
-/* an int32/int64 field: negative values are ten-byte varints */
-static void pb_i(struct pb *o, uint32_t field, int64_t v)
-{
-	pb_u(o, field, (uint64_t)v);
-}
-
-static void pb_fixed32(struct pb *o, uint32_t field, uint32_t v)
-{
-	pb_varint(o, (uint64_t)field << 3 | 5);
-	if (o->n + 4 <= sizeof(o->b)) {
-		memcpy(o->b + o->n, &v, 4);
-		o->n += 4;
-	}
-}
-
-static void pb_bytes(struct pb *o, uint32_t field, const void *p, size_t n)
-{
-	pb_varint(o, (uint64_t)field << 3 | 2);
-	pb_varint(o, n);
-	if (o->n + n <= sizeof(o->b)) {
-		memcpy(o->b + o->n, p, n);
-		o->n += n;
-	}
-}
-
-static void pb_str(struct pb *o, uint32_t field, const char *s)
-{
-	pb_bytes(o, field, s, strlen(s));
-}
-
-static void pb_msg(struct pb *o, uint32_t field, const struct pb *m)
-{
-	pb_bytes(o, field, m->b, m->n);
-}
-
-/* a packed repeated varint field */
-static void pb_packed(struct pb *o, uint32_t field, const uint64_t *v, size_t n)
-{
-	struct pb p = { { 0 }, 0 };
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		pb_varint(&p, v[i]);
-	pb_msg(o, field, &p);
-}
-
-#define PB_INIT { { 0 }, 0 }
 
 /* FtraceEvent { timestamp = 1, pid = 2, [common_flags = 5], <member> = payload } */
 static void ftrace_ev(struct pb *bundle, uint64_t ts, uint32_t pid, uint32_t member,
