@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "../gx_local.h"
+#include "scan_local.h"
 
 /* What gx_ftrace_line_fields() still has to convert: the pid, tgid and cpu digits, as the
  * 8 bytes that start with them and their number (tgid_k 0: unknown). */
@@ -30,9 +31,18 @@ GFXSTAT_HIDDEN enum gfxstat_parse_res gx_ftrace_line_head(const char *s, size_t 
 							  struct gfxstat_ftrace_line *out,
 							  struct gx_ftrace_lazy *lz);
 
-/* The task, pid, tgid and cpu of a line gx_ftrace_line_head() accepted. */
-GFXSTAT_HIDDEN void gx_ftrace_line_fields(struct gx_ftrace_lazy *lz,
-					  struct gfxstat_ftrace_line *out);
+/* The task, pid, tgid and cpu of a line gx_ftrace_line_head() accepted (inline: it runs for
+ * most lines, and a call costs as much as its three conversions). */
+static inline void gx_ftrace_line_fields(struct gx_ftrace_lazy *lz,
+					 struct gfxstat_ftrace_line *out)
+{
+	if (lz->done)
+		return;
+	lz->done = 1;
+	out->pid = (int32_t)gx_digits8(lz->pid_w, lz->pid_k);
+	out->tgid = lz->tgid_k ? (int32_t)gx_digits8(lz->tgid_w, lz->tgid_k) : -1;
+	out->cpu = (int32_t)gx_digits8(lz->cpu_w, lz->cpu_k);
+}
 
 /* gfxstat_ftrace_line_parse() by its portable loops only, without the SSE2 path (tests). */
 GFXSTAT_HIDDEN enum gfxstat_parse_res gx_ftrace_line_parse_loops(const char *s, size_t n,

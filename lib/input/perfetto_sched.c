@@ -535,7 +535,7 @@ static int drain(struct gx_psched *s, int all)
 	}
 	while (s->held && !s->rc) {
 		struct ps_cpu *best = NULL, *c;
-		const struct ps_ev *h;
+		const struct ps_ev *h, *next = NULL; /* next: the earliest head of the others */
 
 		for (i = 0; i < s->nactive; i++) {
 			c = &s->cpus[s->active[i]];
@@ -543,29 +543,48 @@ static int drain(struct gx_psched *s, int all)
 				continue;
 			h = &c->q[c->head];
 			if (!best || h->ts < best->q[best->head].ts ||
-			    (h->ts == best->q[best->head].ts && h->seq < best->q[best->head].seq))
+			    (h->ts == best->q[best->head].ts && h->seq < best->q[best->head].seq)) {
+				if (best)
+					next = &best->q[best->head];
 				best = c;
+			} else if (!next || h->ts < next->ts ||
+				   (h->ts == next->ts && h->seq < next->seq)) {
+				next = h;
+			}
 		}
 		if (!best)
 			break;
-		h = &best->q[best->head];
-		if (!all && s->held > s->max_held) {
-			s->sum.forced++;
-		} else if (!all && h->ts > s->newest - s->window_ns) {
-			/* until every CPU was read once, one not yet seen may hold older events */
-			if (!s->cycled)
-				return 0;
-			/* another CPU heard from in the window that has not reached h's time may
-			 * still bring something earlier */
-			if ((best == m1c ? m2 : m1) < h->ts)
-				return 0;
+		/* the other CPUs' heads do not move while @best's are emitted: its events go out
+		 * one after the other, without a new scan, as long as each is still the earliest
+		 * (a CPU's events come in runs: a bundle holds many) */
+		for (;;) {
+			h = &best->q[best->head];
+			if (!all && s->held > s->max_held) {
+				s->sum.forced++;
+			} else if (!all && h->ts > s->newest - s->window_ns) {
+				/* until every CPU was read once, one not yet seen may hold older
+				 * events */
+				if (!s->cycled)
+					return 0;
+				/* another CPU heard from in the window that has not reached h's
+				 * time may still bring something earlier */
+				if ((best == m1c ? m2 : m1) < h->ts)
+					return 0;
+			}
+			emit(s, h);
+			free(best->q[best->head].buf);
+			best->head++;
+			s->held--;
+			if (best->head == best->n) {
+				best->head = best->n = 0;
+				break;
+			}
+			if (s->rc)
+				break;
+			h = &best->q[best->head];
+			if (next && !(h->ts < next->ts || (h->ts == next->ts && h->seq < next->seq)))
+				break;
 		}
-		emit(s, h);
-		free(best->q[best->head].buf);
-		best->head++;
-		s->held--;
-		if (best->head == best->n)
-			best->head = best->n = 0;
 	}
 	return s->rc;
 }

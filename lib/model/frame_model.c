@@ -28,13 +28,30 @@ struct layer_state {
 	int64_t last_period;    /* the refresh period at that present */
 };
 
+/* What the sorts and reconcile() read of a held frame, and what they may set. */
+struct held_key {
+	int64_t present_ns, vsync_period_ns, token, display_token;
+	enum gfxstat_frame_source source;
+	int32_t present_type;
+};
+
+/*
+ * A frame held until the input's end (hold_frames: Perfetto's FrameTimeline): its keys, and
+ * the rest of it packed (frame_pack()), as a held frame of a long capture is mostly fields it
+ * does not have: about 200 bytes instead of 440.
+ */
 struct held {
-	struct gfxstat_frame f;
+	struct held_key f;
+	uint64_t pack;  /* offset of its packed frame in the model's pack */
 	uint32_t layer;
 	uint32_t app;   /* index in apps + 1; 0 = none */
 	uint64_t seq;   /* arrival order, to keep sorts stable */
 	int drop;
 };
+
+/* A frame as 8-byte words: packed, those that differ from a frame just initialised. */
+#define FRAME_WORDS ((sizeof(struct gfxstat_frame) + 7) / 8)
+#define MASK_WORDS ((FRAME_WORDS + 63) / 64)
 
 /* The last present of the earlier inputs of one format: a later input must start after it. */
 struct format_span {
@@ -62,6 +79,9 @@ struct gfxstat_model {
 	struct format_span *span;   /* the earlier inputs of this input's format, or NULL */
 	struct held *held;
 	size_t nheld, held_cap;
+	uint64_t *pack;             /* the held frames' words (struct held's pack) */
+	size_t npack, pack_cap;     /* in words */
+	uint64_t blank[FRAME_WORDS]; /* gfxstat_frame_init()'s frame, without its source */
 	uint64_t seq;
 	int64_t period;             /* the refresh period in force, by present order */
 	int64_t in_end;             /* the current input's last present */
@@ -113,6 +133,14 @@ struct gfxstat_model *gfxstat_model_new(gfxstat_frame_fn fn, void *user)
 		gfxstat_model_free(m);
 		return NULL;
 	}
+	{
+		struct gfxstat_frame blank;
+
+		gfxstat_frame_init(&blank, (enum gfxstat_frame_source)0);
+		blank.layer.p = blank.app.p = ""; /* as hold() leaves a held frame */
+		m->blank[FRAME_WORDS - 1] = 0;
+		memcpy(m->blank, &blank, sizeof(blank));
+	}
 	gfxstat_model_input_begin(m, 0, "");
 	return m;
 }
@@ -130,6 +158,7 @@ void gfxstat_model_free(struct gfxstat_model *m)
 		free(m->layers[i].app);
 	free(m->layers);
 	free(m->held);
+	free(m->pack);
 	gx_strmap_free(&m->layer_names);
 	gx_strmap_free(&m->apps);
 	gx_strmap_free(&m->procs);
@@ -403,10 +432,56 @@ static int emit(struct gfxstat_model *m, const struct gfxstat_frame *in, long li
 	return m->fn ? m->fn(m->user, &f) : 0;
 }
 
+/* Pack @f's words that differ from m->blank at the end of m->pack: a mask, then them. */
+static int frame_pack(struct gfxstat_model *m, const struct gfxstat_frame *f, uint64_t *at)
+{
+	uint64_t w[FRAME_WORDS], mask[MASK_WORDS] = { 0 };
+	size_t i, k = 0;
+
+	w[FRAME_WORDS - 1] = 0; /* the bytes past the frame's, if any */
+	memcpy(w, f, sizeof(*f));
+	for (i = 0; i < FRAME_WORDS; i++)
+		if (w[i] != m->blank[i]) {
+			mask[i / 64] |= (uint64_t)1 << (i % 64);
+			w[k++] = w[i];
+		}
+	if (m->pack_cap - m->npack < MASK_WORDS + k) {
+		size_t nc = m->pack_cap ? m->pack_cap * 2 : 4096;
+		uint64_t *np = realloc(m->pack, nc * sizeof(*np));
+
+		if (!np)
+			return GFXSTAT_E_NOMEM;
+		m->pack = np;
+		m->pack_cap = nc;
+	}
+	*at = m->npack;
+	memcpy(m->pack + m->npack, mask, sizeof(mask));
+	memcpy(m->pack + m->npack + MASK_WORDS, w, k * sizeof(*w));
+	m->npack += MASK_WORDS + k;
+	return 0;
+}
+
+/* The held frame @h, whole again (its keys as reconcile() left them). */
+static void frame_unpack(const struct gfxstat_model *m, const struct held *h,
+			 struct gfxstat_frame *f)
+{
+	uint64_t w[FRAME_WORDS];
+	const uint64_t *mask = m->pack + h->pack, *v = mask + MASK_WORDS;
+	size_t i;
+
+	for (i = 0; i < FRAME_WORDS; i++)
+		w[i] = mask[i / 64] >> (i % 64) & 1 ? *v++ : m->blank[i];
+	memcpy(f, w, sizeof(*f));
+	f->present_ns = h->f.present_ns;
+	f->vsync_period_ns = h->f.vsync_period_ns;
+}
+
 static int hold(struct gfxstat_model *m, const struct gfxstat_frame *f, long li,
 		struct gfxstat_str app)
 {
+	struct gfxstat_frame c;
 	struct held *h;
+	int rc;
 
 	if (m->nheld == m->held_cap) {
 		size_t nc = m->held_cap ? m->held_cap * 2 : 1024;
@@ -417,8 +492,21 @@ static int hold(struct gfxstat_model *m, const struct gfxstat_frame *f, long li,
 		m->held = nh;
 		m->held_cap = nc;
 	}
-	h = &m->held[m->nheld++];
-	h->f = *f;
+	/* the borrowed strings die with the callback */
+	c = *f;
+	c.layer.p = c.app.p = "";
+	c.layer.n = c.app.n = 0;
+	h = &m->held[m->nheld];
+	rc = frame_pack(m, &c, &h->pack);
+	if (rc)
+		return rc;
+	m->nheld++;
+	h->f.present_ns = f->present_ns;
+	h->f.vsync_period_ns = f->vsync_period_ns;
+	h->f.token = f->token;
+	h->f.display_token = f->display_token;
+	h->f.source = f->source;
+	h->f.present_type = f->present_type;
 	h->layer = (uint32_t)li;
 	h->app = 0;
 	if (app.n) {
@@ -429,9 +517,6 @@ static int hold(struct gfxstat_model *m, const struct gfxstat_frame *f, long li,
 			return (int)ai;
 		h->app = (uint32_t)ai + 1;
 	}
-	/* the borrowed strings die with the callback */
-	h->f.layer.p = h->f.app.p = "";
-	h->f.layer.n = h->f.app.n = 0;
 	h->seq = m->seq++;
 	h->drop = 0;
 	return 0;
@@ -494,6 +579,7 @@ void gfxstat_model_input_begin(struct gfxstat_model *m, int hold_frames, const c
 		if (strcmp(m->spans[i].format, m->format) == 0)
 			m->span = &m->spans[i];
 	m->nheld = 0;
+	m->npack = 0;
 	m->in_end = GFXSTAT_NS_NONE;
 	memset(&m->stats, 0, sizeof(m->stats));
 	for (i = 0; i < m->layer_names.n; i++) {
@@ -577,7 +663,7 @@ static int present_surface_frames(struct gfxstat_model *m)
 		return GFXSTAT_E_NOMEM;
 	n = 0;
 	for (i = 0; i < m->nheld; i++) {
-		const struct gfxstat_frame *f = &m->held[i].f;
+		const struct held_key *f = &m->held[i].f;
 
 		if (f->source != GFXSTAT_SRC_FRAMETIMELINE_DISPLAY)
 			continue;
@@ -588,7 +674,7 @@ static int present_surface_frames(struct gfxstat_model *m)
 	}
 	qsort(tp, n, sizeof(*tp), by_token);
 	for (i = 0; i < m->nheld; i++) {
-		struct gfxstat_frame *f = &m->held[i].f;
+		struct held_key *f = &m->held[i].f;
 		struct token_present key, *d;
 
 		if (f->source != GFXSTAT_SRC_FRAMETIMELINE)
@@ -694,6 +780,7 @@ int gfxstat_model_input_end(struct gfxstat_model *m)
 		for (i = 0; i < m->nheld && !rc; i++) {
 			struct held *h = &m->held[i];
 			struct gfxstat_str app = { "", 0 };
+			struct gfxstat_frame f;
 
 			if (h->drop)
 				continue;
@@ -701,9 +788,11 @@ int gfxstat_model_input_end(struct gfxstat_model *m)
 				app.p = m->apps.keys[h->app - 1].p;
 				app.n = m->apps.keys[h->app - 1].n;
 			}
-			rc = emit(m, &h->f, (long)h->layer, app);
+			frame_unpack(m, h, &f);
+			rc = emit(m, &f, (long)h->layer, app);
 		}
 		m->nheld = 0;
+		m->npack = 0;
 		m->hold = 0;
 	}
 	if (m->in_end != GFXSTAT_NS_NONE) {

@@ -90,6 +90,9 @@ struct cpu {
 	uint32_t limit;      /* the policy's current max (cpu_frequency_limits), 0 unknown */
 	uint8_t linked;      /* its frequency always changed right after cpu - 1's, to the same */
 	uint8_t unlinked;    /* once it did not */
+	uint8_t little;      /* cached while topo_seen == topo: is_little() */
+	uint32_t ctop;       /* ... and cluster_top() */
+	uint32_t topo_seen;
 };
 
 struct outstanding {
@@ -108,6 +111,7 @@ struct gfxstat_thread_states {
 	uint32_t nspans, capspans;
 	struct cpu cpus[MAX_CPUS];
 	int ncpus;           /* highest CPU seen + 1 */
+	uint32_t topo;       /* bumped when a CPU's top, link or the CPU count changes */
 	int have_sched, have_freq, have_waking;
 	int last_freq_cpu;
 	uint32_t last_freq;
@@ -132,6 +136,7 @@ struct gfxstat_thread_states *gfxstat_thread_states_new(void)
 
 	if (!t)
 		return NULL;
+	t->topo = 1; /* a CPU's topo_seen starts at 0: not computed */
 	t->nslots = 1024;
 	t->slots = calloc(t->nslots, sizeof(*t->slots));
 	t->direct = calloc(DIRECT_TIDS, sizeof(*t->direct));
@@ -289,8 +294,10 @@ static int cpu_ok(struct gfxstat_thread_states *t, int32_t cpu)
 		t->counts.cpus_dropped++;
 		return 0;
 	}
-	if (cpu >= t->ncpus)
+	if (cpu >= t->ncpus) {
 		t->ncpus = cpu + 1;
+		t->topo++;
+	}
 	return 1;
 }
 
@@ -353,6 +360,20 @@ static uint32_t cluster_limit(const struct gfxstat_thread_states *t, int c)
 	return t->cpus[c].limit ? t->cpus[c].limit : t->cpus[leader(t, c)].limit;
 }
 
+/* The cluster facts of CPU @c that account() asks for each time a thread of a span runs:
+ * computed again only after a CPU's top frequency, its link or the CPU count changed. */
+static const struct cpu *cpu_topo(struct gfxstat_thread_states *t, int c)
+{
+	struct cpu *cp = &t->cpus[c];
+
+	if (cp->topo_seen != t->topo) {
+		cp->ctop = cluster_top(t, c);
+		cp->little = (uint8_t)is_little(t, c);
+		cp->topo_seen = t->topo;
+	}
+	return cp;
+}
+
 /* Account @th's time up to @ts into its open span, in its current state. */
 static void account(struct gfxstat_thread_states *t, struct thread *th, int64_t ts)
 {
@@ -376,9 +397,11 @@ static void account(struct gfxstat_thread_states *t, struct thread *th, int64_t 
 			if (c->freq > sp->max_freq)
 				sp->max_freq = c->freq;
 		}
-		if (is_little(t, th->cpu))
+		const struct cpu *topo = cpu_topo(t, th->cpu);
+
+		if (topo->little)
 			sp->run_little_ns += d;
-		if (lim && lim < cluster_top(t, th->cpu))
+		if (lim && lim < topo->ctop)
 			sp->capped = 1;
 	}
 }
@@ -590,10 +613,13 @@ static void on_freq(struct gfxstat_thread_states *t, const struct gfxstat_sched_
 	/* the domain: right after cpu - 1's change to the same frequency, in the same loop */
 	if (c > 0) {
 		if (t->last_freq_cpu == c - 1 && t->last_freq == ev->freq.state &&
-		    ev->ts_ns - t->last_freq_ts <= SAME_LOOP_NS)
+		    ev->ts_ns - t->last_freq_ts <= SAME_LOOP_NS) {
+			t->topo += !cp->linked;
 			cp->linked = 1;
-		else
+		} else {
+			t->topo += !cp->unlinked;
 			cp->unlinked = 1;
+		}
 	}
 	t->last_freq_cpu = c;
 	t->last_freq = ev->freq.state;
@@ -607,8 +633,10 @@ static void on_freq(struct gfxstat_thread_states *t, const struct gfxstat_sched_
 			sp->max_freq = ev->freq.state;
 	}
 	cp->freq = ev->freq.state;
-	if (cp->freq > cp->top)
+	if (cp->freq > cp->top) {
 		cp->top = cp->freq;
+		t->topo++;
+	}
 }
 
 static void on_limits(struct gfxstat_thread_states *t, const struct gfxstat_sched_event *ev)
@@ -618,8 +646,10 @@ static void on_limits(struct gfxstat_thread_states *t, const struct gfxstat_sche
 	if (!cpu_ok(t, c))
 		return;
 	t->cpus[c].limit = ev->limits.max_khz;
-	if (ev->limits.max_khz > t->cpus[c].top)
+	if (ev->limits.max_khz > t->cpus[c].top) {
 		t->cpus[c].top = ev->limits.max_khz;
+		t->topo++;
+	}
 }
 
 static struct outstanding *slot_of(struct gfxstat_thread_states *t, int32_t id)
