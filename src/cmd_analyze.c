@@ -27,8 +27,8 @@ static const struct cli_opt analyze_opts[] = {
 	{ OPT_JSON, "json", NULL, "same as --format json" },
 	{ OPT_CSV, "csv", NULL, "same as --format csv" },
 	{ OPT_ALL, "all", NULL, "table: every tool's metric family too" },
-	{ OPT_METRICS, "metrics", "LIST", "table: these families too (fps,perfdog,android,seed,"
-	  "apple,matrix,taobao,scrolls; seed: android_FPS_frome_GFX's)" },
+	{ OPT_METRICS, "metrics", "LIST", "table: these families too (fps,perfdog,android,gfx,"
+	  "apple,matrix,taobao,scrolls; gfx: android_FPS_frome_GFX's A/B/C/D buckets and score)" },
 	{ OPT_JANKY, "janky", NULL, "list the janky frames with the cause of each, then stop" },
 	{ OPT_WINDOW, "window", "SEC", "window of the FPS series (1)" },
 	{ OPT_SCROLL_ONLY, "scroll-only", NULL, "every metric over scroll frames only (scroll FPS)" },
@@ -65,8 +65,8 @@ static const char analyze_details[] =
 	"  janky               the source's own verdict where it gives one, else slow: one\n"
 	"                      definition for the count and the --janky list\n"
 	"  frozen_frames       Android: >= 700 ms; slow_frames: missed a vsync of the cadence\n"
-	"  A B C D score       android_FPS_frome_GFX's buckets and score (JSON \"seed\"), FPS\n"
-	"                      term capped at 1\n"
+	"  A B C D score       family gfx: android_FPS_frome_GFX's frame-time buckets and score,\n"
+	"                      FPS term capped at 1 (JSON key \"seed\")\n"
 	"  hitch_ms_per_s      Apple: time beyond the cadence period per second of activity\n"
 	"  matrix              Tencent Matrix: dropped = (t - period) / period; levels at 3/9/24/42\n"
 	"  jank_windows        Taobao jank-FPS windows under 5/6 of the cadence rate\n"
@@ -86,13 +86,16 @@ static const char analyze_details[] =
 	"\n"
 	"The table answers \"how smooth was it?\" first: per app, then per layer, its frames,\n"
 	"FPS, janky share (the one definition above), frame-time p50/p90/p99 and the worst\n"
-	"frames with their causes; --all or --metrics LIST add the families above.\n"
+	"frames with their causes (at a time from the recording's first present, the trace\n"
+	"clock in brackets); --all or --metrics LIST add the families above.\n"
 	"A janky frame's cause is one class (busy, slow_cpu, cpu_starved, sleeping, blocked_io,\n"
 	"gpu, gc, surfaceflinger, app_work, idle, unknown) with its evidence: where the trace has\n"
 	"the scheduler's events (the 'sched freq' categories), from the states of the threads\n"
 	"that did its work (docs/metrics.md). The table's \"why\" line and JSON's \"causes\" group\n"
-	"the janky frames by cause, most jank time first; --janky --format json gives each\n"
-	"frame's main thread and RenderThread: states, CPUs, frequency, binder calls, waker.\n"
+	"the janky frames by cause, most jank time first, with how late they were (FrameTimeline:\n"
+	"actual end past expected end; else length past the cadence period; or \"not known\");\n"
+	"--janky --format json gives each frame's doFrame thread (main_thread) and RenderThread:\n"
+	"states, CPUs, frequency, binder calls, waker.\n"
 	"No frame (or none that --layer/--app match: the layers and apps found are listed),\n"
 	"--scroll-only with no scroll, or an empty input exits 3; a damaged or truncated input\n"
 	"exits 3 after the results of what could be read.\n"
@@ -120,7 +123,7 @@ struct cause_rec {
 	int64_t present;
 	uint64_t ord;
 	int janky;        /* the source's verdict: 1, or -1 none */
-	char *cause;
+	const char *cause; /* why->text */
 	struct cli_why *why; /* its class, evidence and threads (cmd_analyze_why.c) */
 };
 
@@ -310,13 +313,12 @@ static int record_cause(struct analyze_run *r, const struct gfxstat_frame *f)
 	c = &r->causes[r->ncauses];
 	c->why = cli_why_keep(&why);
 	c->layer = dup_n(f->layer.p, f->layer.n);
-	c->cause = dup_n(why.text, strlen(why.text));
+	c->cause = c->why ? c->why->text : NULL; /* the kept copy's: one per frame */
 	c->present = f->present_ns;
 	c->ord = ord;
 	c->janky = f->janky;
 	if (!c->layer || !c->cause || !c->why) {
 		free(c->layer);
-		free(c->cause);
 		free(c->why);
 		return GFXSTAT_E_NOMEM;
 	}
@@ -502,7 +504,6 @@ static void forget_causes(struct analyze_run *r)
 
 	for (i = 0; i < r->ncauses; i++) {
 		free(r->causes[i].layer);
-		free(r->causes[i].cause);
 		free(r->causes[i].why);
 	}
 	free(r->causes);
@@ -859,6 +860,7 @@ int cmd_analyze(int argc, char **argv)
 		if (r.json && !r.janky)
 			cli_source_system(r.mo.window_ns);
 		cli_analyze_text_why(why_line, &r);
+		cli_analyze_text_wait(r.mo.wait_ns);
 		if (in.nrec == 1)
 			rc = analyze_single(&r, &in, argv[first]);
 		else

@@ -41,6 +41,10 @@ typedef void (*cli_headline_fn)(void *user, const struct gfxstat_metrics *m,
 /* Set it, for every later cli_analyze_text() (NULL: none). */
 void cli_analyze_text_why(cli_headline_fn fn, void *user);
 
+/* The idle wait of the run (--wait), for every later cli_analyze_text(): an app's layers
+ * apart by one or more are windows of different times (the time its frames cover). */
+void cli_analyze_text_wait(int64_t wait_ns);
+
 /* The text report: per app a headline, then per layer; @families adds the other tools'. */
 void cli_analyze_text(const struct gfxstat_metrics *m, unsigned families, cli_cause_fn cause,
 		      void *user);

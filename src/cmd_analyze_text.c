@@ -19,8 +19,9 @@ static const struct {
 	unsigned bit;
 } families[] = {
 	{ "fps", AN_FPS },         { "perfdog", AN_PERFDOG }, { "android", AN_ANDROID },
-	{ "seed", AN_SEED },       { "apple", AN_APPLE },     { "matrix", AN_MATRIX },
+	{ "gfx", AN_SEED },        { "apple", AN_APPLE },     { "matrix", AN_MATRIX },
 	{ "taobao", AN_TAOBAO },   { "scrolls", AN_SCROLLS }, { "all", AN_ALL },
+	{ "seed", AN_SEED }, /* gfx's old name, still taken: scripts may pass it */
 };
 
 int cli_analyze_families(const char *list, unsigned *out)
@@ -35,7 +36,7 @@ int cli_analyze_families(const char *list, unsigned *out)
 				break;
 		if (i == sizeof(families) / sizeof(families[0])) {
 			cli_error("--metrics: unknown family '%.*s'; known: fps, perfdog, android, "
-				  "seed, apple, matrix, taobao, scrolls, all", (int)n, p);
+				  "gfx, apple, matrix, taobao, scrolls, all", (int)n, p);
 			return -1;
 		}
 		*out |= families[i].bit;
@@ -73,6 +74,102 @@ static void worst_add(struct worst *w, size_t *n, const struct gfxstat_layer_met
 		(*n)++;
 }
 
+/*
+ * The start of the recording: its first present, of any layer -- the origin the HTML report's
+ * times use (gx_html_time_origin()), so "at 1.916 s" is the same moment in both; the trace's
+ * own clock follows in brackets, to find the frame in the trace.
+ */
+static int64_t origin_ns;
+
+static void set_origin(const struct gfxstat_metrics *m)
+{
+	size_t k, n = gfxstat_metrics_count(m);
+	int have = 0;
+
+	origin_ns = 0;
+	for (k = 0; k < n; k++) {
+		const struct gfxstat_layer_metrics *l = gfxstat_metrics_get(m, k);
+
+		if (l->frames > l->untimed && (!have || l->first_ns < origin_ns)) {
+			origin_ns = l->first_ns;
+			have = 1;
+		}
+	}
+}
+
+static int cmp_span(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+static int64_t wait_ns = 500 * GFXSTAT_NSEC_PER_MSEC; /* the library's default --wait */
+
+void cli_analyze_text_wait(int64_t ns)
+{
+	if (ns > 0)
+		wait_ns = ns;
+}
+
+/*
+ * The time an app's frames cover: the union of its layers' spans (first to last present
+ * each), a gap between them shorter than an idle wait (--wait) taken as covered. Its layers
+ * may be windows of dumps taken far apart (gfxinfo of every process, again later): first to
+ * last would count the time between the dumps, where it drew nothing that was read; two
+ * layers of one frame each, 30 ms apart, cover those 30 ms. Return: the time in ns, or -1
+ * when out of memory or not an app.
+ */
+static int64_t app_cover_ns(const struct gfxstat_metrics *m, const struct gfxstat_layer_metrics *l)
+{
+	const size_t *members;
+	size_t n = l->is_app ? gfxstat_metrics_app_layers(m, l, &members) : 0, k, ns = 0;
+	int64_t (*sp)[2], total = 0, a = 0, b = 0;
+
+	if (!n)
+		return -1;
+	sp = malloc(n * sizeof(*sp));
+	if (!sp)
+		return -1;
+	for (k = 0; k < n; k++) {
+		const struct gfxstat_layer_metrics *y = gfxstat_metrics_get(m, members[k]);
+
+		if (y->frames > y->untimed) {
+			sp[ns][0] = y->first_ns;
+			sp[ns][1] = y->last_ns;
+			ns++;
+		}
+	}
+	qsort(sp, ns, sizeof(*sp), cmp_span);
+	for (k = 0; k < ns; k++) {
+		if (k && sp[k][0] - b < wait_ns) {
+			if (sp[k][1] > b)
+				b = sp[k][1];
+			continue;
+		}
+		total += b - a;
+		a = sp[k][0];
+		b = sp[k][1];
+	}
+	total += b - a;
+	free(sp);
+	return total;
+}
+
+/* "over 12.22 s", or for an app whose layers' spans leave gaps, the time they cover. */
+static void print_over(const struct gfxstat_metrics *m, const struct gfxstat_layer_metrics *l)
+{
+	int64_t cover = app_cover_ns(m, l), span = l->last_ns - l->first_ns;
+
+	/* a gap under a millisecond is rounding, not another window's time */
+	if (cover >= 0 && span - cover >= GFXSTAT_NSEC_PER_MSEC)
+		printf(" over %.2f s (its layers' spans, gaps of an idle wait or more left out; "
+		       "%.2f s first to last)",
+		       (double)cover / 1e9, l->duration_s);
+	else
+		printf(" over %.2f s", l->duration_s);
+}
+
 static cli_headline_fn why_fn;
 static void *why_user;
 
@@ -92,15 +189,18 @@ static void headline(const struct gfxstat_metrics *m, const struct gfxstat_layer
 		/* gfxinfo's legacy profile table: durations, no times: no rate can be said */
 		printf("  frames %llu with no present time: FPS n/a; janky %llu",
 		       (unsigned long long)l->frames, (unsigned long long)l->janky_frames);
-	else if (!l->intervals)
-		/* one frame, or only idle waits between them: a rate of 0 would be a claim */
-		printf("  frames %llu over %.2f s at %.1f Hz: FPS n/a (no interval under --wait); "
-		       "janky %llu", (unsigned long long)l->frames, l->duration_s, l->refresh_hz,
-		       (unsigned long long)l->janky_frames);
-	else
-		printf("  frames %llu over %.2f s at %.1f Hz: FPS %.1f; janky %llu",
-		       (unsigned long long)l->frames, l->duration_s, l->refresh_hz, l->fps,
-		       (unsigned long long)l->janky_frames);
+	else {
+		printf("  frames %llu", (unsigned long long)l->frames);
+		print_over(m, l);
+		if (!l->intervals)
+			/* one frame, or only idle waits between them: a rate of 0 would be a
+			 * claim */
+			printf(" at %.1f Hz: FPS n/a (no interval under --wait); janky %llu",
+			       l->refresh_hz, (unsigned long long)l->janky_frames);
+		else
+			printf(" at %.1f Hz: FPS %.1f; janky %llu", l->refresh_hz, l->fps,
+			       (unsigned long long)l->janky_frames);
+	}
 	if (l->frames)
 		printf(" (%.2f%%)", 100.0 * (double)l->janky_frames / (double)l->frames);
 	if (l->untimed && l->untimed != l->frames)
@@ -142,7 +242,9 @@ static void headline(const struct gfxstat_metrics *m, const struct gfxstat_layer
 
 		printf("  %s %.1f ms", k ? "         " : "worst    ", (double)w[k].j->length_ns / 1e6);
 		if (w[k].j->present_ns != GFXSTAT_NS_NONE)
-			printf(" at %.3f s", (double)w[k].j->present_ns / 1e9);
+			printf(" at %.3f s (trace clock %.3f s)",
+			       (double)(w[k].j->present_ns - origin_ns) / 1e9,
+			       (double)w[k].j->present_ns / 1e9);
 		if (l->is_app && on)
 			printf(" on %s", cli_shown(on));
 		printf(": %s\n", c ? cli_shown(c) : "cause unknown");
@@ -183,7 +285,7 @@ static void family_lines(const struct gfxstat_layer_metrics *l, unsigned fam)
 		printf("\n");
 	}
 	if (fam & AN_SEED)
-		printf("  seed      A %llu  B %llu  C %llu  D %llu  score %.2f\n",
+		printf("  gfx       A %llu  B %llu  C %llu  D %llu  score %.2f\n",
 		       (unsigned long long)l->a, (unsigned long long)l->b, (unsigned long long)l->c,
 		       (unsigned long long)l->d, l->score);
 	if (fam & AN_APPLE)
@@ -210,7 +312,8 @@ static void family_lines(const struct gfxstat_layer_metrics *l, unsigned fam)
 			const struct gfxstat_scroll *sc = &l->scrolls[i];
 
 			printf("    #%zu at %.3f s: %.2f s, %u frames, %.1f FPS, hitch %.1f ms/s, "
-			       "jank %u, longest %.1f ms\n", i + 1, (double)sc->start_ns / 1e9,
+			       "jank %u, longest %.1f ms\n", i + 1,
+			       (double)(sc->start_ns - origin_ns) / 1e9,
 			       (double)(sc->end_ns - sc->start_ns) / 1e9, sc->frames, sc->fps,
 			       sc->hitch_ms_per_s, sc->jank, (double)sc->longest_ns / 1e6);
 		}
@@ -225,6 +328,7 @@ void cli_analyze_text(const struct gfxstat_metrics *m, unsigned fam, cli_cause_f
 	size_t n = gfxstat_metrics_count(m), k, nl;
 	const size_t *members;
 
+	set_origin(m);
 	/* apps first: the answer to "how smooth was it?" is per app */
 	for (k = 0; k < n; k++) {
 		const struct gfxstat_layer_metrics *l = gfxstat_metrics_get(m, k);
@@ -252,7 +356,7 @@ void cli_analyze_text(const struct gfxstat_metrics *m, unsigned fam, cli_cause_f
 		printf("\n");
 	}
 	if (!fam)
-		printf("(the other tools' metrics: --all, or --metrics fps,perfdog,android,seed,"
+		printf("(the other tools' metrics: --all, or --metrics fps,perfdog,android,gfx,"
 		       "apple,matrix,taobao,scrolls)\n");
 }
 

@@ -50,12 +50,12 @@ struct cli_why *cli_why_keep(const struct gfxstat_cause *c)
 	return w;
 }
 
-/* How late a janky frame was: its length beyond its cadence period. */
+/* How late a janky frame was (the library's one rule, janky_frame.late_ns: FrameTimeline's
+ * own account, else its length past its cadence period), or GFXSTAT_NS_NONE when not known:
+ * a janky frame is late by something, so "0 ms" would be a claim. */
 static int64_t jank_ns(const struct gfxstat_janky_frame *j)
 {
-	if (j->length_ns == GFXSTAT_NS_NONE || j->cadence_ns <= 0 || j->length_ns <= j->cadence_ns)
-		return 0;
-	return j->length_ns - j->cadence_ns;
+	return j->late_ns;
 }
 
 static void json_ms(FILE *o, int64_t ns)
@@ -262,7 +262,7 @@ static void json_clusters(FILE *o, struct gfxstat_cause_clusters *cc, int nl)
 		cli_json_str(o, c[i].summary);
 		fprintf(o, ",\"frames\":%llu,\"jank_ms\":", (unsigned long long)c[i].frames);
 		json_ms(o, c[i].jank_ns);
-		fputs("}", o);
+		fprintf(o, ",\"late_unknown_frames\":%llu}", (unsigned long long)c[i].late_unknown);
 	}
 	fputs("]", o);
 }
@@ -302,7 +302,10 @@ int cli_why_janky_json(FILE *o, const struct cli_json_header *h, const struct gf
 		else
 			fputs("null", o);
 		fputs(",\"jank_ms\":", o);
-		json_ms(o, jank_ns(j));
+		if (jank_ns(j) != GFXSTAT_NS_NONE)
+			json_ms(o, jank_ns(j));
+		else
+			fputs("null", o); /* how late is not known */
 		fputs(",\"cause\":", o);
 		cli_json_str(o, c ? c->text : "unknown (no cause recorded for this frame)");
 		fprintf(o, ",\"cause_class\":\"%s\",\"signature\":",
@@ -377,10 +380,22 @@ void cli_why_line(const struct gfxstat_metrics *m, const struct gfxstat_layer_me
 	if (!cc)
 		return;
 	n = gfxstat_cause_clusters_get(cc, &c);
-	if (n)
-		printf("  why       %llu of %zu janky frames: %s, %.0f ms late in all\n",
-		       (unsigned long long)c[0].frames, l->njanky_list, cli_shown(c[0].summary),
-		       (double)c[0].jank_ns / 1e6);
+	if (n) {
+		printf("  why       %llu of %zu janky frames: %s, ", (unsigned long long)c[0].frames,
+		       l->njanky_list, cli_shown(c[0].summary));
+		/* how late, of the frames whose lateness is known; never 0 for unknown */
+		if (c[0].late_unknown == c[0].frames) {
+			printf("how late not known\n");
+		} else {
+			/* under 10 ms a tenth: a frame 0.2 ms past its deadline is not "0 ms" */
+			printf("%.*f ms late in all", c[0].jank_ns < 10000000 ? 1 : 0,
+			       (double)c[0].jank_ns / 1e6);
+			if (c[0].late_unknown)
+				printf(" (%llu of them by an amount not known)",
+				       (unsigned long long)c[0].late_unknown);
+			printf("\n");
+		}
+	}
 	gfxstat_cause_clusters_free(cc);
 }
 

@@ -681,6 +681,10 @@ struct gfxstat_janky_frame {
 	int64_t length_ns;
 	int64_t cadence_ns;  /* the cadence period in force (refresh period x cadence) */
 	uint64_t index;      /* its position among the layer's frames, from 0 */
+	/* how late it was by Android's own account: a FrameTimeline frame's actual end past its
+	 * expected end, a gfxinfo row's GpuCompleted past its FrameDeadline (Android 12+); else
+	 * its length past cadence_ns; NONE when neither says it was late */
+	int64_t late_ns;
 };
 
 /* Everything `gfxstat analyze` reports for one layer or one app. */

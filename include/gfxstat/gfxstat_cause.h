@@ -101,9 +101,10 @@ void gfxstat_causes_keep_work(struct gfxstat_causes *c, int on);
 struct gfxstat_cause_cluster {
 	enum gfxstat_cause_class cls;
 	char signature[GFXSTAT_CAUSE_SIG];
-	char summary[GFXSTAT_CAUSE_SUMMARY];   /* the first frame's */
+	char summary[GFXSTAT_CAUSE_SUMMARY];   /* the first frame's, a whole phrase */
 	uint64_t frames;
-	int64_t jank_ns;                       /* the frames' time beyond their cadence period */
+	int64_t jank_ns;                       /* how late its frames were, in all (those known) */
+	uint64_t late_unknown;                 /* its frames whose lateness is not known */
 };
 
 struct gfxstat_cause_clusters;
@@ -113,7 +114,8 @@ void gfxstat_cause_clusters_free(struct gfxstat_cause_clusters *cc);
 
 /**
  * gfxstat_cause_clusters_add() - count one janky frame of cause @c
- * @jank_ns: how late it was: its length beyond its cadence period (0 when not known)
+ * @jank_ns: how late it was (its source's deadline, else its length beyond its cadence
+ *           period); GFXSTAT_NS_NONE when not known: counted in late_unknown
  * Return: 0, or GFXSTAT_E_NOMEM.
  */
 int gfxstat_cause_clusters_add(struct gfxstat_cause_clusters *cc, enum gfxstat_cause_class cls,

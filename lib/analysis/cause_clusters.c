@@ -8,6 +8,7 @@
 
 #include "../gx_local.h"
 #include "gfxstat/gfxstat_cause.h"
+#include "../produce/jank_class_local.h"
 
 #define MAX_CLUSTERS 65536 /* past it, frames join the cluster "other causes" */
 
@@ -80,7 +81,8 @@ int gfxstat_cause_clusters_add(struct gfxstat_cause_clusters *cc, enum gfxstat_c
 			/* the last slot is given to "other causes" */
 			i = (long)cc->n - 1;
 			copy_cstr(cc->c[i].signature, signature, sizeof(cc->c[i].signature));
-			copy_cstr(cc->c[i].summary, summary, sizeof(cc->c[i].summary));
+			gx_cause_phrase(cc->c[i].summary, sizeof(cc->c[i].summary), summary,
+					strlen(summary));
 			cc->c[i].cls = cls;
 		}
 	} else if (i < 0) {
@@ -98,11 +100,17 @@ int gfxstat_cause_clusters_add(struct gfxstat_cause_clusters *cc, enum gfxstat_c
 		memset(&cc->c[cc->n], 0, sizeof(cc->c[0]));
 		cc->c[cc->n].cls = cls;
 		copy_cstr(cc->c[cc->n].signature, signature, sizeof(cc->c[0].signature));
-		copy_cstr(cc->c[cc->n].summary, summary, sizeof(cc->c[0].summary));
+		/* the line under a headline shows it: a whole phrase, its brackets closed, even
+		 * when a caller's is cut or too long */
+		gx_cause_phrase(cc->c[cc->n].summary, sizeof(cc->c[0].summary), summary,
+				strlen(summary));
 		cc->n++;
 	}
 	cc->c[i].frames++;
-	cc->c[i].jank_ns += jank_ns > 0 ? jank_ns : 0;
+	if (jank_ns == GFXSTAT_NS_NONE)
+		cc->c[i].late_unknown++; /* how late is not known: said, never counted as 0 */
+	else
+		cc->c[i].jank_ns += jank_ns > 0 ? jank_ns : 0;
 	cc->frames++;
 	return 0;
 }

@@ -38,6 +38,7 @@ struct fx {
 	int64_t overrun; /* its end - its own deadline (Macrobenchmark frameOverrun), or NONE */
 	int64_t dur;     /* its own work (duration_ns), or NONE */
 	int64_t start;   /* SurfaceFlinger-marker frames: when the app began it, or NONE */
+	int64_t own_late; /* its end - its deadline by the source's own account, or NONE */
 	signed char verdict; /* the source's own janky verdict: 1, 0, or -1 none */
 };
 
@@ -54,6 +55,7 @@ struct stream {
 	struct gfxstat_janky_frame *jl;
 	struct gfxstat_scroll *scrolls;
 	size_t mbeg, mn; /* an app's layers: members[mbeg .. mbeg + mn) */
+	int borrowed;    /* an app of one layer: its per-frame arrays are that layer's */
 	struct gfxstat_layer_metrics m;
 	double *window_fps;
 	struct gfxstat_jank_window *jw;
@@ -120,17 +122,20 @@ static void stream_free(struct stream *s)
 {
 	free(s->name);
 	free(s->app);
-	free(s->present);
-	free(s->period);
-	free(s->render);
+	if (!s->borrowed) {
+		free(s->present);
+		free(s->period);
+		free(s->render);
+		free(s->input);
+		free(s->x);
+		free(s->ux);
+	}
 	free(s->window_fps);
 	free(s->jw);
-	free(s->input);
-	free(s->x);
-	free(s->ux);
 	free(s->jl);
 	free(s->scrolls);
 }
+
 
 void gfxstat_metrics_free(struct gfxstat_metrics *m)
 {
@@ -246,8 +251,9 @@ static int push(struct stream *s, int64_t present, int64_t period, int64_t rende
  * the model has no RenderThread end, so actual end; app surface frames only, as there: a
  * display frame's end is SurfaceFlinger's CPU end, microseconds around its deadline).
  * framestats: FrameCompleted -
- * FrameDeadline, JankTracker's own deadline check (not an androidx rule: Macrobenchmark reads
- * no gfxinfo). NONE when the source gives no deadline.
+ * FrameDeadline, against JankTracker's own deadline (not an androidx rule: Macrobenchmark reads
+ * no gfxinfo; JankTracker itself tests GpuCompleted, which own_late() follows). NONE when the
+ * source gives no deadline.
  */
 static int64_t frame_overrun(const struct gfxstat_frame *f)
 {
@@ -259,6 +265,52 @@ static int64_t frame_overrun(const struct gfxstat_frame *f)
 	if (f->source == GFXSTAT_SRC_GFXINFO && c != GFXSTAT_NS_NONE && d != GFXSTAT_NS_NONE &&
 	    c > 0 && d > 0)
 		return c - d;
+	return GFXSTAT_NS_NONE;
+}
+
+/*
+ * How late janky frame @e (@x what it says of itself) was: past its deadline by Android's own
+ * account (FrameTimeline; gfxinfo framestats with FrameDeadline); else its length beyond its
+ * cadence period; else NONE (a janky frame is late by something: an unknown amount is said
+ * so, never 0). A frame that ended before its deadline (FrameTimeline: janky for
+ * SurfaceFlinger's or the display's reasons) is judged by its length.
+ */
+static int64_t janky_late(const struct fx *x, const struct gfxstat_janky_frame *e)
+{
+	if (x->own_late != GFXSTAT_NS_NONE && x->own_late > 0)
+		return x->own_late;
+	if (e->length_ns == GFXSTAT_NS_NONE || e->cadence_ns <= 0 || e->length_ns <= e->cadence_ns)
+		return GFXSTAT_NS_NONE;
+	return e->length_ns - e->cadence_ns;
+}
+
+/*
+ * How late a frame was by Android's own account, or NONE. FrameTimeline: its actual end past
+ * its expected end (its deadline), deadlineDelta = mActuals.endTime - mPredictions.endTime in
+ * SurfaceFrame::classifyJankLocked, and SurfaceFlinger's own in DisplayFrame::classifyJank
+ * (AOSP frameworks/native services/surfaceflinger/FrameTimeline/FrameTimeline.cpp); in
+ * Perfetto, the end of its actual_frame_timeline_slice less that of its
+ * expected_frame_timeline_slice. gfxinfo framestats of Android 12+: GpuCompleted past
+ * FrameDeadline, the very test by which JankTracker::finishFrame counts a frame janky ("if
+ * (frame[GpuCompleted] < deadline)", AOSP frameworks/base libs/hwui/JankTracker.cpp; the
+ * columns are FrameInfoIndex, libs/hwui/FrameInfo.h). GpuCompleted is already the later of
+ * the GPU's fence and the CPU's command submission (CanvasContext::onSurfaceStatsAvailable,
+ * libs/hwui/renderthread/CanvasContext.cpp), and the dumped FrameDeadline already holds the
+ * stuffed-buffer deadline finishFrame wrote back, so this is the margin of the very
+ * comparison that made the frame janky (lib/input/gfxinfo_janktracker.c frame12()).
+ */
+static int64_t own_late(const struct gfxstat_frame *f)
+{
+	int64_t g = f->fi[GFXSTAT_FI_GPU_COMPLETED], d = f->fi[GFXSTAT_FI_FRAME_DEADLINE];
+
+	if ((f->source == GFXSTAT_SRC_FRAMETIMELINE ||
+	     f->source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY) &&
+	    f->actual_end_ns != GFXSTAT_NS_NONE && f->expected_end_ns != GFXSTAT_NS_NONE)
+		return f->actual_end_ns - f->expected_end_ns;
+	/* both must be times: a slot hwui never filled holds 0 */
+	if (f->source == GFXSTAT_SRC_GFXINFO && g != GFXSTAT_NS_NONE && d != GFXSTAT_NS_NONE &&
+	    g > 0 && d > 0)
+		return g - d;
 	return GFXSTAT_NS_NONE;
 }
 
@@ -296,6 +348,7 @@ int gfxstat_metrics_frame(void *mp, const struct gfxstat_frame *f)
 	}
 	s = &m->s[i];
 	x.overrun = frame_overrun(f);
+	x.own_late = own_late(f);
 	x.dur = f->duration_ns;
 	/* a frame of SF's markers whose app work the trace shows: judged from its start */
 	x.start = f->source == GFXSTAT_SRC_FTRACE && f->actual_start_ns != GFXSTAT_NS_NONE &&
@@ -474,6 +527,43 @@ static int64_t frame_period(const struct stream *s, size_t j, int64_t dflt)
 static int64_t period_at(const struct stream *s, size_t i, int64_t dflt)
 {
 	return frame_period(s, i + 1, dflt);
+}
+
+/* @iv in whole periods @p, at least one: the vsyncs an interval between two frames spans. */
+static int64_t whole_periods(int64_t iv, int64_t p)
+{
+	int64_t q = p > 0 ? (iv + p / 2) / p : 1;
+
+	return (q < 1 ? 1 : q) * p;
+}
+
+/*
+ * The FPS of app-side frames (GFXSTAT_SRC_APP), over whole vsync periods. Their times are the
+ * ends of the app's DrawFrames, which jitter with the work: two frames drawn for consecutive
+ * vsyncs may end 14 ms apart at 60 Hz, and frames over their summed intervals would be faster
+ * than the display. Each frame was drawn for one vsync, so each interval counts as the whole
+ * periods it spans (at least one), and the FPS can never exceed the refresh rate. The
+ * present-based rates of SurfaceFlinger's frames are left as they are: their presents are on
+ * vsyncs already.
+ */
+static void app_side_fps(const struct stream *s, const int64_t *iv, const unsigned char *use,
+			 const unsigned char *counted, size_t niv, int64_t period, int scroll_only,
+			 struct gfxstat_layer_metrics *m)
+{
+	int64_t active = 0, all = 0;
+	size_t i, nc = 0;
+
+	for (i = 0; i < niv; i++) {
+		int64_t q = whole_periods(iv[i], period_at(s, i, period));
+
+		all += q;
+		if (use[i] && counted[i]) {
+			active += q;
+			nc++;
+		}
+	}
+	m->fps = active ? (double)nc * 1e9 / (double)active : 0;
+	m->fps_wall = scroll_only ? m->fps : all ? (double)niv * 1e9 / (double)all : 0;
 }
 
 /*
@@ -905,6 +995,8 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s, size_
 	m->active_s = (double)active / 1e9;
 	m->fps = active ? (double)nc * 1e9 / (double)active : 0;
 	m->fps_wall = o->scroll_only ? m->fps : span > 0 ? (double)niv / span : 0;
+	if (s->source == GFXSTAT_SRC_APP)
+		app_side_fps(s, iv, use, counted, niv, period, o->scroll_only, m);
 	m->matrix_dropped_per_frame = nc ? (double)m->matrix_dropped / (double)nc : 0;
 	m->hitch_ms_per_s = active ? (double)hitch / 1e6 / ((double)active / 1e9) : 0;
 	scroll_hitch(s, iv, counted, hit);
@@ -1085,6 +1177,7 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s, size_
 		 * stream no second frame to borrow one from) */
 		e->cadence_ns = frame_period(s, i, period) * (int64_t)(i ? cad[i - 1] : 1);
 		e->index = i;
+		e->late_ns = janky_late(&s->x[i], e);
 	}
 	for (k = 0; k < s->nu && !o->scroll_only; k++) {
 		const struct fx *x = &s->ux[k];
@@ -1098,6 +1191,7 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s, size_
 		e->length_ns = x->dur;
 		e->cadence_ns = period;
 		e->index = n + k;
+		e->late_ns = janky_late(x, e);
 	}
 	m->janky_frames = m->njanky_list;
 	m->janky_list = s->jl;
@@ -1244,15 +1338,38 @@ static int build_apps(struct gfxstat_metrics *m)
 		if (!a->name || !a->app)
 			rc = GFXSTAT_E_NOMEM;
 	}
+	/* an app of one layer whose presents strictly increase is that layer, frame for frame
+	 * (sort_app would copy it unchanged): it shares the layer's arrays, which no one writes
+	 * once the input has ended, instead of a second copy of every frame */
+	for (i = 0; i < nlayers; i++)
+		if (of[i] != SIZE_MAX)
+			m->s[of[i]].mn++;
 	for (i = 0; i < nlayers && !rc; i++) {
 		struct stream *a, *l = &m->s[i];
 
 		if (of[i] == SIZE_MAX)
 			continue;
 		a = &m->s[of[i]];
-		for (k = 0; k < l->n && !rc; k++)
+		if (a->mn == 1) {
+			for (k = 1; k < l->n && l->present[k - 1] < l->present[k]; k++)
+				;
+			if (k >= l->n) {
+				a->present = l->present;
+				a->period = l->period;
+				a->render = l->render;
+				a->input = l->input;
+				a->x = l->x;
+				a->n = l->n;
+				a->cap = l->n ? l->n : 1;
+				a->ux = l->ux;
+				a->nu = l->nu;
+				a->capu = l->capu;
+				a->borrowed = 1;
+			}
+		}
+		for (k = 0; k < l->n && !rc && !a->borrowed; k++)
 			rc = push(a, l->present[k], l->period[k], l->render[k], l->input[k], &l->x[k]);
-		for (k = 0; k < l->nu && !rc; k++)
+		for (k = 0; k < l->nu && !rc && !a->borrowed; k++)
 			rc = push_untimed(a, &l->ux[k]);
 		if (rc) {
 			rc = GFXSTAT_E_NOMEM;
@@ -1267,8 +1384,11 @@ static int build_apps(struct gfxstat_metrics *m)
 		for (k = 0; k < GFXSTAT_GFXINFO_REASONS; k++)
 			a->m.gfxinfo_reasons[k] += l->m.gfxinfo_reasons[k];
 	}
-	for (i = first; i < m->ns && !rc; i++)
-		rc = sort_app(&m->s[i]);
+	for (i = first; i < m->ns && !rc; i++) {
+		if (!m->s[i].borrowed)
+			rc = sort_app(&m->s[i]);
+		m->s[i].mn = 0; /* counted again below, with the members */
+	}
 	/* each app's layers, so a reader lists them without scanning every layer per app */
 	m->members = rc ? NULL : malloc((nlayers ? nlayers : 1) * sizeof(*m->members));
 	if (!rc && !m->members)

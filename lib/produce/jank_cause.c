@@ -40,6 +40,7 @@ struct thread {
 	int32_t tid, pid;
 	int depth;
 	int named;      /* its task name was noted (note_name()) */
+	char comm[COMM_LEN + 1]; /* its task name, as its events last gave it, or "" */
 	struct open_slice s[MAX_DEPTH];
 };
 
@@ -56,6 +57,7 @@ struct work {
 	char path[PATH_LEN];
 	int32_t tid;
 	int32_t pid;
+	char comm[COMM_LEN + 1];        /* its thread's task name, or "" */
 	int64_t token;                  /* the vsync id its section names (Android 12+), or -1 */
 	int has_span;                   /* @span says where its thread's time went */
 	struct gfxstat_thread_span span;
@@ -412,6 +414,13 @@ int gfxstat_causes_marker(void *p, const struct gfxstat_ftrace_line *ev,
 		note_name(c, 'c', ev->task, t->pid);
 		t->named = 1;
 	}
+	if (ev->task.n && ev->task.p[0] != '<') {
+		/* the kernel keeps the first TASK_COMM_LEN - 1 bytes of a thread's name */
+		size_t n = ev->task.n < COMM_LEN ? ev->task.n : COMM_LEN;
+
+		memcpy(t->comm, ev->task.p, n);
+		t->comm[n] = 0;
+	}
 	if (m->kind == GFXSTAT_MARKER_BEGIN) {
 		if (t->depth < MAX_DEPTH) {
 			struct open_slice *s = &t->s[t->depth];
@@ -482,6 +491,7 @@ int gfxstat_causes_marker(void *p, const struct gfxstat_ftrace_line *ev,
 			memcpy(w->path, s->path, PATH_LEN);
 			w->tid = t->tid;
 			w->pid = t->pid;
+			memcpy(w->comm, t->comm, sizeof(w->comm));
 			w->token = name_token(w->name);
 			w->has_span = c->ts &&
 				      gfxstat_thread_states_span_end(c->ts, t->tid, ev->ts_ns, &w->span);
@@ -867,7 +877,8 @@ static const struct work *ft_work(const struct gfxstat_causes *c, const struct p
 	return w && w->token < 0 ? w : NULL;
 }
 
-static void view_of(const struct work *w, struct gx_work_view *v)
+static void view_of(const struct gfxstat_causes *c, const struct work *w,
+		    struct gx_work_view *v)
 {
 	v->render = w->kind == WORK_RENDER;
 	v->name = w->name;
@@ -877,6 +888,10 @@ static void view_of(const struct work *w, struct gx_work_view *v)
 	v->end = w->end;
 	v->child_ns = w->child_ns;
 	v->tid = w->tid;
+	v->pid = w->pid;
+	/* its name from its markers' events, else the scheduler's (a Perfetto trace's markers
+	 * carry none) */
+	v->comm = w->comm[0] || !c ? w->comm : gfxstat_thread_states_comm(c->ts, w->tid);
 	v->span = w->has_span ? &w->span : NULL;
 }
 
@@ -949,9 +964,9 @@ static int ft_app(const struct gfxstat_causes *c, const struct gfxstat_frame *f,
 		return 0;
 	w = !rw || (mw && mw->end - mw->start >= rw->end - rw->start) ? mw : rw;
 	if (mw)
-		view_of(mw, &mv);
+		view_of(c, mw, &mv);
 	if (rw)
-		view_of(rw, &rv);
+		view_of(c, rw, &rv);
 	gx_cause_app(mw ? &mv : NULL, rw ? &rv : NULL, f, budget, prev_present,
 		     gfxstat_thread_states_have_sched(c->ts), out);
 	if (!verdict)
@@ -1029,6 +1044,9 @@ void gfxstat_causes_why(const struct gfxstat_causes *c, const struct gfxstat_fra
 				gx_out_puts(&o, buf);
 				out->signature[o.len < o.cap ? o.len : o.cap - 1] = 0;
 			}
+			/* and so is the summary: "FrameTimeline: Buffer Stuffing", not a bare
+			 * "FrameTimeline" that says no cause */
+			gx_cause_phrase(out->summary, sizeof(out->summary), buf, strlen(buf));
 			return;
 		}
 	}
@@ -1099,9 +1117,9 @@ void gfxstat_causes_why(const struct gfxstat_causes *c, const struct gfxstat_fra
 		return;
 	}
 	if (mw)
-		view_of(mw, &mv);
+		view_of(c, mw, &mv);
 	if (rw)
-		view_of(rw, &rv);
+		view_of(c, rw, &rv);
 	gx_cause_app(mw ? &mv : NULL, rw ? &rv : NULL, f, budget, prev_present,
 		     gfxstat_thread_states_have_sched(c->ts), out);
 }

@@ -56,18 +56,44 @@ static void copy_cstr(char *dst, const char *src, size_t cap)
 	dst[n] = 0;
 }
 
+void gx_cause_phrase(char *dst, size_t cap, const char *text, size_t n)
+{
+	char close[32];
+	size_t i, depth, o;
+
+	if (!cap)
+		return;
+	for (;;) {
+		while (n && (text[n - 1] == ' ' || text[n - 1] == ',' || text[n - 1] == ';'))
+			n--;
+		for (i = depth = 0; i < n; i++)
+			if ((text[i] == '(' || text[i] == '[') && depth < sizeof(close))
+				close[depth++] = text[i] == '(' ? ')' : ']';
+			else if ((text[i] == ')' || text[i] == ']') && depth)
+				depth--;
+		if (n + depth < cap)
+			break;
+		/* too long: back to the word before the room left */
+		n = cap > depth + 1 ? cap - depth - 1 : 0;
+		while (n && text[n] != ' ')
+			n--;
+	}
+	memcpy(dst, text, n);
+	for (o = n; depth;)
+		dst[o++] = close[--depth];
+	dst[o] = 0;
+}
+
 void gx_cause_plain(struct gfxstat_cause *out, enum gfxstat_cause_class cls, const char *text)
 {
-	const char *colon = strchr(text, ':');
-	size_t n = colon ? (size_t)(colon - text) : strlen(text);
+	char kind[GFXSTAT_CAUSE_SUMMARY];
 
 	out->cls = cls;
 	copy_cstr(out->text, text, sizeof(out->text));
-	/* its signature: the class and the text up to its first ':' (the kind of cause, not
-	 * the numbers after it) */
-	fmt(out->signature, sizeof(out->signature), "%s|%.*s", gfxstat_cause_class_name(cls),
-		 (int)n, text);
-	fmt(out->summary, sizeof(out->summary), "%.*s", (int)n, text);
+	/* its kind: the text up to its first ':' (not the evidence and numbers after it) */
+	gx_cause_phrase(kind, sizeof(kind), text, strcspn(text, ":"));
+	fmt(out->signature, sizeof(out->signature), "%s|%s", gfxstat_cause_class_name(cls), kind);
+	copy_cstr(out->summary, kind, sizeof(out->summary));
 }
 
 static double ms(int64_t ns)
@@ -80,11 +106,31 @@ static double ghz(uint32_t khz)
 	return (double)khz / 1e6;
 }
 
+/*
+ * The thread that did @w, named by what it is: the RenderThread; for a doFrame, the main
+ * thread only when it is the process's own (tid == pid); else its task name: a Choreographer
+ * may run on any looper thread (systemui draws its Splash Screen windows on a thread of their
+ * own), so "main thread" would name the wrong one.
+ */
+static const char *thread_who(const struct gx_work_view *w, char *buf, size_t cap)
+{
+	if (w->render)
+		return "RenderThread";
+	if (w->tid <= 0 || w->pid <= 0 || w->tid == w->pid)
+		return "main thread";
+	if (w->comm && w->comm[0])
+		snprintf(buf, cap, "thread %s (tid %d)", w->comm, (int)w->tid);
+	else
+		snprintf(buf, cap, "thread %d", (int)w->tid);
+	return buf;
+}
+
 /* Today's section description: "main thread: Choreographer#doFrame 32.3 ms (longest inside:
  * input 27.9 ms)". */
 static int describe(char *buf, size_t cap, const struct gx_work_view *w)
 {
-	const char *where = w->render ? "RenderThread" : "main thread";
+	char tb[48];
+	const char *where = thread_who(w, tb, sizeof(tb));
 
 	if (w->child[0])
 		return snprintf(buf, cap, "%s: %s %.1f ms (longest inside: %s %.1f ms)", where,
@@ -232,7 +278,8 @@ static void classify(const struct gx_work_view *w, struct gfxstat_cause *out, co
 		     const char *path)
 {
 	const struct gfxstat_thread_span *s = w->span;
-	const char *who = w->render ? "RenderThread" : "main thread";
+	char tb[48];
+	const char *who = thread_who(w, tb, sizeof(tb));
 	char head[256], ev[256], target[96], cpu[160];
 	int64_t slept = s->state_ns[GFXSTAT_TS_SLEEPING];
 
@@ -363,7 +410,7 @@ void gx_cause_app(const struct gx_work_view *mw, const struct gx_work_view *rw,
 		  int have_sched, struct gfxstat_cause *out)
 {
 	const struct gx_work_view *worst;
-	char sect[80], first[64];
+	char sect[80], first[64], tb[48];
 	const char *path;
 
 	if (mw)
@@ -413,7 +460,7 @@ void gx_cause_app(const struct gx_work_view *mw, const struct gx_work_view *rw,
 		fmt(out->signature, sizeof(out->signature), "gc|%s|%s|",
 			 worst->render ? "render" : "main", path);
 		fmt(out->summary, sizeof(out->summary), "%s waiting for GC in %s",
-			 worst->render ? "RenderThread" : "main thread", sect);
+			 thread_who(worst, tb, sizeof(tb)), sect);
 		return;
 	}
 	if (!have_sched || !worst->span) {
@@ -423,7 +470,7 @@ void gx_cause_app(const struct gx_work_view *mw, const struct gx_work_view *rw,
 		fmt(out->signature, sizeof(out->signature), "app_work|%s|%s|",
 			 worst->render ? "render" : "main", path);
 		fmt(out->summary, sizeof(out->summary), "%s slow in %s",
-			 worst->render ? "RenderThread" : "main thread", sect);
+			 thread_who(worst, tb, sizeof(tb)), sect);
 		return;
 	}
 	classify(worst, out, sect, path);

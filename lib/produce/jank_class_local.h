@@ -13,7 +13,8 @@ struct gx_work_view {
 	const char *child;          /* its longest section inside, or "" */
 	const char *path;           /* that section and its own longest inside, nested, or "" */
 	int64_t start, end, child_ns;
-	int32_t tid;
+	int32_t tid, pid;
+	const char *comm;           /* its thread's task name, or "" */
 	const struct gfxstat_thread_span *span; /* where the thread's time went, or NULL */
 };
 
@@ -29,5 +30,13 @@ GFXSTAT_HIDDEN void gx_cause_app(const struct gx_work_view *mw, const struct gx_
 /* Set @out's class, text and signature for a cause found without app work (@text). */
 GFXSTAT_HIDDEN void gx_cause_plain(struct gfxstat_cause *out, enum gfxstat_cause_class cls,
 				   const char *text);
+
+/*
+ * gx_cause_phrase() - the first @n bytes of @text as a whole phrase in @dst (@cap bytes): every
+ * bracket opened in them closed, so a cut "unknown (no app sections ...: record with ...)"
+ * reads "unknown (no app sections ...)", never with its bracket left open; cut back to a word
+ * when it would not fit. For summaries and signatures, which say a cause's kind.
+ */
+GFXSTAT_HIDDEN void gx_cause_phrase(char *dst, size_t cap, const char *text, size_t n);
 
 #endif

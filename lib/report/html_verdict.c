@@ -52,12 +52,11 @@ static enum state judge(const struct gfxstat_layer_metrics *l)
 	return ST_NOTICEABLE;
 }
 
-/* How late a janky frame was: its length beyond its cadence period (as analyze's why). */
+/* How late a janky frame was, as analyze's why: the library's janky_frame.late_ns
+ * (GFXSTAT_NS_NONE when not known, counted apart by the clusters). */
 static int64_t late_ns(const struct gfxstat_janky_frame *j)
 {
-	if (j->length_ns == GFXSTAT_NS_NONE || j->cadence_ns <= 0 || j->length_ns <= j->cadence_ns)
-		return 0;
-	return j->length_ns - j->cadence_ns;
+	return j->late_ns;
 }
 
 /* The rank of untimed janky frame @j among @l's untimed frames (how causes are kept). */
@@ -169,22 +168,34 @@ static struct gfxstat_cause_clusters *clusters(struct gfxstat_html *h,
 	return cc;
 }
 
-/* "5 of 33 janky frames, 1.0 s late in all" after the cluster's summary */
+/*
+ * "5 of 33 janky frames, 1.0 s late in all" after the cluster's summary, as analyze's why
+ * line: the lateness of the frames whose lateness is known, and how many are not known, so a
+ * cluster of unknown lateness never reads "0 ms"
+ */
 static void cluster_line(struct gx_wr *w, const char *key, const struct gfxstat_cause_cluster *c,
 			 uint64_t janky)
 {
 	double ms = (double)c->jank_ns / 1e6;
 
 	gx_wr_printf(w, "<span data-k=\"%s\" data-class=\"%s\" data-frames=\"%llu\" "
-		     "data-jank-ms=\"%.3f\">", key, gfxstat_cause_class_name(c->cls),
-		     (unsigned long long)c->frames, ms);
+		     "data-jank-ms=\"%.3f\" data-late-unknown=\"%llu\">", key,
+		     gfxstat_cause_class_name(c->cls), (unsigned long long)c->frames, ms,
+		     (unsigned long long)c->late_unknown);
 	gx_wr_html(w, c->summary, strlen(c->summary));
 	gx_wr_printf(w, "</span>: %llu of %llu janky frames, ", (unsigned long long)c->frames,
 		     (unsigned long long)janky);
+	if (c->late_unknown >= c->frames) {
+		gx_wr_printf(w, "how late not known");
+		return;
+	}
 	if (ms >= 999.5)
 		gx_wr_printf(w, "%.1f s late in all", ms / 1e3);
-	else
-		gx_wr_printf(w, "%.0f ms late in all", ms);
+	else /* under 10 ms a tenth: a frame 0.2 ms past its deadline is not "0 ms" */
+		gx_wr_printf(w, "%.*f ms late in all", ms < 10 ? 1 : 0, ms);
+	if (c->late_unknown)
+		gx_wr_printf(w, " (%llu of them by an amount not known)",
+			     (unsigned long long)c->late_unknown);
 }
 
 /* The layer of @s that presented janky frame @j (its cause's), or NULL. */

@@ -154,13 +154,13 @@ fi
 grep -q '^  frames [0-9]* over [0-9.]* s at [0-9.]* Hz: FPS [0-9.]*; janky [0-9]*' "$c16/t" &&
 	grep -q '^  frame ms  p50 [0-9.]*  p90 [0-9.]*  p99 [0-9.]*  max' "$c16/t" && pass ||
 	fail "exit: analyze's table has no headline: $(head -c 300 "$c16/t")"
-grep -q 'PerfDog\|seed  \|Matrix' "$c16/t" && fail "exit: analyze's default table shows every family" ||
+grep -q 'PerfDog\|gfx  \|Matrix' "$c16/t" && fail "exit: analyze's default table shows every family" ||
 	pass
 "$GFXSTAT" analyze -q --metrics perfdog "$ex" > "$c16/t2" 2> /dev/null
-grep -q '^  PerfDog ' "$c16/t2" && ! grep -q '^  seed ' "$c16/t2" && pass ||
+grep -q '^  PerfDog ' "$c16/t2" && ! grep -q '^  gfx ' "$c16/t2" && pass ||
 	fail "exit: analyze --metrics perfdog does not add just PerfDog"
 "$GFXSTAT" analyze -q --all "$ex" > "$c16/t3" 2> /dev/null
-for fam in cadence PerfDog Android seed Apple Matrix Taobao; do
+for fam in cadence PerfDog Android gfx Apple Matrix Taobao; do
 	grep -q "^  $fam " "$c16/t3" && pass || fail "exit: analyze --all lacks $fam"
 done
 # launcher-60hz spans seconds, not a minute: no rate "per 10 min" extrapolated from it

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
-# gfxstat analyze: each metric must equal its anchor's definition applied to the frames that
-# `gfxstat frames` lists for the same input. An independent awk program recomputes several of
-# them from the frames CSV (FPS over active time, nearest-rank percentiles, PerfDog jank and
-# big jank, the seed's A/B/C buckets, waits) and they are compared with analyze --json.
+# gfxstat analyze: each metric must equal the definition of the tool it comes from, applied to
+# the frames that `gfxstat frames` lists for the same input. An independent awk program
+# recomputes several of them from the frames CSV (FPS over active time, nearest-rank
+# percentiles, PerfDog jank and big jank, android_FPS_frome_GFX's A/B/C buckets, waits) and
+# they are compared with analyze --json.
 # (A gfxinfo row can carry a DisplayPresentTime earlier than the row before it; such a frame
 # is out of order and both sides leave it out, as docs/metrics.md says.)
 # Sourced by tests/run.sh.
@@ -245,3 +246,27 @@ if [ -f "$SAMPLES/systrace_html/catapult/android_systrace.html" ]; then
 		tr '{' '\n' | grep '"layer":"StatusBar"' | grep -q '"frames":1,.*"fps":null' && pass ||
 		fail "analyze --format json: a one-frame layer's FPS must be null"
 fi
+
+# -- the gfx family's name (android_FPS_frome_GFX's buckets and score) ----------------------------
+# `--metrics gfx` prints the family on a "gfx" line whose numbers (app1's layer) are the JSON's
+# "seed" object (the key keeps its old name); `seed`, the old family name, is still taken and
+# gives the same table; an unknown family is a usage error that lists gfx, not the old name.
+ex=$ROOT/examples/launcher-60hz.trace
+"$GFXSTAT" analyze -q --metrics gfx "$ex" > "$an/gfx.txt" 2> /dev/null
+"$GFXSTAT" analyze -q --format json "$ex" > "$an/gfx.json" 2> /dev/null
+want=$(grep -F '{"layer":"com.example.app1/com.example.app1.MainActivity#0"' "$an/gfx.json" |
+	head -n 1 |
+	sed 's/.*"seed":{"A":\([0-9]*\),"B":\([0-9]*\),"C":\([0-9]*\),"D":\([0-9]*\),"score":\([0-9.]*\)}.*/A \1  B \2  C \3  D \4  score \5/')
+got=$(awk '/^layer com.example.app1\/com.example.app1.MainActivity#0 /{a = 1; next}
+	/^(app|layer) /{a = 0} a && /^  gfx /{
+	sub(/^  gfx +/, ""); print; exit }' "$an/gfx.txt")
+[ -n "$want" ] && [ "$want" = "$got" ] && ! grep -q '^  seed ' "$an/gfx.txt" && pass ||
+	fail "analyze --metrics gfx: app1's layer's gfx line '$got', want the JSON seed object's '$want'"
+"$GFXSTAT" analyze -q --metrics seed "$ex" > "$an/seed.txt" 2> /dev/null
+cmp -s "$an/gfx.txt" "$an/seed.txt" && pass ||
+	fail "analyze --metrics seed (the old name) must print what --metrics gfx prints"
+"$GFXSTAT" analyze -q --metrics bogus "$ex" > /dev/null 2> "$an/fam.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'known: fps, perfdog, android, gfx, apple' "$an/fam.err" &&
+	! grep -q 'seed' "$an/fam.err" && pass ||
+	fail "analyze --metrics bogus: exit $rc (want 2) and the families listed: $(cat "$an/fam.err")"

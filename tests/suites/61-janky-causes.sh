@@ -92,10 +92,13 @@ fi
 "$GFXSTAT" analyze -q "$jc/ft.pftrace" > "$jc/table.txt" 2> "$jc/err"
 awk '/^app com.example.app/ { on = 1; next } on && /^$/ { exit } on' "$jc/table.txt" \
 	> "$jc/app.txt"
+# Times from the start of the recording, its first present (display frame 1, T1 = 1.016667
+# s, the HTML report's origin), the trace clock in brackets: T5 - T1 = 4 P = 0.067 s, T8 - T1
+# = 7 P = 0.117 s (issue 16/17 item 5; before: "at 1.083 s", the trace clock alone).
 cat > "$jc/want" <<EOF
   frame ms  p50 16.7  p90 16.7  p99 16.7  max 16.7
-  worst     16.7 ms at 1.083 s on $A: $ADM
-            16.7 ms at 1.133 s on $B: $ADM
+  worst     16.7 ms at 0.067 s (trace clock 1.083 s) on $A: $ADM
+            16.7 ms at 0.117 s (trace clock 1.133 s) on $B: $ADM
             10.0 ms on $A: $ADM
 EOF
 # (only these lines: the headline may carry others)
@@ -209,12 +212,17 @@ fi
 # synchronous binder calls (flags 0x10) took 2.142 (to system_server, reply received
 # .811938548) + 0.303 + 0.311 + 1.007 = 3.762 ms, half its sleep or more: sleeping on binder
 # to system_server. Before: "FrameTimeline: App Deadline Missed", no threads.
+# The doFrame ran on tid 2380 of systemui's pid 2348: not its main thread (tid != pid); the
+# scheduler's events name it "ll.splashscreen" (issue 16/17 item 6; before: "main thread").
+# How late, by Android's account (actual end - expected end of its timeline slices, `frames`
+# columns actual_end_ns and expected_end_ns): 157479818495758 - 157479818298488 = 197270 ns,
+# jank_ms 0.197 (item 2; before: 0.000, its 8.9 ms length against a 16.6 ms cadence).
 AP=$SAMPLES/perfetto/perfetto-testdata/api32_startup_warm.perfetto-trace
 if [ -f "$AP" ]; then
 	"$GFXSTAT" analyze -q --janky --format json "$AP" > "$jc/ap.json" 2> "$jc/err"
 	row=$(jc_row "$jc/ap.json" '"present_ns":157479845052073,')
 	case $row in
-	*'"cause":"FrameTimeline: App Deadline Missed; sleeping: main thread: Choreographer#doFrame 191058 10.1 ms'*'"cause_class":"sleeping","signature":"sleeping|main|traversal'*'|binder:system_server","main_thread":{"tid":2380,"section":"Choreographer#doFrame 191058",'*'"work_start_ns":157479809638214,"work_end_ns":157479819709219,"states_ms":{"running":1.320,"runnable":1.250,"runnable_preempted":0.000,"sleeping":7.501,"uninterruptible":0.000,"unknown":0.000}'*'"render_thread":{"tid":2385,"section":"DrawFrames 191058",'*) pass ;;
+	*'"jank_ms":0.197,"cause":"FrameTimeline: App Deadline Missed; sleeping: thread ll.splashscreen (tid 2380): Choreographer#doFrame 191058 10.1 ms'*'"cause_class":"sleeping","signature":"sleeping|main|traversal'*'|binder:system_server","main_thread":{"tid":2380,"section":"Choreographer#doFrame 191058",'*'"work_start_ns":157479809638214,"work_end_ns":157479819709219,"states_ms":{"running":1.320,"runnable":1.250,"runnable_preempted":0.000,"sleeping":7.501,"uninterruptible":0.000,"unknown":0.000}'*'"render_thread":{"tid":2385,"section":"DrawFrames 191058",'*) pass ;;
 	*) fail "api32: the App Deadline Missed frame from its work: $(printf '%s' "$row" | head -c 700)" ;;
 	esac
 else
@@ -237,4 +245,170 @@ if [ -f "$NV" ]; then
 		pass || fail "NuvioTV: the why line: $("$GFXSTAT" analyze -q "$NV" 2>&1 | grep why | head -n 1)"
 else
 	skip "NuvioTV sample absent: gfxinfo's legacy table causes not checked"
+fi
+
+# 5. Issue 16/17, on the real samples.
+# a) Every "why" line is a whole phrase: its brackets balance (item 1: a summary cut at the
+# first ':' inside "unknown (no app sections ...: record with the 'view' category)" left its
+# bracket open). Over every sample, and the JSON cluster summaries too.
+if [ -d "$SAMPLES" ]; then
+	find "$SAMPLES" -type f ! -name '*.md' | sort > "$jc/all"
+	bad=0; nwhy=0
+	while IFS= read -r f; do
+		"$GFXSTAT" analyze -q "$f" 2> /dev/null | grep '^  why ' > "$jc/why" || continue
+		"$GFXSTAT" analyze -q --format json "$f" 2> /dev/null |
+			grep -o '"summary":"[^"]*"' >> "$jc/why"
+		nwhy=$((nwhy + $(wc -l < "$jc/why")))
+		# the depth of ( and [ never negative, 0 at the end of each line
+		if ! awk '{ d = 0; b = 0
+			for (i = 1; i <= length($0); i++) { c = substr($0, i, 1)
+				if (c == "(") d++; else if (c == ")") d--
+				if (c == "[") b++; else if (c == "]") b--
+				if (d < 0 || b < 0) exit 1 }
+			if (d || b) exit 1 }' "$jc/why"; then
+			bad=1
+			echo "unbalanced in $f:"; cat "$jc/why"
+		fi
+	done < "$jc/all"
+	[ "$bad" = 0 ] && [ "$nwhy" -gt 20 ] && pass ||
+		fail "why lines with unbalanced brackets (or too few why lines: $nwhy)"
+else
+	skip "no samples: why-line brackets not checked"
+fi
+
+# b) The catapult Jelly Bean systrace: the launcher's one janky frame has no app sections
+# ("unknown (no app sections for this layer's process in the trace: record with the 'view'
+# category)"): its summary is the phrase before the ':' with its bracket closed. How late:
+# its interval 33274000 ns (`frames` interval_ns, present 50262863420000) less its cadence
+# period 16721875 ns = 16552125 ns, "17 ms". Its time from the start of the recording (the
+# first present of any layer, the display's at 50260963706000, the HTML report's origin):
+# 1899714000 ns, "at 1.900 s", the trace clock 50262.863 s in brackets (item 5).
+CS=$SAMPLES/systrace_html/catapult/android_systrace.html
+if [ -f "$CS" ]; then
+	"$GFXSTAT" analyze -q "$CS" > "$jc/cs.txt" 2> /dev/null
+	grep -qxF "  why       1 of 1 janky frames: unknown (no app sections for this layer's process in the trace), 17 ms late in all" "$jc/cs.txt" &&
+	grep -qF "  worst     33.3 ms at 1.900 s (trace clock 50262.863 s) on com.android.launcher/" "$jc/cs.txt" &&
+		pass || fail "catapult systrace: why/worst lines: $(grep -E 'why|worst' "$jc/cs.txt" | head -n 2)"
+else
+	skip "catapult systrace absent"
+fi
+
+# c) api32: the systemui Splash Screen frame Android called App Deadline Missed, 197270 ns
+# past its deadline (derived in 3. above): "0.2 ms late in all", not "0 ms" (item 2); its
+# doFrame's thread by its name (item 6).
+if [ -f "$AP" ]; then
+	"$GFXSTAT" analyze -q "$AP" 2> /dev/null | grep -c '^  why       1 of 1 janky frames: thread ll.splashscreen (tid 2380) sleeping on binder to system_server in traversal (measure, layout, draw), 0.2 ms late in all$' > "$jc/n"
+	[ "$(cat "$jc/n")" = 2 ] && pass || fail "api32: the why line of the systemui app and its Splash Screen layer"
+fi
+
+# d) App-side frames over whole vsync periods (item 3). The catapult app-only atrace: 14
+# frames of pid 18926 (DrawFrame ends), no SurfaceFlinger, so 60 Hz is assumed (P =
+# 16666667 ns). Their 13 intervals (`frames` interval_ns, ms): 32.101 10.245 26.119 6.967
+# 7.194 11.291 15.975 16.423 18.026 17.408 18.419 15.794 17.001 sum 212.963: 13 / 0.212963 s
+# = 61.0 FPS, over the refresh rate -- before. Each in whole periods, rounded, at least one:
+# 2 1 2 1 1 1 1 1 1 1 1 1 1 = 15 periods = 0.25 s: 13 / 0.25 = 52.0 FPS.
+AT=$SAMPLES/atrace_text/catapult/decompressed_atrace_data.txt
+if [ -f "$AT" ]; then
+	"$GFXSTAT" analyze -q --metrics fps "$AT" > "$jc/at.txt" 2> /dev/null
+	grep -qF '  frames 14 over 0.21 s at 60.0 Hz: FPS 52.0; janky 2' "$jc/at.txt" &&
+	grep -qF '  FPS 52.0 (active)  52.0 (wall)' "$jc/at.txt" &&
+		pass || fail "app-side FPS over whole periods: $(grep FPS "$jc/at.txt")"
+else
+	skip "catapult atrace absent"
+fi
+
+# e) gfxinfo of every process, dumped at different times (item 4): systemui's 3 layers span
+# (`frames --app com.android.systemui`, present_ns first and last, s) ScreenDecorOverlay
+# 857.805357665..893.036088824, NotificationShade 25658.514164066..25822.008158229,
+# StatusBar 25660.299469605..26045.223668397. The last two overlap: 25658.514164066..
+# 26045.223668397 = 386.709504331 s, plus 35.230731159 s = 421.94 s covered, not the
+# 25187.42 s from first to last (the gap 893.04..25658.51 is over the 500 ms idle wait, so
+# left out). Its FPS stays 41.4 (counted intervals over their sum). And api32: systemui's two
+# layers of one frame each, 157479.814..157479.845 s apart by 0.03 s, under a wait: covered,
+# so its line stays "frames 2 over 0.03 s" (no union of two zero spans, "0.00 s").
+GI=$SAMPLES/gfxinfo/aNavMode/gfxinfo.txt
+if [ -f "$GI" ]; then
+	"$GFXSTAT" analyze -q "$GI" 2> /dev/null |
+		grep -qxF "  frames 251 over 421.94 s (its layers' spans, gaps of an idle wait or more left out; 25187.42 s first to last) at 60.0 Hz: FPS 41.4; janky 84 (33.47%)" &&
+		pass || fail "gfxinfo: systemui's time covered"
+	if [ -f "$AP" ]; then
+		"$GFXSTAT" analyze -q "$AP" 2> /dev/null | grep -A1 '^app com.android.systemui ' |
+			grep -qxF '  frames 2 over 0.03 s at 60.1 Hz: FPS 29.8; janky 1 (50.00%)' &&
+			pass || fail "api32: systemui's two one-frame layers cover 0.03 s"
+	fi
+else
+	skip "aNavMode gfxinfo absent"
+fi
+
+# f) How late a gfxinfo frame was, by Android 12+'s own deadline (issue 16/17, H6 item 1).
+# JankTracker::finishFrame (AOSP frameworks/base libs/hwui/JankTracker.cpp) counts a frame
+# janky unless GpuCompleted < FrameDeadline; GpuCompleted is the later of the GPU fence and the
+# CPU's command submission (libs/hwui/renderthread/CanvasContext.cpp onSurfaceStatsAvailable),
+# so how late is GpuCompleted - FrameDeadline. Columns (1-based, header of both samples): 10
+# FrameDeadline, 17 FrameCompleted, 20 GpuCompleted, 22 DisplayPresentTime.
+# - Sound-to-Visualiation-Kotlin (120 Hz): the row presented at 314857099207283 has
+#   FrameDeadline 314857049438280 and GpuCompleted 314857087837492 (= FrameCompleted):
+#   314857087837492 - 314857049438280 = 38399212 ns, "jank_ms":38.399. The cadence rule knew
+#   nothing here: its interval 8.295 ms is under the 8.31 ms period.
+# - aNavMode, window StatusBar (60 Hz): the row presented at 25950881437699 (line 2405) has
+#   FrameDeadline 25950851054412, GpuCompleted 25950851761622, FrameCompleted
+#   25950853750238: 25950851761622 - 25950851054412 = 707210 ns, "jank_ms":0.707 -- not
+#   FrameCompleted's 2696 us, nor the cadence rule's 22.418 - 16.667 = 5.751 ms.
+SV=$SAMPLES/gfxinfo/Sound-to-Visualiation-Kotlin/framestats.txt
+if [ -f "$SV" ]; then
+	"$GFXSTAT" analyze -q --janky --format json "$SV" > "$jc/sv.json" 2> /dev/null
+	grep -F '"present_ns":314857099207283,' "$jc/sv.json" | grep -qF '"jank_ms":38.399,' &&
+		pass || fail "gfxinfo: lateness by FrameDeadline: $(grep -F 314857099207283 "$jc/sv.json")"
+else
+	skip "Sound-to-Visualiation-Kotlin gfxinfo absent"
+fi
+if [ -f "$GI" ]; then
+	"$GFXSTAT" analyze -q --janky --format json "$GI" > "$jc/an.json" 2> /dev/null
+	grep -F '"present_ns":25950881437699,"layer":"StatusBar"' "$jc/an.json" |
+		grep -qF '"jank_ms":0.707,' &&
+		pass || fail "gfxinfo: lateness GpuCompleted - FrameDeadline: $(grep -F 25950881437699 "$jc/an.json")"
+fi
+
+# g) The HTML report's top cause says what analyze says of lateness (H6 item 2): never "0 ms"
+# for frames whose lateness is not known. Two apps of 10 framestats rows at 60 Hz (P =
+# 16666667 ns; row k at v = 25622425131009 + k*P, FrameDeadline v + P, presents v + 30 ms, so
+# every interval is P). Only row 9 is janky: e1's GpuCompleted = its FrameDeadline exactly
+# (not < deadline: janky by JankTracker, late by 0, and its interval P is no later than its
+# cadence: how late is not known); e2's is 2500000 ns past it ("2.5 ms"). Both
+# "swap buffers" frames: one cluster of the recording, 2.5 ms and 1 not known.
+awk 'BEGIN {
+	P = 16666667
+	print "Applications Graphics Acceleration Info:"
+	h = "Flags,FrameTimelineVsyncId,IntendedVsync,Vsync,InputEventId,HandleInputStart," \
+	    "AnimationStart,PerformTraversalsStart,DrawStart,FrameDeadline,FrameInterval," \
+	    "FrameStartTime,SyncQueued,SyncStart,IssueDrawCommandsStart,SwapBuffers," \
+	    "FrameCompleted,DequeueBufferDuration,QueueBufferDuration,GpuCompleted," \
+	    "SwapBuffersCompleted,DisplayPresentTime,CommandSubmissionCompleted,"
+	for (a = 1; a <= 2; a++) {
+		printf "\n** Graphics info for pid %d [com.ex.e%d] **\n\n", 1000 + a, a
+		printf "Window: com.ex.e%d/com.ex.e%d.Main\n\n---PROFILEDATA---\n%s\n", a, a, h
+		for (k = 0; k < 10; k++) {
+			v = 25622425131009 + k * P
+			g = k < 9 ? v + 8e6 : a == 1 ? v + P : v + P + 2500000
+			printf "0,%d,%.0f,%.0f,0,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%d,%.0f,%.0f,%.0f,%.0f,%.0f,73000,391692,%.0f,%.0f,%.0f,%.0f,\n",
+				k + 1, v, v, v + 1e6, v + 1e6, v + 2e6, v + 3e6, v + P, v, P,
+				v + 4e6, v + 5e6, v + 6e6, v + 7e6, g, g, v + 9e6, v + 30e6, v + 7e6
+		}
+		print "---PROFILEDATA---"
+	}
+}' > "$jc/late.txt"
+"$GFXSTAT" analyze -q "$jc/late.txt" > "$jc/late.out" 2> /dev/null
+grep -A2 '^app com.ex.e1 ' "$jc/late.out" |
+	grep -qx '  why       1 of 1 janky frames: swap buffers over half the budget, how late not known' &&
+grep -A2 '^app com.ex.e2 ' "$jc/late.out" |
+	grep -qx '  why       1 of 1 janky frames: swap buffers over half the budget, 2.5 ms late in all' &&
+	pass || fail "gfxinfo lateness 0 / 2.5 ms: analyze's why lines: $(grep why "$jc/late.out")"
+if "$GFXSTAT" report -q -o "$jc/late.html" "$jc/late.txt" 2> /dev/null; then
+	grep -qF '">swap buffers over half the budget</span>: 1 of 1 janky frames, how late not known.' "$jc/late.html" &&
+	grep -qF '">swap buffers over half the budget</span>: 1 of 1 janky frames, 2.5 ms late in all.' "$jc/late.html" &&
+	grep -qF 'data-k="recording_top_cause" data-class="gpu" data-frames="2" data-jank-ms="2.500" data-late-unknown="1">swap buffers over half the budget</span>: 2 of 2 janky frames, 2.5 ms late in all (1 of them by an amount not known).' "$jc/late.html" &&
+	! grep -q 'janky frames, 0 ms late' "$jc/late.html" &&
+		pass || fail "report: top causes' lateness: $(grep -o 'top_cause[^<]*</span>[^<]*' "$jc/late.html")"
+else
+	fail "report of the lateness fixture failed"
 fi
