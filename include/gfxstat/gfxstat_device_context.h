@@ -89,6 +89,34 @@ enum gfxstat_parse_res gfxstat_ctx_gpubusy(const char *s, size_t n, int64_t *bus
 					   int64_t *total);
 
 /**
+ * gfxstat_ctx_gpu_load() - a GPU busy file that holds a percent: Exynos/Pixel Mali's
+ * /sys/kernel/gpu/gpu_busy ("%3d%%", " 45%"), a devfreq device's load ("%lu@%luHz",
+ * "45@585000000Hz", Rockchip and other vendor devfreq cores), or a bare "45"
+ * Return: GFXSTAT_PARSE_OK with @permille (0..1000); GFXSTAT_PARSE_FAIL otherwise (over
+ * 100 %, not a number).
+ */
+enum gfxstat_parse_res gfxstat_ctx_gpu_load(const char *s, size_t n, int64_t *permille);
+
+/* What `dumpsys battery` says (BatteryService's dump); INT64_MIN for a field it did not
+ * print. */
+struct gfxstat_ctx_battery {
+	int64_t level;       /* "level: 85" */
+	int64_t scale;       /* "scale: 100" */
+	int64_t voltage_mv;  /* "voltage: 4123" (mV) */
+	int64_t temp_dc;     /* "temperature: 312" (tenths of a degree C) */
+};
+
+/**
+ * gfxstat_ctx_dumpsys_battery() - the reply of `dumpsys battery`: its "  level: N",
+ * "  scale: N", "  voltage: N" and "  temperature: N" lines (frameworks/base/services/core/
+ * java/com/android/server/BatteryService.java, dumpInternal())
+ * Return: GFXSTAT_PARSE_OK when any was found; GFXSTAT_PARSE_UNSUPPORTED for a reply with
+ * none ("Can't find service: battery") or one that says "present: false" (no battery).
+ */
+enum gfxstat_parse_res gfxstat_ctx_dumpsys_battery(const char *s, size_t n,
+						   struct gfxstat_ctx_battery *out);
+
+/**
  * gfxstat_ctx_pid_ticks() - /proc/PID/stat: utime + stime (fields 14 and 15, clock ticks),
  * counted after the last ')' so that a comm with spaces or parentheses does not shift them
  * Return: GFXSTAT_PARSE_OK or GFXSTAT_PARSE_FAIL.

@@ -60,6 +60,20 @@ struct gfxstat_counter {
 /* Called for every counter sample. Return non-zero to stop the producer. */
 typedef int (*gfxstat_counter_fn)(void *user, const struct gfxstat_counter *c);
 
+struct gfxstat_trace_parser;
+
+/**
+ * gfxstat_trace_parser_set_counter_fn() - also hand ftrace text's GPU frequency and thermal
+ * events to @fn, as counter samples (lib/input/counter_line.c)
+ *
+ * gpu_frequency (index: gpu_id), kgsl_pwrlevel / kgsl_clk / devfreq_frequency of a GPU /
+ * clk_set_rate of a GPU clock (kHz; name: the device or clock) and thermal_temperature (index:
+ * zone id; name: the zone). Off by default: without it these lines are dropped after their
+ * name is read. Lines that cannot be read are counted (sched_malformed).
+ */
+void gfxstat_trace_parser_set_counter_fn(struct gfxstat_trace_parser *p, gfxstat_counter_fn fn,
+					 void *user);
+
 /* "gpu_freq", "cpu_freq_sample", ..., or "?" */
 const char *gfxstat_counter_kind_name(enum gfxstat_counter_kind k);
 /* "kHz", "ns", "mC", "uAh", "m%", "uA", "uWs", "kB", or "" */
@@ -105,6 +119,10 @@ enum gfxstat_series_kind {
 	GFXSTAT_SERIES_BATTERY_CAPACITY, /* thousandths of a percent, last sample */
 	GFXSTAT_SERIES_RAIL_POWER,   /* uW: a rail's energy over time, time-weighted */
 	GFXSTAT_SERIES_MEM_AVAILABLE, /* kB, mean of the samples */
+	GFXSTAT_SERIES_CPU_FREQ_MAX, /* kHz, time-weighted: the cpufreq policy's highest allowed
+				      * frequency (cpu_frequency_limits max; index: the policy's
+				      * first CPU, its cpu_id) */
+	GFXSTAT_SERIES_CPU_FREQ_MIN, /* kHz, the same for its lowest allowed (min) */
 	GFXSTAT_SERIES_KIND_COUNT
 };
 
@@ -115,7 +133,8 @@ enum gfxstat_series_kind {
  */
 struct gfxstat_series {
 	enum gfxstat_series_kind kind;
-	char name[GFXSTAT_SYSCTX_NAME]; /* "cpu0.freq", "cluster1.load", "gpu0.freq", "gpu0.active",
+	char name[GFXSTAT_SYSCTX_NAME]; /* "cpu0.freq", "cpu0.freq_max", "cluster1.load",
+					 * "gpu0.freq", "gpu0.active", "gpu.kgsl-3d0.freq",
 					 * "thermal.skin-therm", "rail.S4M_VDD_CPUCL0", ... */
 	const char *unit;        /* "kHz", "permille", "mC", "uA", "m%", "uW", "kB" */
 	int32_t index;           /* cpu, cluster, gpu, rail or zone id, or -1 */
@@ -153,7 +172,8 @@ void gfxstat_sysctx_free(struct gfxstat_sysctx *x);
  * gfxstat_sysctx_sched() - one scheduler event (a gfxstat_sched_fn)
  * @x: the collector (void *, to be a callback)
  *
- * sched_switch gives each CPU's load, cpu_frequency its frequency; every kind is counted.
+ * sched_switch gives each CPU's load, cpu_frequency its frequency, cpu_frequency_limits its
+ * policy's limits; every kind is counted.
  * Events come in time order per CPU (the producers' promise). Return: 0.
  */
 int gfxstat_sysctx_sched(void *x, const struct gfxstat_sched_event *ev);

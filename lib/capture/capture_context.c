@@ -41,6 +41,10 @@ enum role {
 	R_UPTIME, R_STAT, R_CPUFREQ, R_KGSL_CLK, R_KGSL_BUSY, R_MALI, R_DEVFREQ, R_TZ_TYPE,
 	R_TZ_TEMP, R_BAT_CURRENT, R_BAT_VOLTAGE, R_BAT_TEMP, R_BAT_LEVEL, R_APP_STAT,
 	R_APP_STATUS,
+	/* Exynos/Pixel Mali's /sys/kernel/gpu, a GPU devfreq device's load */
+	R_KGPU_CLOCK, R_KGPU_BUSY, R_DEVFREQ_LOAD,
+	/* `dumpsys battery`, when the battery's sysfs files are refused: not grep paths */
+	R_DS_VOLTAGE, R_DS_TEMP, R_DS_LEVEL,
 };
 
 enum pstate { P_ASK, P_READ, P_DROPPED };
@@ -70,7 +74,8 @@ struct gx_ctx {
 	/* what find listed */
 	uint32_t cpus;                 /* bit k: cpuK */
 	int zones[CTX_ZONES], nzones;
-	int thermal_listed, battery_listed, power_listed, kgsl, mali;
+	int thermal_listed, battery_listed, power_listed, kgsl, mali, kgpu;
+	int ds_battery;                /* the battery's series come from `dumpsys battery` */
 	char devfreq[8][96];
 	int ndevfreq;
 	int zones_cut;
@@ -190,7 +195,7 @@ static int64_t div_round(int64_t num, int64_t den)
 
 static const char *const find_dirs[] = {
 	"/sys/devices/system/cpu", "/sys/class/thermal", "/sys/class/devfreq", "/sys/class/kgsl",
-	"/sys/class/misc", "/sys/class/power_supply",
+	"/sys/class/misc", "/sys/class/power_supply", "/sys/kernel/gpu",
 };
 #define NDIRS (sizeof(find_dirs) / sizeof(find_dirs[0]))
 
@@ -268,6 +273,8 @@ static int discover(struct gfxstat_capture *c, struct gx_ctx *x)
 			x->kgsl |= is(ln.text, "kgsl-3d0");
 		} else if (!strcmp(dir, "/sys/class/misc")) {
 			x->mali |= is(ln.text, "mali0");
+		} else if (!strcmp(dir, "/sys/kernel/gpu")) {
+			x->kgpu |= is(ln.text, "gpu_busy") || is(ln.text, "gpu_clock");
 		} else {
 			x->battery_listed |= is(ln.text, "battery");
 		}
@@ -335,8 +342,16 @@ static void candidates(struct gx_ctx *x)
 	}
 	if (x->mali)
 		add_path(x, R_MALI, -1, "/sys/class/misc/mali0/device/cur_freq", "", "");
-	for (k = 0; k < x->ndevfreq; k++)
+	/* Samsung's Mali platform code (gpu_custom_interface.c / gpex_*_sysfs.c): gpu_clock,
+	 * and gpu_busy ("%3d%%"); busy is kgsl's, else this, else devfreq's load */
+	if (x->kgpu) {
+		add_path(x, R_KGPU_CLOCK, -1, "/sys/kernel/gpu/gpu_clock", "", "");
+		add_path(x, R_KGPU_BUSY, -1, "/sys/kernel/gpu/gpu_busy", "", "");
+	}
+	for (k = 0; k < x->ndevfreq; k++) {
 		add_path(x, R_DEVFREQ, k, "/sys/class/devfreq/", x->devfreq[k], "/cur_freq");
+		add_path(x, R_DEVFREQ_LOAD, k, "/sys/class/devfreq/", x->devfreq[k], "/load");
+	}
 	/* a power_supply listed without "battery" has none; unlisted, its files may still read */
 	if (!(x->power_listed == 1 && !x->battery_listed))
 		for (i = 0; i < 4; i++)
@@ -380,7 +395,7 @@ static size_t build(struct gx_ctx *x, size_t *ask)
 		struct cpath *p = &x->p[i];
 		size_t need;
 
-		if (p->state == P_DROPPED)
+		if (p->state == P_DROPPED || p->role >= R_DS_VOLTAGE)
 			continue;
 		need = room(p->path);
 		/* a zone is its type and its temperature: both or neither */
@@ -435,6 +450,21 @@ static void take(struct gx_ctx *x, struct cpath *p, const struct gfxstat_ctx_lin
 		break;
 	case R_KGSL_BUSY:
 		p->got = gfxstat_ctx_gpubusy(s, n, &p->v, &p->v2) == GFXSTAT_PARSE_OK;
+		break;
+	case R_KGPU_BUSY:
+	case R_DEVFREQ_LOAD:
+		p->got = gfxstat_ctx_gpu_load(s, n, &p->v) == GFXSTAT_PARSE_OK;
+		if (!p->got && !p->reason[0])
+			snprintf(p->reason, sizeof(p->reason), "not a load: '%.*s'",
+				 (int)(n < 40 ? n : 40), s);
+		break;
+	case R_KGPU_CLOCK:
+		/* MHz in the older platform code ("572"), kHz in gpex's ("572000"): no GPU
+		 * runs under 100 MHz or over 100 GHz, so the size says which; kept in Hz */
+		p->got = gfxstat_ctx_number(s, n, &v) == GFXSTAT_PARSE_OK && v >= 0 &&
+			 v < INT64_MAX / 1000000;
+		if (p->got)
+			p->v = v < 100000 ? v * 1000000 : v * 1000;
 		break;
 	case R_TZ_TYPE:
 		p->got = n > 0;
@@ -516,8 +546,15 @@ static void name_of(struct gx_ctx *x, size_t i, char *out, size_t cap)
 	case R_UPTIME: snprintf(out, cap, "device_uptime_ns"); break;
 	case R_STAT: snprintf(out, cap, "cpu_load_pct"); break;
 	case R_CPUFREQ: snprintf(out, cap, "cpu%d_freq_khz", (int)p->index); break;
-	case R_KGSL_BUSY: snprintf(out, cap, "gpu_busy_pct"); break;
-	case R_KGSL_CLK: case R_MALI: case R_DEVFREQ: snprintf(out, cap, "gpu_freq_khz"); break;
+	case R_KGSL_BUSY: case R_KGPU_BUSY: case R_DEVFREQ_LOAD:
+		snprintf(out, cap, "gpu_busy_pct");
+		break;
+	case R_KGSL_CLK: case R_MALI: case R_DEVFREQ: case R_KGPU_CLOCK:
+		snprintf(out, cap, "gpu_freq_khz");
+		break;
+	case R_DS_VOLTAGE: snprintf(out, cap, "battery_voltage_uv"); break;
+	case R_DS_TEMP: snprintf(out, cap, "battery_temp_dC"); break;
+	case R_DS_LEVEL: snprintf(out, cap, "battery_level_pct"); break;
 	case R_TZ_TYPE: case R_TZ_TEMP:
 		zone_name(x, p->role == R_TZ_TYPE ? i : i - 1, out, cap);
 		break;
@@ -532,7 +569,9 @@ static const char *group_of(enum role r)
 	switch (r) {
 	case R_UPTIME: case R_STAT: return "cpu";
 	case R_CPUFREQ: return "cpu_freq";
-	case R_KGSL_CLK: case R_KGSL_BUSY: case R_MALI: case R_DEVFREQ: return "gpu";
+	case R_KGSL_CLK: case R_KGSL_BUSY: case R_MALI: case R_DEVFREQ: case R_KGPU_CLOCK:
+	case R_KGPU_BUSY: case R_DEVFREQ_LOAD:
+		return "gpu";
 	case R_TZ_TYPE: case R_TZ_TEMP: return "thermal";
 	case R_APP_STAT: case R_APP_STATUS: return "app";
 	default: return "battery";
@@ -572,12 +611,79 @@ static void say_refused(struct gfxstat_capture *c, struct gx_ctx *x)
 	}
 }
 
+static int gpu_clock_role(enum role r)
+{
+	return r == R_KGSL_CLK || r == R_MALI || r == R_DEVFREQ || r == R_KGPU_CLOCK;
+}
+
+static int gpu_busy_role(enum role r)
+{
+	return r == R_KGSL_BUSY || r == R_KGPU_BUSY || r == R_DEVFREQ_LOAD;
+}
+
+/* `dumpsys battery` into the R_DS_* files' answers. Return: 0, or -1 when it gave nothing. */
+static int ds_read(struct gfxstat_capture *c, struct gx_ctx *x)
+{
+	static const char *const w[] = { "dumpsys", "battery", NULL };
+	struct gfxstat_ctx_battery b;
+	size_t i;
+
+	if (gx_cap_shellv(c->t, c->buf, GX_CAP_OUT_MAX, w) != 0 ||
+	    gfxstat_ctx_dumpsys_battery(c->buf, strlen(c->buf), &b) != GFXSTAT_PARSE_OK)
+		return -1;
+	/* a level out of another scale than 100 (BatteryService prints both) */
+	if (b.level != INT64_MIN && b.scale > 0 && b.scale != 100 && b.level >= 0 &&
+	    b.level <= b.scale)
+		b.level = div_round(b.level * 100, b.scale);
+	for (i = 0; i < x->np; i++) {
+		struct cpath *p = &x->p[i];
+		int64_t v = p->role == R_DS_VOLTAGE ? b.voltage_mv
+			    : p->role == R_DS_TEMP  ? b.temp_dc
+			    : p->role == R_DS_LEVEL ? b.level : INT64_MIN;
+
+		if (p->role < R_DS_VOLTAGE || v == INT64_MIN)
+			continue;
+		/* mV to the column's uV; beyond 1000 V it is not a battery */
+		if (p->role == R_DS_VOLTAGE && (v < 0 || v > 1000000))
+			continue;
+		p->got = 1;
+		p->v = p->role == R_DS_VOLTAGE ? v * 1000 : v;
+	}
+	return 0;
+}
+
+/* The battery's sysfs files gave nothing: its level, voltage and temperature from `dumpsys
+ * battery` (it has no current: no power either), read each sample after the grep. */
+static void ds_probe(struct gfxstat_capture *c, struct gx_ctx *x)
+{
+	static const enum role r[] = { R_DS_VOLTAGE, R_DS_TEMP, R_DS_LEVEL };
+	size_t i, n0 = x->np, got = 0;
+
+	for (i = 0; i < 3; i++) {
+		struct cpath *p = add_path(x, r[i], -1, "dumpsys battery", "", "");
+
+		if (p)
+			p->state = P_READ;
+	}
+	if (ds_read(c, x) == 0)
+		for (i = n0; i < x->np; i++)
+			got += (size_t)x->p[i].got;
+	for (i = n0; i < x->np; i++)
+		if (!x->p[i].got)
+			x->p[i].state = P_DROPPED;
+	if (!got)
+		return;
+	x->ds_battery = 1;
+	gx_cap_log(c, GFXSTAT_LOG_INFO, "%s: context: the battery from 'dumpsys battery' "
+		   "instead (%zu series; no current, so no power)", c->dev.serial, got);
+}
+
 /* The first sample fixed what the device gives: the series, and what it refused, said. */
 static void fix(struct gfxstat_capture *c, struct gx_ctx *x)
 {
 	char name[96];
-	size_t i, gpu = x->np, first_gpu = x->np;
-	int k, any_zone = 0;
+	size_t i, gpu = x->np, first_gpu = x->np, busy = x->np;
+	int k, any_zone = 0, bat_read = 0;
 	struct gfxstat_context_series *s;
 
 	x->fixed = 1;
@@ -585,7 +691,10 @@ static void fix(struct gfxstat_capture *c, struct gx_ctx *x)
 	for (i = 0; i < x->np; i++) {
 		enum role r = x->p[i].role;
 
-		if (r != R_KGSL_CLK && r != R_MALI && r != R_DEVFREQ)
+		/* the GPU's busy time: kgsl's, else Mali's gpu_busy, else a devfreq load */
+		if (gpu_busy_role(r) && busy == x->np && x->p[i].got)
+			busy = i;
+		if (!gpu_clock_role(r))
 			continue;
 		if (first_gpu == x->np)
 			first_gpu = i;
@@ -594,17 +703,21 @@ static void fix(struct gfxstat_capture *c, struct gx_ctx *x)
 	}
 	for (i = 0; i < x->np; i++) {
 		struct cpath *p = &x->p[i];
-		int silent = (p->role == R_KGSL_CLK || p->role == R_MALI || p->role == R_DEVFREQ) &&
-			     (gpu < x->np || i != first_gpu);
+		int silent = (gpu_clock_role(p->role) && (gpu < x->np || i != first_gpu)) ||
+			     /* kgsl's busy file is said when it has none; the others are
+			      * guesses at what a device may have */
+			     (gpu_busy_role(p->role) && (busy < x->np || p->role != R_KGSL_BUSY));
+		int chosen = gpu_clock_role(p->role) ? i == gpu
+			     : gpu_busy_role(p->role) ? i == busy : !silent;
 
 		if (p->role == R_TZ_TYPE) {
 			/* a type is a name, not a series: its zone stands or falls by its temp */
 			p->state = P_DROPPED;
 			continue;
 		}
-		if (p->state == P_DROPPED)
+		if (p->state == P_DROPPED || p->role >= R_DS_VOLTAGE)
 			continue;
-		if (p->got && (i == gpu || !silent)) {
+		if (p->got && chosen) {
 			p->state = P_READ;
 			continue;
 		}
@@ -648,9 +761,10 @@ static void fix(struct gfxstat_capture *c, struct gx_ctx *x)
 			continue;
 		switch (p->role) {
 		case R_CPUFREQ: kind = GFXSTAT_CTX_CPU_FREQ; unit = "kHz"; break;
-		case R_KGSL_CLK: case R_MALI: case R_DEVFREQ:
+		case R_KGSL_CLK: case R_MALI: case R_DEVFREQ: case R_KGPU_CLOCK:
 			kind = GFXSTAT_CTX_GPU_FREQ; unit = "kHz"; break;
-		case R_KGSL_BUSY: kind = GFXSTAT_CTX_GPU_BUSY; unit = "permille"; break;
+		case R_KGSL_BUSY: case R_KGPU_BUSY: case R_DEVFREQ_LOAD:
+			kind = GFXSTAT_CTX_GPU_BUSY; unit = "permille"; break;
 		default: continue;
 		}
 		if ((s = series(x, kind, unit, (int)i, p->index, p->path)))
@@ -674,13 +788,20 @@ static void fix(struct gfxstat_capture *c, struct gx_ctx *x)
 		static const char *const bu[] = { "uA", "uV", "dC", "%" };
 		int cur = -1, volt = -1;
 
+		for (i = 0; i < x->np; i++)
+			bat_read |= x->p[i].role >= R_BAT_CURRENT && x->p[i].role <= R_BAT_LEVEL &&
+				    x->p[i].state == P_READ;
+		/* not for a device that gives nothing else (then nothing is sampled) */
+		if (!bat_read && x->ns)
+			ds_probe(c, x);
 		for (i = 0; i < x->np; i++) {
 			enum role r = x->p[i].role;
+			int b = r >= R_DS_VOLTAGE ? (int)(r - R_DS_VOLTAGE) + 1 : (int)(r - R_BAT_CURRENT);
 
-			if (r < R_BAT_CURRENT || r > R_BAT_LEVEL || x->p[i].state != P_READ)
+			if (((r < R_BAT_CURRENT || r > R_BAT_LEVEL) && r < R_DS_VOLTAGE) ||
+			    x->p[i].state != P_READ)
 				continue;
-			s = series(x, bk[r - R_BAT_CURRENT], bu[r - R_BAT_CURRENT], (int)i, -1,
-				   x->p[i].path);
+			s = series(x, bk[b], bu[b], (int)i, -1, x->p[i].path);
 			if (s)
 				name_of(x, i, s->name, sizeof(s->name));
 			if (r == R_BAT_CURRENT)
@@ -757,6 +878,11 @@ static void values(struct gx_ctx *x)
 				v = div_round(p->v, 1000);
 			break;
 		case GFXSTAT_CTX_GPU_BUSY:
+			if (p->role != R_KGSL_BUSY) {
+				if (p->got)
+					v = p->v; /* permille already */
+				break;
+			}
 			/* kgsl zeroes both while the GPU is powered down: idle, 0 */
 			if (p->got && p->v2 > 0 && p->v <= p->v2 && p->v < INT64_MAX / 1000)
 				v = div_round(p->v * 1000, p->v2);
@@ -860,6 +986,8 @@ static void sample(struct gfxstat_capture *c, struct gx_ctx *x, int64_t now)
 			x->up = x->p[i].v;
 	if (!x->fixed)
 		fix(c, x);
+	else if (x->ds_battery)
+		ds_read(c, x); /* after the grep's reply was read: c->buf is free */
 	if (x->off)
 		return;
 	for (i = 0; i < x->np; i++) {
@@ -983,6 +1111,36 @@ void gx_cap_context_categories(struct gfxstat_capture *c, char *out, size_t cap)
 	if (added[0])
 		gx_cap_log(c, GFXSTAT_LOG_INFO, "%s: atrace categories for thread states:%s",
 			   c->dev.serial, added);
+}
+
+/*
+ * A Perfetto capture's counterpart of the atrace categories above: the scheduler's events
+ * for thread states (the kernel's sched.h, power.h and Android's sched_blocked_reason), CPU
+ * and GPU frequency, limits and idle, thermal zones, binder and task names, in Perfetto's
+ * "group/name" form (protos/perfetto/config/ftrace/ftrace_config.proto); compact_sched keeps
+ * the switches and wakings small (its bundles are read as the plain events).
+ */
+static const char *const ftrace_events[] = {
+	"sched/sched_switch", "sched/sched_waking", "sched/sched_wakeup_new",
+	"sched/sched_blocked_reason", "power/cpu_frequency", "power/cpu_frequency_limits",
+	"power/cpu_idle", "power/gpu_frequency", "thermal/thermal_temperature",
+	"binder/binder_transaction", "binder/binder_transaction_received", "task/task_newtask",
+	"task/task_rename", NULL,
+};
+
+void gx_cap_context_ftrace(const struct gfxstat_capture *c, char *out, size_t cap)
+{
+	size_t n = 0;
+	int i;
+
+	if (cap)
+		out[0] = 0;
+	if (c->o.context_ms <= 0)
+		return;
+	for (i = 0; ftrace_events[i] && n < cap; i++)
+		n += (size_t)snprintf(out + n, cap - n, "  ftrace_events: \"%s\"\n", ftrace_events[i]);
+	if (n < cap)
+		snprintf(out + n, cap - n, "  compact_sched { enabled: true }\n");
 }
 
 void gx_cap_context_free(struct gfxstat_capture *c)

@@ -87,6 +87,9 @@ GX_CAP_HIDDEN int gx_cap_pick_layer(struct gfxstat_capture *c, const char *pkg, 
  * the atrace categories with the thread-state ones the device lists, into @out; the end. */
 GX_CAP_HIDDEN void gx_cap_context_tick(struct gfxstat_capture *c, int64_t now);
 GX_CAP_HIDDEN void gx_cap_context_categories(struct gfxstat_capture *c, char *out, size_t cap);
+/* The ftrace events a Perfetto capture adds for thread states and the system series, as
+ * ftrace_config lines (none when the context is off). */
+GX_CAP_HIDDEN void gx_cap_context_ftrace(const struct gfxstat_capture *c, char *out, size_t cap);
 GX_CAP_HIDDEN void gx_cap_context_free(struct gfxstat_capture *c);
 
 /* The sources; each returns 0, a GFXSTAT_CAP_E_* code, or 1 when it gave nothing at all

@@ -119,7 +119,7 @@ int gx_cap_trace(struct gfxstat_capture *c)
 
 int gx_cap_perfetto(struct gfxstat_capture *c)
 {
-	char cfg[1024], *buf;
+	char cfg[2048], events[1024], *buf;
 	const char *args[] = { "shell", "perfetto --txt -c - -o " PERFETTO_FILE, NULL };
 	const char *pull[] = { "exec-out", "cat", PERFETTO_FILE, NULL };
 	long ms = c->o.duration_ns > 0 ? (long)(c->o.duration_ns / 1000000) : 10000;
@@ -127,13 +127,14 @@ int gx_cap_perfetto(struct gfxstat_capture *c)
 	int n;
 	void *s;
 
+	gx_cap_context_ftrace(c, events, sizeof(events)); /* thread states, system series */
 	n = snprintf(cfg, sizeof(cfg),
 		     "duration_ms: %ld\nbuffers: { size_kb: 65536 fill_policy: DISCARD }\n"
 		     "data_sources: { config { name: \"linux.ftrace\" ftrace_config {\n"
 		     "  ftrace_events: \"ftrace/print\"\n  atrace_categories: \"gfx\"\n"
-		     "  atrace_categories: \"view\"\n  atrace_categories: \"input\"\n} } }\n"
+		     "  atrace_categories: \"view\"\n  atrace_categories: \"input\"\n%s} } }\n"
 		     "data_sources: { config { name: \"android.surfaceflinger.frametimeline\" } }\n",
-		     ms);
+		     ms, events);
 	buf = malloc(CHUNK);
 	if (!buf)
 		return GFXSTAT_CAP_E_NOMEM;

@@ -283,6 +283,67 @@ enum gfxstat_parse_res gfxstat_ctx_gpubusy(const char *s, size_t n, int64_t *bus
 	return GFXSTAT_PARSE_OK;
 }
 
+enum gfxstat_parse_res gfxstat_ctx_gpu_load(const char *s, size_t n, int64_t *permille)
+{
+	const char *end;
+	uint64_t v;
+
+	trim(&s, &n);
+	end = s + n;
+	if (scan_u63(&s, end, &v) || v > 100)
+		return GFXSTAT_PARSE_FAIL;
+	if (s < end && *s == '%') {
+		s++;
+	} else if (s < end && *s == '@') {
+		/* the frequency after it: "585000000Hz" */
+		uint64_t f;
+
+		s++;
+		if (scan_u63(&s, end, &f) || end - s != 2 || memcmp(s, "Hz", 2))
+			return GFXSTAT_PARSE_FAIL;
+		s = end;
+	}
+	if (s != end)
+		return GFXSTAT_PARSE_FAIL;
+	*permille = (int64_t)v * 10;
+	return GFXSTAT_PARSE_OK;
+}
+
+enum gfxstat_parse_res gfxstat_ctx_dumpsys_battery(const char *s, size_t n,
+						   struct gfxstat_ctx_battery *out)
+{
+	static const char *const keys[] = { "level:", "scale:", "voltage:", "temperature:" };
+	const char *end = s + n;
+	int64_t *const dst[] = { &out->level, &out->scale, &out->voltage_mv, &out->temp_dc };
+	int found = 0, absent = 0;
+
+	out->level = out->scale = out->voltage_mv = out->temp_dc = INT64_MIN;
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s)), *e = nl ? nl : end, *p = s;
+		size_t k;
+
+		/* "  level: 85": indented, the key then a number (a sign for a cold battery) */
+		skip_blanks(&p, e);
+		/* a device without a battery (a TV box) still prints "present: false", level 0 */
+		if (p != s && e - p >= 14 && !memcmp(p, "present: false", 14))
+			absent = 1;
+		for (k = 0; k < 4 && p != s; k++) {
+			size_t kl = strlen(keys[k]);
+			int64_t v;
+
+			if ((size_t)(e - p) <= kl || memcmp(p, keys[k], kl))
+				continue;
+			if (gfxstat_ctx_number(p + kl, (size_t)(e - p) - kl, &v) != GFXSTAT_PARSE_OK)
+				break;
+			*dst[k] = v;
+			found = 1;
+			break;
+		}
+		s = nl ? nl + 1 : end;
+	}
+	return found && !absent ? GFXSTAT_PARSE_OK : GFXSTAT_PARSE_UNSUPPORTED;
+}
+
 enum gfxstat_parse_res gfxstat_ctx_pid_ticks(const char *s, size_t n, uint64_t *ticks)
 {
 	const char *end = s + n, *p = end;

@@ -12,6 +12,7 @@
 #include "ftrace_local.h"
 #include "line_local.h"
 #include "sched_local.h"
+#include "counter_local.h"
 
 struct gfxstat_trace_parser {
 	struct gfxstat_line_reader *lines;
@@ -20,6 +21,8 @@ struct gfxstat_trace_parser {
 	gfxstat_sched_fn sched_fn; /* NULL: scheduler events are dropped unread */
 	void *sched_user;
 	unsigned sched_kinds;      /* the kinds whose payload is read */
+	gfxstat_counter_fn counter_fn; /* NULL: GPU/thermal events dropped (counter_line.c) */
+	void *counter_user;
 	int64_t last_ts;
 	struct gfxstat_stats stats;
 };
@@ -39,7 +42,10 @@ static int on_sched(struct gfxstat_trace_parser *p, struct gfxstat_ftrace_line *
 	enum gfxstat_sched_kind kind = gfxstat_sched_kind_of(ev->event);
 
 	if (!(p->sched_kinds & GFXSTAT_SCHED_BIT(kind)))
-		return 0; /* not a scheduler event (NONE is never set), or not asked for */
+		/* not a scheduler event (NONE is never set), or not asked for */
+		return kind == GFXSTAT_SCHED_NONE && p->counter_fn
+			       ? gx_counter_line_feed(ev, p->counter_fn, p->counter_user, &p->stats)
+			       : 0;
 	gx_ftrace_line_fields(lz, ev);
 	switch (gx_sched_line_parse_kind(ev, kind, &se)) {
 	case GFXSTAT_PARSE_OK:
@@ -79,7 +85,7 @@ static int on_line(void *user, const char *s, size_t n)
 	p->last_ts = ev.ts_ns;
 	if (!is_marker_event(ev.event)) {
 		GX_STAT_INC(&p->stats, other_events);
-		return p->sched_fn ? on_sched(p, &ev, &lz) : 0;
+		return p->sched_fn || p->counter_fn ? on_sched(p, &ev, &lz) : 0;
 	}
 	GX_STAT_INC(&p->stats, marker_events);
 	switch (gfxstat_atrace_marker_parse(ev.payload.p, ev.payload.n, &m)) {
@@ -127,6 +133,13 @@ void gfxstat_trace_parser_set_sched_kinds(struct gfxstat_trace_parser *p, unsign
 {
 	/* bit 0 is GFXSTAT_SCHED_NONE: never read */
 	p->sched_kinds = (kinds ? kinds : ~0u) & ~GFXSTAT_SCHED_BIT(GFXSTAT_SCHED_NONE);
+}
+
+void gfxstat_trace_parser_set_counter_fn(struct gfxstat_trace_parser *p, gfxstat_counter_fn fn,
+					 void *user)
+{
+	p->counter_fn = fn;
+	p->counter_user = user;
 }
 
 void gfxstat_trace_parser_free(struct gfxstat_trace_parser *p)

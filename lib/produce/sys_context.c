@@ -62,6 +62,7 @@ struct sx_cpu {
 	int cluster;
 	struct sx_series *load, *freqs;             /* from events */
 	struct sx_series *stat_load, *sample_freq;  /* from sys_stats, fallbacks */
+	struct sx_series *freq_max, *freq_min;      /* cpu_frequency_limits of its policy */
 };
 
 struct gfxstat_sysctx {
@@ -87,6 +88,7 @@ static const char *const series_units[GFXSTAT_SERIES_KIND_COUNT] = {
 	[GFXSTAT_SERIES_THERMAL] = "mC",
 	[GFXSTAT_SERIES_BATTERY_CURRENT] = "uA",  [GFXSTAT_SERIES_BATTERY_CAPACITY] = "m%",
 	[GFXSTAT_SERIES_RAIL_POWER] = "uW",       [GFXSTAT_SERIES_MEM_AVAILABLE] = "kB",
+	[GFXSTAT_SERIES_CPU_FREQ_MAX] = "kHz",    [GFXSTAT_SERIES_CPU_FREQ_MIN] = "kHz",
 };
 
 struct gfxstat_sysctx *gfxstat_sysctx_new(int64_t window_ns)
@@ -401,6 +403,22 @@ int gfxstat_sysctx_sched(void *xv, const struct gfxstat_sched_event *ev)
 		c->freq_since = ev->ts_ns;
 		c->sig = (c->sig ^ ev->freq.state) * 1099511628211ULL + 0x9e3779b97f4a7c15ULL;
 		c->nfreq++;
+	} else if (ev->kind == GFXSTAT_SCHED_CPU_FREQUENCY_LIMITS) {
+		/* the policy's limits (power.h: written for policy->cpu, its first CPU) hold until
+		 * the next event; they are levels, as a frequency is */
+		c = cpu_of(x, ev->limits.cpu_id);
+		if (!c)
+			return 0;
+		if (!c->freq_max)
+			c->freq_max = series_get(x, GFXSTAT_SERIES_CPU_FREQ_MAX, AGG_LEVEL,
+						 ev->limits.cpu_id, no_name, "cpu", 0);
+		if (!c->freq_min)
+			c->freq_min = series_get(x, GFXSTAT_SERIES_CPU_FREQ_MIN, AGG_LEVEL,
+						 ev->limits.cpu_id, no_name, "cpu", 0);
+		if (!backwards(x, c->freq_max, ev->ts_ns))
+			level_to(x, c->freq_max, ev->ts_ns, ev->limits.max_khz);
+		if (!backwards(x, c->freq_min, ev->ts_ns))
+			level_to(x, c->freq_min, ev->ts_ns, ev->limits.min_khz);
 	}
 	return 0;
 }
@@ -418,16 +436,21 @@ int gfxstat_sysctx_counter(void *xv, const struct gfxstat_counter *cn)
 		x->newest = cn->ts_ns;
 	switch (cn->kind) {
 	case GFXSTAT_COUNTER_GPU_FREQ:
-		se = series_get(x, GFXSTAT_SERIES_GPU_FREQ, AGG_LEVEL, cn->index, no_name, "gpu",
-				0);
+		/* gpu_frequency has an id ("gpu0"); trace text's kgsl, devfreq and clock events
+		 * a device or clock name ("gpu.kgsl-3d0"), each its own series */
+		se = series_get(x, GFXSTAT_SERIES_GPU_FREQ, AGG_LEVEL, cn->name.n ? -1 : cn->index,
+				cn->name, "gpu", 0);
 		if (backwards(x, se, cn->ts_ns))
 			break;
 		se->zero_is_off = 1;
 		level_to(x, se, cn->ts_ns, cn->value);
-		/* and how much of the time it was on at all */
-		level_to(x, series_get(x, GFXSTAT_SERIES_GPU_ACTIVE, AGG_LEVEL, cn->index, no_name,
-				       "gpu", 0),
-			 cn->ts_ns, cn->value ? 1000 : 0);
+		/* and how much of the time it was on at all: known where a rate of 0 is the GPU
+		 * powered down (gpu_frequency, as Mali reports it; kgsl_clk's flag=off), not
+		 * from a clock's rate, which a disabled clock keeps */
+		if (!cn->name.n || (cn->name.n >= 4 && memcmp(cn->name.p, "kgsl", 4) == 0))
+			level_to(x, series_get(x, GFXSTAT_SERIES_GPU_ACTIVE, AGG_LEVEL,
+					       cn->name.n ? -1 : cn->index, cn->name, "gpu", 0),
+				 cn->ts_ns, cn->value ? 1000 : 0);
 		break;
 	case GFXSTAT_COUNTER_CPU_FREQ_SAMPLE:
 		c = cpu_of(x, cn->index);
@@ -588,6 +611,9 @@ static int group_of(enum gfxstat_series_kind k)
 		return GFXSTAT_SERIES_CLUSTER_FREQ;
 	case GFXSTAT_SERIES_GPU_ACTIVE:
 		return GFXSTAT_SERIES_GPU_FREQ;
+	case GFXSTAT_SERIES_CPU_FREQ_MAX:
+	case GFXSTAT_SERIES_CPU_FREQ_MIN:
+		return GFXSTAT_SERIES_CPU_FREQ;
 	default:
 		return (int)k;
 	}
@@ -670,11 +696,16 @@ int gfxstat_sysctx_finish(struct gfxstat_sysctx *x, int64_t end_ns)
 		memcpy(p->name, se->name, sizeof(p->name));
 		p->unit = series_units[se->kind];
 		p->index = se->index;
-		if (se->kind == GFXSTAT_SERIES_CPU_FREQ || se->kind == GFXSTAT_SERIES_CPU_LOAD) {
+		if (se->kind == GFXSTAT_SERIES_CPU_FREQ || se->kind == GFXSTAT_SERIES_CPU_LOAD ||
+		    se->kind == GFXSTAT_SERIES_CPU_FREQ_MAX ||
+		    se->kind == GFXSTAT_SERIES_CPU_FREQ_MIN) {
 			size_t len = strlen(p->name);
 
 			snprintf(p->name + len, sizeof(p->name) - len, "%s",
-				 se->kind == GFXSTAT_SERIES_CPU_FREQ ? ".freq" : ".load");
+				 se->kind == GFXSTAT_SERIES_CPU_FREQ	   ? ".freq"
+				 : se->kind == GFXSTAT_SERIES_CPU_LOAD	   ? ".load"
+				 : se->kind == GFXSTAT_SERIES_CPU_FREQ_MAX ? ".freq_max"
+									   : ".freq_min");
 			p->cpus = 1ULL << se->index;
 		} else if (se->kind == GFXSTAT_SERIES_CLUSTER_FREQ ||
 			   se->kind == GFXSTAT_SERIES_CLUSTER_LOAD ||

@@ -269,6 +269,8 @@ int gfxstat_source_begin(struct gfxstat_source *s, const char *name)
 	}
 	if (s->trace && (s->threads || s->sys))
 		gfxstat_trace_parser_set_sched_fn(s->trace, on_sched, s, s->trace_kinds);
+	if (s->trace && s->sys) /* GPU frequency and thermal lines (counter_line.c) */
+		gfxstat_trace_parser_set_counter_fn(s->trace, on_counter, s);
 	s->unwrap = gfxstat_unwrap_new(on_unwrapped, s, &s->sum.unwrap);
 	if (s->unwrap)
 		gfxstat_unwrap_set_task_fn(s->unwrap, on_task, s);

@@ -433,3 +433,137 @@ if [ $rc -eq 0 ] && [ $rc2 -eq 0 ] &&
 	grep 'record --local' "$p/shell.log"
 	cat "$p.w/err" "$p.w/stop.out"
 fi
+
+# -- 7. Exynos 9820 (Galaxy S10, Mali-G76): the GPU through Samsung's /sys/kernel/gpu; the ----
+# battery's sysfs files refused, read from `dumpsys battery` instead
+x7=$cx/exynos9820
+cx_device "$x7"
+y=$x7/FAKE1/sysfs
+# Samsung's Mali platform code makes /sys/kernel/gpu (gpu_custom_interface.c): gpu_busy is
+# "%3d%%", gpu_clock the clock in MHz; its mali0 misc device has no cur_freq; its devfreq
+# devices are the memory and bus ones (not a GPU's)
+put "$y/sys/kernel/gpu/gpu_busy" ' 37%'
+put "$y/sys/kernel/gpu/gpu_clock" 702
+put "$y/sys/kernel/gpu/gpu_max_clock" 702
+put "$y/sys/kernel/gpu/gpu_min_clock" 260
+put "$y/sys/kernel/gpu/gpu_model" Mali-G76
+mkdir -p "$y/sys/class/misc/mali0" "$y/sys/class/devfreq/17000010.devfreq_mif" \
+	"$y/sys/class/devfreq/17000020.devfreq_int"
+cx_zone "$y" 0 BIG 61000
+cx_zone "$y" 1 MID 55000
+cx_zone "$y" 2 LITTLE 48000
+cx_zone "$y" 3 G3D 52000
+cx_battery "$y" -410000 3900000 321 50
+echo '/sys/class/power_supply/battery/*' > "$x7/FAKE1/sysfs_deny"
+# BatteryService's dump (dumpInternal()), as a phone prints it
+printf '%s\n' 'Current Battery Service state:' '  AC powered: false' '  USB powered: true' \
+	'  Wireless powered: false' '  Max charging current: 500000' \
+	'  Max charging voltage: 5000000' '  Charge counter: 2960000' '  status: 2' '  health: 2' \
+	'  present: true' '  level: 85' '  scale: 100' '  voltage: 4123' '  temperature: 312' \
+	'  technology: Li-ion' > "$x7/FAKE1/dumpsys_battery"
+# 2 + 2 + 4 CPUs (M4, A75, A55)
+cx_freqs "$y" 2730000 2730000 2310000 2310000 1950000 1950000 1950000 1950000
+stat_cpus "$y/proc/stat" 100 900 100 900 100 900 100 900 100 900 100 900 100 900 100 900
+put "$y/proc/uptime" '90.00 600.00'
+app_stat "$y/proc/4321/stat" 10 5
+put "$y/proc/4321/status" 'VmRSS:	  150000 kB'
+# sample 2 on: the GPU at 455 MHz, 62 % busy
+put "$x7/FAKE1/sysfs.002/sys/kernel/gpu/gpu_busy" ' 62%'
+put "$x7/FAKE1/sysfs.002/sys/kernel/gpu/gpu_clock" 455
+rec_cx "$x7.w" "$x7" -q --source latency --duration 0.8 --context-ms 500 -o sess
+rc=$?
+csv=$x7.w/sess/context.csv
+# gpu_clock 702 MHz = 702000 kHz, gpu_busy 37 % = 37.0; the battery from dumpsys: voltage
+# 4123 mV = 4123000 uV, temperature 312 (tenths of a degree, as the sysfs temp), level 85;
+# no current there, so no battery_current_ua and no battery_power_mw column
+want_head='host_time_ns,device_uptime_ns,cpu_load_pct,cpu0_load_pct,cpu1_load_pct,cpu2_load_pct,cpu3_load_pct,cpu4_load_pct,cpu5_load_pct,cpu6_load_pct,cpu7_load_pct,cpu0_freq_khz,cpu1_freq_khz,cpu2_freq_khz,cpu3_freq_khz,cpu4_freq_khz,cpu5_freq_khz,cpu6_freq_khz,cpu7_freq_khz,gpu_freq_khz,gpu_busy_pct,thermal_mC.BIG,thermal_mC.MID,thermal_mC.LITTLE,thermal_mC.G3D,battery_voltage_uv,battery_temp_dC,battery_level_pct,app_cpu_pct,app_rss_kb'
+want_row='90000000000,,,,,,,,,,2730000,2730000,2310000,2310000,1950000,1950000,1950000,1950000,702000,37.0,61000,55000,48000,52000,4123000,312,85,,150000'
+# the second sample: 455 MHz = 455000 kHz, 62 % = 62.0
+row2=$(rows "$csv" 2 2 | cut -d, -f19,20)
+if [ $rc -eq 0 ] && [ "$(head -n 1 "$csv")" = "$want_head" ] &&
+	[ "$(rows "$csv" 1 1)" = "$want_row" ] && [ "$row2" = "455000,62.0" ] &&
+	grep -q '"name":"gpu_freq_khz","unit":"kHz","path":"/sys/kernel/gpu/gpu_clock"' "$x7.w/sess/summary.json" &&
+	grep -q '"name":"gpu_busy_pct","unit":"%","path":"/sys/kernel/gpu/gpu_busy"' "$x7.w/sess/summary.json" &&
+	grep -q '"name":"battery_level_pct","unit":"%","path":"dumpsys battery"' "$x7.w/sess/summary.json"
+then pass; else
+	fail "record context (Exynos 9820: /sys/kernel/gpu, dumpsys battery): exit $rc"
+	cat "$x7.w/err"
+	head -n 3 "$csv"
+fi
+# the refusal is said once, with the device's reason; dumpsys battery asked once a sample
+if [ "$(grep -c warning "$x7.w/err")" = 1 ] &&
+	grep -q "^gfxstat: warning: FAKE1: context: left out, the device says 'Permission denied': battery_current_ua, battery_voltage_uv, battery_temp_dC, battery_level_pct (/sys/class/power_supply/battery/current_now, ...)$" "$x7.w/err" &&
+	grep -q '"refused":\[{"series":"battery_current_ua","path":"/sys/class/power_supply/battery/current_now","reason":"Permission denied"},' "$x7.w/sess/summary.json" &&
+	[ "$(grep -c '^dumpsys battery$' "$x7/shell.log")" = "$(grep -c '^grep -H ' "$x7/shell.log")" ] &&
+	[ -z "$(unquoted_lines "$x7/shell.log")" ]
+then pass; else
+	fail "record context (Exynos 9820): the battery's refusal once, dumpsys battery a sample"
+	cat "$x7.w/err"
+	grep -E '^(dumpsys|grep)' "$x7/shell.log" | head -4
+fi
+
+# -- 8. RK3399 (Mali-T860 through devfreq): the GPU's load from devfreq's "load" -------------
+r8=$cx/rk3399
+cx_device "$r8"
+y=$r8/FAKE1/sysfs
+# the vendor devfreq core's load: "%lu@%luHz", busy percent at the current frequency
+put "$y/sys/class/devfreq/ff9a0000.gpu/cur_freq" 800000000
+put "$y/sys/class/devfreq/ff9a0000.gpu/load" '45@800000000Hz'
+put "$y/sys/class/devfreq/dmc/cur_freq" 856000000
+cx_zone "$y" 0 soc-thermal 45000
+cx_zone "$y" 1 gpu-thermal 43750
+cx_battery "$y" -300000 3800000 280 70
+# 4 + 2 CPUs (A53, A72)
+rm -r "$y/sys/devices/system/cpu/cpu6" "$y/sys/devices/system/cpu/cpu7"
+put "$y/sys/devices/system/cpu/possible" 0-5
+put "$y/sys/devices/system/cpu/present" 0-5
+cx_freqs "$y" 1416000 1416000 1416000 1416000 1800000 1800000
+stat_cpus "$y/proc/stat" 100 900 100 900 100 900 100 900 100 900 100 900
+put "$y/proc/uptime" '33.00 100.00'
+rm "$r8/FAKE1/pidof/com.example.app2"
+rec_cx "$r8.w" "$r8" -q --source latency --duration 0.8 --context-ms 500 -o sess
+rc=$?
+csv=$r8.w/sess/context.csv
+# 800000000 Hz = 800000 kHz; load 45 % = 45.0; the dmc (memory) devfreq is not the GPU; the
+# battery's files read: no dumpsys. Row fields (host time dropped): uptime, 7 loads (all and
+# 6 CPUs), 6 frequencies, then the GPU's two and the zones: fields 15-18
+if [ $rc -eq 0 ] && [ "$(grep -c warning "$r8.w/err")" = 1 ] &&
+	head -n 1 "$csv" | grep -q ',gpu_freq_khz,gpu_busy_pct,thermal_mC.soc-thermal,thermal_mC.gpu-thermal,battery_current_ua,' &&
+	[ "$(rows "$csv" 1 1 | cut -d, -f15-18)" = "800000,45.0,45000,43750" ] &&
+	grep -q '"name":"gpu_busy_pct","unit":"%","path":"/sys/class/devfreq/ff9a0000.gpu/load"' "$r8.w/sess/summary.json" &&
+	! grep -q 'dumpsys battery' "$r8/shell.log"
+then pass; else
+	fail "record context (RK3399: devfreq load): exit $rc"
+	cat "$r8.w/err"
+	head -n 2 "$csv"
+fi
+
+# -- 9. a Perfetto capture asks for the scheduler's events (thread states) and the GPU's -----
+# frequency when the context is on, none when it is off
+if [ -f "$SAMPLES/perfetto/nowinandroid-sidky/trace.perfetto-trace" ]; then
+	pf=$cx/perfetto
+	cx_device "$pf"
+	echo /system/bin/perfetto > "$pf/FAKE1/perfetto"
+	cp "$SAMPLES/perfetto/nowinandroid-sidky/trace.perfetto-trace" "$pf/FAKE1/perfetto.pftrace"
+	stat_cpus "$pf/FAKE1/sysfs/proc/stat" 100 900
+	rec_cx "$pf.w" "$pf" -q --source perfetto --duration 1 -o sess
+	rc=$?
+	cfg=$pf/config.on
+	cp "$pf/FAKE1/state/perfetto_config" "$cfg"
+	ok=1
+	for ev in sched/sched_switch sched/sched_waking sched/sched_blocked_reason \
+		power/cpu_frequency power/cpu_idle power/gpu_frequency; do
+		grep -qx "  ftrace_events: \"$ev\"" "$cfg" || ok=0
+	done
+	rec_cx "$pf.w0" "$pf" -q --source perfetto --duration 1 --context-ms 0 -o sess
+	rc0=$?
+	cfg0=$pf/FAKE1/state/perfetto_config
+	if [ $rc -eq 0 ] && [ $ok = 1 ] && grep -qx '  compact_sched { enabled: true }' "$cfg" &&
+		[ $rc0 -eq 0 ] && ! grep -q 'sched/' "$cfg0" &&
+		grep -qx '  ftrace_events: "ftrace/print"' "$cfg0"; then pass; else
+		fail "record --source perfetto: the config's scheduler and GPU events (exits $rc $rc0)"
+		cat "$pf.w/err" "$cfg"
+	fi
+else
+	skip "record context, Perfetto config: the nowinandroid sample is absent"
+fi
