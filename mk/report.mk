@@ -8,6 +8,7 @@ all:
 
 REPORT_UPLOT  := report/node_modules/uplot
 REPORT_ASSETS := report/template.html report/report.css report/report.js \
+	report/report_views.js \
 	$(REPORT_UPLOT)/dist/uPlot.iife.min.js $(REPORT_UPLOT)/dist/uPlot.min.css \
 	$(REPORT_UPLOT)/LICENSE
 

@@ -38,7 +38,8 @@
 		return s.slice(0, head) + '\u2026' + s.slice(s.length - (max - 1 - head));
 	}
 	function fmtS(s) { return s < 10 ? s.toFixed(2) : s < 1000 ? s.toFixed(1) : s.toFixed(0); }
-	if (D.view) { view(D); return; }
+	// the view pages (trend, compare, a run folder) are drawn by report_views.js
+	if (D.view) return;
 
 	var layers = D.layers.filter(function (l) { return l.kind === 'layer'; });
 	var apps = D.layers.filter(function (l) { return l.kind === 'app'; });
@@ -236,7 +237,7 @@
 		el.parentNode.insertBefore(keys, el);
 		var u = new uPlot(baseOpts(layers.length ? 130 : 180, {
 			// (the last lane when there is no frame: a folder of fps.csv)
-			series: series, axes: [xAxis(!layers.length), { label: 'FPS', size: 56, labelSize: 16 }],
+			series: series, axes: [xAxis(!layers.length && !ctxGroups.length), { label: 'FPS', size: 56, labelSize: 16 }],
 			// from 0: a drop from 60 to 50 is not a fall to the floor
 			scales: { x: baseOpts(0).scales.x, y: { range: function (u, mn, mx) {
 				return [0, Math.max(mx || 0, refresh, 1) * 1.08]; } } },
@@ -429,7 +430,7 @@
 		var u = new uPlot(baseOpts(rows * rh + 56, {
 			series: [{}, { label: 'rows', show: false }],
 			scales: { x: baseOpts(0).scales.x, y: { range: [0, 1] } },
-			axes: [xAxis(true), { size: 56, values: function (u, v) { return v.map(function () { return ''; }); },
+			axes: [xAxis(!ctxGroups.length), { size: 56, values: function (u, v) { return v.map(function () { return ''; }); },
 				splits: function () { return []; } }],
 			hooks: { drawClear: [bands], draw: [draw] } }), [[0, END], [0, 0]], el);
 		// a click on a janky frame: that layer on the frame lane, the frame shown
@@ -442,6 +443,165 @@
 			if (best >= 0 && Math.abs(u.valToPos(x[best], 'x') - e.offsetX) <= 6) focusFrame(l, x[best], false);
 		});
 		keep(u, 'lane-jank');
+	}
+
+	// ---- system context lanes: CPU frequency and load per cluster, GPU, temperature, power --
+	// From the trace's own counters or the session's context.csv, on the frames' x-axis.
+	var CTX_LANES = [['cpu_freq', 'CPU frequency', '(MHz, each cluster: CPUs that share one frequency)'],
+		['cpu_load', 'CPU load', '(% busy, each cluster)'], ['gpu', 'GPU', '(MHz on the axis; the % busy or on from 0 at the bottom to 100 at the top)'],
+		['thermal', 'Temperature', '(\u00b0C; the hottest zones)'],
+		['power', 'Power', '(mW; the battery\'s is below 0 while it discharges; rails)']];
+	var ctxSeries = D.ctx || [], ctxGroups = CTX_LANES.filter(function (g) {
+		return ctxSeries.some(function (s) { return s.lane === g[0] && s.t.length; });
+	});
+	// names to click (hide or show) above a lane, with the values under the cursor
+	function laneKeys(el, series, u) {
+		var keys = document.createElement('div'), vals = [];
+		keys.className = 'keys';
+		el.parentNode.insertBefore(keys, el);
+		series.slice(1).forEach(function (sr, i) {
+			var sp = document.createElement('span'), b = document.createElement('b');
+			sp.className = 'key';
+			sp.innerHTML = '<i style="border-color:' + sr.stroke + '"></i>';
+			sp.appendChild(document.createTextNode(shortName(sr.label, 34)));
+			sp.appendChild(b);
+			if (sr.label.length > 34) sp.title = sr.label;
+			sp.addEventListener('click', function () {
+				var on = !u.series[i + 1].show;
+				u.setSeries(i + 1, { show: on });
+				sp.classList.toggle('off', !on);
+			});
+			vals.push(b);
+			keys.appendChild(sp);
+		});
+		return vals;
+	}
+	function ctxLane(g, last) {
+		var list = ctxSeries.filter(function (s) { return s.lane === g[0] && s.t.length; });
+		var el = lane('lane-ctx-' + g[0], g[1], g[2]), units = [], sets = [], series = [{}];
+		list.forEach(function (s, i) {
+			if (units.indexOf(s.unit) < 0) units.push(s.unit);
+			sets.push([Float64Array.from(s.t), Float64Array.from(s.v)]);
+			series.push({ label: s.name + (units.length > 1 || g[0] === 'gpu' ? ' (' + s.unit + ')' : ''),
+				stroke: COLORS[i % COLORS.length], width: 1.5, spanGaps: true,
+				scale: units.indexOf(s.unit) ? 'y2' : 'y', points: { show: false } });
+		});
+		var pct = function (unit) {
+			return unit === '%' ? function (u, mn, mx) { return [0, Math.max(100, mx || 0)]; } :
+				function (u, mn, mx) {
+					if (mn == null || mx == null) return [0, 1];
+					// from 0 for frequencies and power (a battery's is below 0 while it
+					// discharges), around the values for temperatures; never an empty span
+					var c = unit === 'C', lo = c ? mn - 2 : Math.min(0, mn), hi = c ? mx + 2 : Math.max(0, mx);
+					var pad = (hi - lo || 1) * 0.08;
+					return [c || lo < 0 ? lo - pad : lo, hi + pad];
+				};
+		};
+		var vals = [], vunit = function (unit) { return unit === 'C' ? '\u00b0C' : unit; };
+		var scales = { x: baseOpts(0).scales.x, y: { range: pct(units[0]) } };
+		var axes = [xAxis(last), { scale: 'y', label: vunit(units[0]), size: 56, labelSize: 16 }];
+		if (units.length > 1) {
+			scales.y2 = { range: pct(units[1]) };
+			// no axis of its own: a right axis would narrow this lane's x against the
+			// others'; its values are under the cursor, its unit in the name
+			axes.push({ scale: 'y2', show: false });
+		}
+		var u = new uPlot(baseOpts(last ? 140 : 110, {
+			series: series, scales: scales, axes: axes,
+			hooks: { draw: [function (x) { modeMarks(x, false); }], setCursor: [function (x) {
+				var k = x.cursor.idx;
+				vals.forEach(function (b, i) {
+					var v = k == null ? null : x.data[i + 1][k];
+					b.textContent = v == null || v !== v ? '' : ' ' + (+v).toFixed(v >= 100 ? 0 : 1);
+				});
+			}] } }), uPlot.join(sets), el);
+		vals = laneKeys(el, series, u);
+		keep(u, 'lane-ctx-' + g[0]);
+	}
+
+	// ---- screenshots: thumbnails where they were taken; hover one to see it larger ---------
+	var shots = (D.shots || []).map(function (s) {
+		var img = new Image();
+		img.src = s.src;
+		return { t: s.t, why: s.why, w: s.w, h: s.h, img: img };
+	});
+	var shotDrawn = 0;
+	function shotLane() {
+		var L = D.shots_left || {}, left = (L.over || 0) + (L.unreadable || 0) + (L.other || 0);
+		var out = shots.filter(function (s) { return s.t < -1 || s.t > END + 1; }).length;
+		var hint = '(' + shots.length + ' screenshot' + (shots.length === 1 ? '' : 's') +
+			'; hover one to see it larger)';
+		var el = lane('lane-shots', 'Screenshots', hint), u;
+		var note = [];
+		if (left) note.push(left + ' left out (' + [L.over ? L.over + ' past the report\'s ' + L.max + ' or its size cap' : '',
+			L.unreadable ? L.unreadable + ' unreadable' : '', L.other ? L.other + ' ' + (L.other_why || '') : '']
+			.filter(Boolean).join('; ') + ')');
+		if (out) note.push(out + ' taken over a second before the first frame or after the last: not on the timeline');
+		if (note.length) {
+			var p = document.createElement('p');
+			p.className = 'note shot-note';
+			p.textContent = note.join('. ') + '.';
+			el.parentNode.insertBefore(p, el);
+		}
+		// a screenshot just outside the frames' span is drawn at its edge
+		var at = function (s) { return Math.min(END, Math.max(0, s.t)); };
+		var draw = function (x) {
+			var ctx = x.ctx, b = x.bbox, pr = devicePixelRatio, th = b.height - 6 * pr, lastR = -Infinity;
+			shotDrawn = 0;
+			ctx.save();
+			shots.forEach(function (s) {
+				if (s.t < -1 || s.t > END + 1) return;
+				var t = at(s);
+				if (t < x.scales.x.min || t > x.scales.x.max) return;
+				var px = x.valToPos(t, 'x', true), tw = th * s.w / s.h, l = px - tw / 2;
+				// a tick at the moment it was taken, the thumbnail over it where there is room
+				ctx.fillStyle = s.why === 'jank' ? '#c62828' : '#5f6368';
+				ctx.fillRect(px - pr / 2, b.top, pr, 3 * pr);
+				if (l < lastR + 2 * pr || !s.img.complete || !s.img.naturalWidth) return;
+				ctx.drawImage(s.img, l, b.top + 4 * pr, tw, th);
+				ctx.strokeStyle = s.why === 'jank' ? '#c62828' : '#9aa0a6';
+				ctx.lineWidth = pr;
+				ctx.strokeRect(l, b.top + 4 * pr, tw, th);
+				lastR = l + tw;
+				shotDrawn++;
+			});
+			ctx.restore();
+		};
+		var cur0 = baseOpts(0).cursor;
+		cur0.y = false; // no level to read on this lane: the time line only
+		u = new uPlot(baseOpts(96, {
+			cursor: cur0,
+			series: [{}, { label: 'shots', show: false }],
+			scales: { x: baseOpts(0).scales.x, y: { range: [0, 1] } },
+			axes: [xAxis(false), { size: 56, values: function (x, v) { return v.map(function () { return ''; }); },
+				splits: function () { return []; } }],
+			hooks: { drawClear: [bands], draw: [draw] } }), [[0, END], [0, 0]], el);
+		shots.forEach(function (s) { s.img.onload = function () { u.redraw(false); }; });
+		// hover: the nearest screenshot larger, beside the cursor
+		var pop = document.createElement('div'), big = document.createElement('img'), cap = document.createElement('div');
+		pop.className = 'shot-pop';
+		pop.hidden = true;
+		pop.appendChild(big);
+		pop.appendChild(cap);
+		el.parentNode.appendChild(pop); // the lane's box: the chart's would clip it
+		u.over.addEventListener('mousemove', function (e) {
+			var t = u.posToVal(e.offsetX, 'x'), best = null, bd = Infinity;
+			shots.forEach(function (s) {
+				if (s.t < -1 || s.t > END + 1) return;
+				var d = Math.abs(at(s) - t);
+				if (d < bd) { bd = d; best = s; }
+			});
+			if (!best || Math.abs(u.valToPos(at(best), 'x') - e.offsetX) > 40) { pop.hidden = true; return; }
+			big.src = best.img.src;
+			cap.textContent = 'at ' + best.t.toFixed(2) + ' s' + (best.why === 'jank' ? ', after a janky frame' : '');
+			pop.hidden = false;
+			var box = el.parentNode.getBoundingClientRect(), w = pop.offsetWidth || 240;
+			var left = e.clientX - box.left + 16;
+			if (left + w > box.width) left = Math.max(0, e.clientX - box.left - w - 16);
+			pop.style.left = left + 'px';
+		});
+		u.over.addEventListener('mouseleave', function () { pop.hidden = true; });
+		keep(u, 'lane-shots');
 	}
 
 	// ---- the distribution: counts on a log scale, percentiles labelled apart ---------------
@@ -553,6 +713,7 @@
 
 	// ---- the page --------------------------------------------------------------------------
 	fpsLane();
+	if (shots.length) shotLane();
 	var order = layers.slice().sort(function (a, b) { return (a.sys - b.sys) || (b.frames - a.frames); });
 	order.forEach(function (l) {
 		var o = document.createElement('option');
@@ -575,6 +736,7 @@
 		window.gfxstatDone = true;
 	}
 	if (layers.length) jankLane();
+	ctxGroups.forEach(function (g, i) { ctxLane(g, i === ctxGroups.length - 1); });
 	legend();
 	pick.addEventListener('change', function () {
 		var l = layers[+pick.value];
@@ -614,199 +776,17 @@
 		ranges: function () {
 			return charts.map(function (c) { return { id: c.laneId, min: c.scales.x.min, max: c.scales.x.max }; });
 		},
-		focus: function (name, t) { focusFrame(name ? byName(name) : null, t, false); }
+		focus: function (name, t) { focusFrame(name ? byName(name) : null, t, false); },
+		// the context lanes' series (first and last time) and the screenshots, for the tests
+		ctx: function () {
+			return ctxSeries.map(function (s) { return { lane: s.lane, name: s.name, n: s.t.length,
+				first: s.t[0], last: s.t[s.t.length - 1] }; });
+		},
+		shots: function () {
+			return { n: shots.length, drawn: shotDrawn,
+				loaded: shots.filter(function (s) { return s.img.complete && s.img.naturalWidth > 0; }).length };
+		}
 	};
 	window.gfxstatReadyAt = performance.now();
 	window.gfxstatReady = true;
-
-	// ---- view pages: a trend from the history store, a comparison side by side ----------
-	// What each chart draws is kept in window.gfxstatView, so that the test can hold it
-	// against the CLI's own JSON.
-	function view(V) {
-		var charts = document.getElementById('timeline');
-		if (charts) charts.parentNode.removeChild(charts);
-		var out = document.getElementById('view-charts'), seen = { trend: {}, compare: {} };
-		window.gfxstatView = seen;
-		function h3(text) {
-			var h = document.createElement('h3');
-			h.textContent = text;
-			out.appendChild(h);
-		}
-		function box() {
-			var d = document.createElement('div');
-			d.className = 'chart';
-			out.appendChild(d);
-			return d;
-		}
-		function fixed(v) { return v == null ? '-' : v.toFixed(3); }
-		if (V.view === 'trend') {
-			V.series.forEach(function (S) { trendChart(S, h3, box, seen.trend); });
-		} else if (V.view === 'compare') {
-			compareView(V, h3, box, seen.compare, fixed);
-		}
-		window.gfxstatReady = true;
-		window.gfxstatDone = true;
-	}
-
-	// One metric over groups: the mean as a line, each group's min-max as a whisker and
-	// mean +- sd as a box, a significant step as a red segment marked '*'.
-	function trendChart(S, h3, box, seen) {
-		var P = S.points, n = P.length, x = new Float64Array(n), mean = new Float64Array(n);
-		var lo = Infinity, hi = -Infinity, sig = [];
-		P.forEach(function (p, i) {
-			x[i] = i; mean[i] = p.mean;
-			lo = Math.min(lo, p.min, p.mean - p.sd); hi = Math.max(hi, p.max, p.mean + p.sd);
-			if (p.step && p.step.significant) sig.push(i);
-		});
-		seen[S.metric] = { keys: P.map(function (p) { return p.key; }), mean: Array.from(mean),
-			min: P.map(function (p) { return p.min; }), max: P.map(function (p) { return p.max; }),
-			sd: P.map(function (p) { return p.sd; }), runs: P.map(function (p) { return p.runs; }),
-			significant: sig };
-		h3(S.metric + ' (' + S.unit + ') of ' + S.app + ' by ' + S.by);
-		var el = box(), pad = (hi - lo) * 0.1 || Math.abs(hi) * 0.1 || 1;
-		var whiskers = function (u) {
-			var ctx = u.ctx;
-			ctx.save();
-			sig.forEach(function (i) {
-				var a = u.valToPos(i - 1, 'x', true), b = u.valToPos(i, 'x', true);
-				var ya = u.valToPos(mean[i - 1], 'y', true), yb = u.valToPos(mean[i], 'y', true);
-				ctx.strokeStyle = '#c62828'; ctx.lineWidth = 3;
-				ctx.beginPath(); ctx.moveTo(a, ya); ctx.lineTo(b, yb); ctx.stroke();
-				ctx.fillStyle = '#c62828'; ctx.font = 'bold 14px sans-serif';
-				ctx.fillText('*', (a + b) / 2 + 3, (ya + yb) / 2 - 4);
-			});
-			P.forEach(function (p, i) {
-				var px = u.valToPos(i, 'x', true), y0 = u.valToPos(p.min, 'y', true);
-				var y1 = u.valToPos(p.max, 'y', true);
-				var s0 = u.valToPos(p.mean - p.sd, 'y', true), s1 = u.valToPos(p.mean + p.sd, 'y', true);
-				ctx.strokeStyle = '#555'; ctx.lineWidth = 1;
-				ctx.beginPath(); ctx.moveTo(px, y0); ctx.lineTo(px, y1);
-				ctx.moveTo(px - 5, y0); ctx.lineTo(px + 5, y0);
-				ctx.moveTo(px - 5, y1); ctx.lineTo(px + 5, y1); ctx.stroke();
-				ctx.fillStyle = 'rgba(31,119,180,0.25)';
-				ctx.fillRect(px - 8, s1, 16, Math.max(1, s0 - s1));
-			});
-			ctx.restore();
-		};
-		new uPlot({ width: W(), height: 260,
-			series: [{ label: S.by, value: function (u, v) { return v == null ? '' : (P[v] || {}).key; } },
-				{ label: 'mean ' + S.metric, stroke: '#1f77b4', width: 2,
-					points: { show: true, size: 7 } }],
-			scales: { x: { time: false, range: function () { return [-0.5, n - 0.5]; } },
-				y: { range: function () { return [lo - pad, hi + pad]; } } },
-			axes: [{ label: S.by, splits: function () { return Array.from(x); },
-				values: function (u, vals) { return vals.map(function (v) {
-					return P[v] ? P[v].key : ''; }); } },
-				{ label: S.unit }],
-			hooks: { draw: [whiskers] } }, [x, mean], el);
-	}
-
-	function compareView(V, h3, box, seen, fixed) {
-		var C = V.compare, key = C.layers ? 'layers' : 'apps', rows = C[key] || [];
-		var tables = document.getElementById('view-tables');
-		var p = document.createElement('p');
-		p.className = 'note';
-		p.textContent = '95 % interval: ' + (C.method === 'welch' ?
-			"Welch's t over the per-recording values" :
-			C.method === 'welch_segments' ? "Welch's t over " + C.segment_s +
-			' s segments of each recording, widened ' + C.widen + 'x (fewer than 3 ' +
-			'recordings a side)' : 'block bootstrap of ' + C.block_s + ' s blocks, ' +
-			C.resamples + ' resamples (not calibrated)') +
-			'. Base: ' + C.base.path + ' (' + C.base.recordings + '), new: ' + C.new.path +
-			' (' + C.new.recordings + ').';
-		tables.appendChild(p);
-		var t = document.createElement('table');
-		t.id = 'compare-table';
-		t.className = 'view';
-		var head = ['app', 'metric', 'unit', 'base', 'new', 'diff', '95% CI', 'verdict'];
-		t.innerHTML = '<thead><tr>' + head.map(function (h) { return '<th>' + h + '</th>'; }).join('') +
-			'</tr></thead>';
-		var body = document.createElement('tbody');
-		rows.forEach(function (a) {
-			a.metrics.forEach(function (m) {
-				var tr = document.createElement('tr');
-				tr.dataset.app = a.name; tr.dataset.metric = m.name;
-				tr.className = m.verdict === 'worse' ? 'bad' : m.verdict === 'better' ? 'good' : '';
-				[['app', a.name], ['metric', m.name], ['unit', m.unit], ['base', fixed(m.base)],
-					['new', fixed(m.new)], ['diff', fixed(m.diff)],
-					['ci', m.ci ? '[' + fixed(m.ci[0]) + ', ' + fixed(m.ci[1]) + ']' : '-'],
-					['verdict', m.verdict]].forEach(function (c, i) {
-					var td = document.createElement('td');
-					td.dataset.k = c[0];
-					if (i < 3 || i === 7) td.className = 't';
-					td.textContent = c[1];
-					tr.appendChild(td);
-				});
-				body.appendChild(tr);
-			});
-		});
-		t.appendChild(body);
-		tables.appendChild(t);
-		var SIDE = [['base', '#1f77b4', 'rgba(31,119,180,0.35)'], ['new', '#ff7f0e', 'rgba(255,127,14,0.35)']];
-		(C.layers ? [] : rows).forEach(function (a) {
-			// the FPS timelines: every recording of both sides, from its own first frame
-			var sets = [], series = [{}], got = { timelines: [], hist: [] };
-			V.sides.forEach(function (S, k) {
-				S.recordings.forEach(function (R, q) {
-					var A = R.apps.filter(function (x) { return x.name === a.name; })[0];
-					if (!A || !A.wfps.length) return;
-					sets.push([A.wfps.map(function (_, i) { return A.first_s + i * A.window_s; }), A.wfps]);
-					series.push({ label: SIDE[k][0] + (S.recordings.length > 1 ? ' #' + (q + 1) : ''),
-						stroke: SIDE[k][1], width: 1.5, points: { show: false } });
-					got.timelines.push({ side: SIDE[k][0], recording: q, fps: A.wfps.slice() });
-				});
-			});
-			h3(a.name + ': FPS per second, base and new');
-			var el = box();
-			if (sets.length) {
-				var data = sets.length > 1 ? uPlot.join(sets) : [sets[0][0], sets[0][1]];
-				new uPlot({ width: W(), height: 220, series: series,
-					scales: { x: { time: false } }, axes: [{ label: 's from the first frame' },
-						{ label: 'FPS' }] }, data, el);
-			} else el.textContent = 'No full FPS window on either side.';
-			// the frame-time distributions: share of each side's frames per bin
-			var hs = V.sides.map(function (S) {
-				return S.hist.filter(function (x) { return x.name === a.name; })[0]; });
-			var last = 0;
-			hs.forEach(function (H) { if (H) H.counts.forEach(function (c, i) { if (c) last = Math.max(last, i); }); });
-			var xs = [], ys = [[], []];
-			for (var i = 0; i <= last; i++) xs.push((i + 0.5) * V.bin_ms);
-			hs.forEach(function (H, k) {
-				for (var i2 = 0; i2 <= last; i2++)
-					ys[k].push(H && H.frames ? 100 * H.counts[i2] / H.frames : 0);
-				got.hist.push({ side: SIDE[k][0], frames: H ? H.frames : 0,
-					counts: H ? H.counts.slice() : [] });
-			});
-			h3(a.name + ': distribution of frame times, base and new');
-			var el2 = box();
-			var mk = [];
-			a.metrics.forEach(function (m) {
-				if (m.name === 'p50_ms' || m.name === 'p99_ms') mk.push(m);
-			});
-			new uPlot({ width: W(), height: 220,
-				series: [{ label: 'ms' }].concat(SIDE.map(function (s, k) {
-					return { label: s[0] + ' % of frames', stroke: s[1], fill: s[2], width: 1,
-						paths: uPlot.paths.stepped({ align: 1 }), points: { show: false },
-						value: function (u, v) { return v == null ? '' : v.toFixed(2); } }; })),
-				scales: { x: { time: false } }, axes: [{ label: 'frame ms (' + V.bin_ms +
-					' ms bins; the last holds all longer)' }, { label: '% of frames' }],
-				hooks: { draw: [function (u) {
-					var ctx = u.ctx;
-					ctx.save(); ctx.setLineDash([4, 3]); ctx.font = '11px sans-serif';
-					mk.forEach(function (m) {
-						[m.base, m.new].forEach(function (v, k) {
-							if (v == null) return;
-							var px = u.valToPos(v, 'x', true);
-							ctx.strokeStyle = SIDE[k][1]; ctx.fillStyle = SIDE[k][1];
-							ctx.beginPath(); ctx.moveTo(px, u.bbox.top);
-							ctx.lineTo(px, u.bbox.top + u.bbox.height); ctx.stroke();
-							ctx.fillText(m.name.replace('_ms', '') + ' ' + v.toFixed(1), px + 3,
-								u.bbox.top + 12 + 12 * k);
-						});
-					});
-					ctx.restore();
-				}] } }, [xs, ys[0], ys[1]], el2);
-			seen[a.name] = got;
-		});
-	}
 })();

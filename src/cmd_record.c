@@ -19,7 +19,8 @@
 enum {
 	OPT_ADB = 256, OPT_ALL, OPT_DURATION, OPT_APP, OPT_SOURCE, OPT_CATEGORIES, OPT_RECONNECT,
 	OPT_LOCAL, OPT_PID_FILE, OPT_ON_DEVICE, OPT_DEVICE_BINARY, OPT_POLL_MS, OPT_OVERWRITE,
-	OPT_REPEAT, OPT_SETTLE, OPT_BEFORE, OPT_AFTER, OPT_SAVE, OPT_DB, OPT_LABEL, OPT_CONTEXT_MS
+	OPT_REPEAT, OPT_SETTLE, OPT_BEFORE, OPT_AFTER, OPT_SAVE, OPT_DB, OPT_LABEL, OPT_CONTEXT_MS,
+	OPT_SCREENSHOTS
 };
 
 #define DEV_BIN GFXSTAT_PHONE_BIN
@@ -37,6 +38,7 @@ struct rec_opts {
 	long reconnect;
 	long poll_ms;
 	long context_ms;
+	double screenshots;  /* --screenshots SEC; 0: none */
 	struct rec_repeat rep;
 };
 
@@ -83,6 +85,10 @@ static int rec_opt(void *user, int id, const char *arg)
 			return -1;
 		}
 		return 0;
+	case OPT_SCREENSHOTS:
+		/* a screencap is a PNG encoded on the phone (some 0.3-1 s): faster would only
+		 * queue them */
+		return cli_double("--screenshots", arg, 0.5, 3600, &o->screenshots);
 	case 'o':
 		o->dir = arg;
 		return 0;
@@ -145,6 +151,7 @@ static const struct cli_opt record_opts[] = {
 	{ OPT_SOURCE, "source", "NAME", "auto, trace, perfetto, latency, gfxinfo, pageflip (auto)" },
 	{ OPT_POLL_MS, "poll-ms", "MS", "pageflip: poll the counter every MS ms (1000)" },
 	{ OPT_CONTEXT_MS, "context-ms", "MS", "sample CPU, GPU, thermal, battery, app (1000; 0 off)" },
+	{ OPT_SCREENSHOTS, "screenshots", "SEC", "a screenshot every SEC s, and at long janky frames" },
 	{ 'o', "output", "DIR", "session folder (default: a new gfxstat-SERIAL-UTCTIME)" },
 	{ OPT_OVERWRITE, "overwrite", NULL, "replace the session that -o DIR already holds" },
 	{ OPT_CATEGORIES, "categories", "LIST", "atrace categories (\"gfx view input\", gfx,view)" },
@@ -184,12 +191,20 @@ static const char record_details[] =
 	"fps.csv/dropFrames.csv, written as it goes.\n"
 	"Beside the frames it samples the device every --context-ms (1000; 0: off), one adb\n"
 	"round trip each, without root: CPU load per core (/proc/stat) and frequency, the GPU's\n"
-	"frequency (kgsl, Mali or devfreq: the path is named) and kgsl's busy time, thermal\n"
-	"zones, the battery's current, voltage, temperature, level and power (V x I, with\n"
-	"current_now's sign: below 0 discharging on most devices), the app's CPU and RSS.\n"
+	"frequency and busy time (kgsl, Mali's /sys/kernel/gpu or devfreq: the paths are\n"
+	"named), thermal zones, the battery's current, voltage, temperature, level and power\n"
+	"(V x I, with current_now's sign: below 0 discharging on most devices; 'dumpsys\n"
+	"battery' when its files are refused: no current then), the app's CPU and RSS.\n"
 	"context.csv gets a row per sample (flushed), summary.json min/mean/max per series;\n"
 	"a reading the device refuses is said once and left out. The trace also gets the\n"
-	"thread-state atrace categories (sched freq idle binder_driver) the device lists.\n"
+	"thread-state atrace categories (sched freq idle binder_driver) the device lists; a\n"
+	"Perfetto capture the scheduler's, CPU and GPU frequency and thermal ftrace events.\n"
+	"--screenshots SEC saves the screen (adb exec-out screencap -p) every SEC seconds\n"
+	"(0.5 or more), and at once when a live source shows a janky frame of 125 ms or more (at\n"
+	"most one such every 2 s), as screens/SSSSSS.mmm.png (seconds from the start), each\n"
+	"written whole then renamed, and a row of screens.csv each (flushed): its time, the\n"
+	"device's clock, and its time on the trace's clock, which the report uses to put it on\n"
+	"the timeline. A screencap the device refuses is said once; none is taken after it.\n"
 	"Each run gets a new folder gfxstat-SERIAL-YYYYmmddTHHMMSSZ (UTC); -o DIR holding a\n"
 	"session is refused unless --overwrite, which writes the new session beside it and\n"
 	"replaces it only once the new one holds a capture (a failed run leaves the old\n"
@@ -236,6 +251,7 @@ static const struct cli_cmd record_cmd = {
 	"gfxstat record",
 	"gfxstat record [-s SERIAL | --all] [--duration SEC] [--app PKG] [--source NAME]\n"
 	"                      [-o DIR [--overwrite]] [--categories LIST] [--context-ms MS]\n"
+	"                      [--screenshots SEC]\n"
 	"                      [--adb PATH] [-q]\n"
 	"                      [--save [--db PATH|URL] [--label TEXT]]\n"
 	"       gfxstat record --repeat N [--settle SEC] [--before CMD] [--after CMD] [options]\n"
@@ -355,6 +371,7 @@ static int record_device(const struct rec_opts *o, const char *serial, const cha
 	r->co.reconnect_s = (int)o->reconnect;
 	r->co.poll_ms = o->poll_ms;
 	r->co.context_ms = o->context_ms;
+	r->screens_s = o->screenshots;
 	r->dir = dir;
 	r->replace = replace;
 	r->prefix = prefix;
@@ -512,6 +529,12 @@ int cmd_record(int argc, char **argv)
 		return CLI_USAGE;
 	if ((o.on_device || o.local) && (rc = on_device_check(&o)))
 		return rc;
+	if ((o.on_device || o.local) && o.screenshots > 0) {
+		/* the phone's recorder has no adb to run screencap through */
+		cli_error("--screenshots does not go with --%s: record from this computer to get "
+			  "them", o.local ? "local" : "on-device");
+		return CLI_USAGE;
+	}
 	/* a session already in -o DIR is refused before the device is touched */
 	if (o.dir && !o.all && (rc = cmd_record_dir_check(o.dir, o.overwrite)))
 		return rc;

@@ -13,6 +13,7 @@
 #include "cmd_record_context.h"
 #include "cmd_record_pageflip.h"
 #include "gfxstat/gfxstat_capture.h"
+#include "gfxstat/gfxstat_screens.h"
 
 /* A say in when a session stops (record --repeat: the command ended, plus the settle time). */
 struct rec_hook {
@@ -55,6 +56,12 @@ struct rec {
 	double t0, next_view;
 	int write_failed;
 	struct rec_hook hook;  /* consulted before the signals; zero: none */
+	/* --screenshots SEC (cmd_record_session.c): screens/ and screens.csv */
+	double screens_s;              /* the period; 0: none */
+	struct gfxstat_screens *shots;
+	FILE *shots_csv;
+	int64_t trace_off_ns;          /* trace clock - host clock, estimated from the frames */
+	int have_off;
 };
 
 /* --save [--db PATH] [--label TEXT]: every session is stored in the history as it ends. */

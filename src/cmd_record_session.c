@@ -8,6 +8,7 @@
  * and a default folder is fresh and unique.
  */
 #define _XOPEN_SOURCE 700 /* realpath */
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +25,40 @@
 static const char *const session_files[] = {
 	"device.json", "summary.json", "frames.csv", "fps.csv", "dropFrames.csv", "pageflip.csv",
 	"context.csv", "trace.txt.gz", "trace.pftrace", "latency.txt.gz", "gfxinfo.txt.gz",
-	"pageflip.txt.gz", "report.html", NULL,
+	"pageflip.txt.gz", "report.html", "screens.csv", NULL,
 };
+
+/* --screenshots: the PNGs in SESSION/screens/, named by their time from the start */
+#define SCREENS_DIR "screens"
+
+/* Remove @dir/screens and the PNGs in it (only what record writes there). Return: 0 or an
+ * errno value. */
+static int screens_clear(const char *dir)
+{
+	char path[1024];
+	struct dirent *e;
+	DIR *d;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/" SCREENS_DIR, dir);
+	d = opendir(path);
+	if (!d)
+		return errno == ENOENT ? 0 : errno;
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		char f[1400];
+
+		if (n < 5 || strcmp(e->d_name + n - 4, ".png"))
+			continue;
+		snprintf(f, sizeof(f), "%s/%s", path, e->d_name);
+		if (unlink(f) && errno != ENOENT && !rc)
+			rc = errno;
+	}
+	closedir(d);
+	if (!rc && rmdir(path) && errno != ENOENT)
+		rc = errno;
+	return rc;
+}
 
 /* Whether @dir holds a file of a session. */
 static int dir_held(const char *dir)
@@ -38,7 +71,8 @@ static int dir_held(const char *dir)
 		if (!access(path, F_OK))
 			return 1;
 	}
-	return 0;
+	snprintf(path, sizeof(path), "%s/" SCREENS_DIR, dir);
+	return !access(path, F_OK);
 }
 
 int cmd_record_dir_check(const char *dir, int overwrite)
@@ -62,6 +96,10 @@ int cmd_record_dir_clear(const char *dir)
 			cli_error("cannot remove '%s': %s", path, strerror(errno));
 			return CLI_OUTPUT;
 		}
+	}
+	if ((i = screens_clear(dir))) {
+		cli_error("cannot remove '%s/" SCREENS_DIR "': %s", dir, strerror(i));
+		return CLI_OUTPUT;
 	}
 	return CLI_OK;
 }
@@ -114,6 +152,18 @@ static int swap_in(struct rec *r)
 			cli_error("cannot remove '%s': %s", to, strerror(errno));
 			return CLI_OUTPUT;
 		}
+	}
+	/* the old screenshots go; the new ones (a folder) take their place */
+	if ((i = screens_clear(r->final_dir))) {
+		cli_error("cannot remove '%s/" SCREENS_DIR "': %s", r->final_dir, strerror(i));
+		return CLI_OUTPUT;
+	}
+	snprintf(from, sizeof(from), "%s/" SCREENS_DIR, r->dir);
+	snprintf(to, sizeof(to), "%s/" SCREENS_DIR, r->final_dir);
+	if (!access(from, F_OK) && rename(from, to)) {
+		cli_error("cannot move '%s' to '%s': %s; the new session is in '%s'", from, to,
+			  strerror(errno), r->dir);
+		return CLI_OUTPUT;
 	}
 	if (rmdir(r->dir))
 		cli_warn("cannot remove '%s': %s", r->dir, strerror(errno));
@@ -237,9 +287,41 @@ static void write_device_json(struct rec *r)
 /* ---------------------------------------------------------------------------------------- */
 /* the capture's sink                                                                        */
 
+/* A janky frame this long or longer asks for a screenshot at once: PerfDog's "big jank"
+ * bound, three frames of 24 fps film (docs/metrics.md). */
+#define SCREEN_JANK_NS 125000000
+
+static int64_t host_ns(const struct rec *r)
+{
+	return (int64_t)((cli_now() - r->t0) * 1e9);
+}
+
 static int on_frame(void *user, const struct gfxstat_frame *f)
 {
 	struct rec *r = user;
+
+	if (f->present_ns != GFXSTAT_NS_NONE) {
+		int64_t now = host_ns(r), off = f->present_ns - now;
+		enum gfxstat_capture_source src = gfxstat_capture_source(r->cap);
+
+		/* the trace clock against the host's: a frame arrives after its present, so the
+		 * largest difference seen is the closest (polled sources: within a poll) */
+		if (!r->have_off || off > r->trace_off_ns) {
+			r->trace_off_ns = off;
+			r->have_off = 1;
+		}
+		/* live sources only (Perfetto's frames come after the recording); a frame the
+		 * source did not call on time (atrace's carry no verdict: -1) that took that long,
+		 * but not an idle wait (the metrics' rule: nothing to draw) */
+		if (r->shots && src != GFXSTAT_CAPTURE_PERFETTO && f->janky != 0 &&
+		    f->interval_ns != GFXSTAT_NS_NONE && f->interval_ns >= SCREEN_JANK_NS) {
+			struct gfxstat_metrics_opts mo;
+
+			gfxstat_metrics_opts_init(&mo);
+			if (f->interval_ns < mo.wait_ns)
+				gfxstat_screens_jank(r->shots, now);
+		}
+	}
 
 	if (cli_live_frame(r->live, f))
 		return GFXSTAT_E_NOMEM;
@@ -349,11 +431,30 @@ static void view(struct rec *r, double now)
 	cli_live_view(r->live, stdout, r->tty, r->width, r->prefix, now - r->t0);
 }
 
+static void on_screen(void *user, const struct gfxstat_screen *s);
+
+/* A screenshot's poll; a refusal is said once (the library then takes no more). */
+static void screens_poll(struct rec *r, int finish)
+{
+	int rc;
+
+	if (!r->shots || gfxstat_screens_refused(r->shots))
+		return;
+	rc = finish ? gfxstat_screens_finish(r->shots, 3000, on_screen, r)
+		    : gfxstat_screens_poll(r->shots, host_ns(r), on_screen, r);
+	if (rc == GFXSTAT_CAP_E_PERMISSION)
+		cli_warn("%s: no screenshots: %s; the recording goes on without them",
+			 gfxstat_capture_device(r->cap)->serial, gfxstat_screens_refused(r->shots));
+	else if (rc == GFXSTAT_CAP_E_NOMEM)
+		cli_warn("out of memory for a screenshot: it is left out");
+}
+
 static void on_tick(void *user)
 {
 	struct rec *r = user;
 	double now = cli_now();
 
+	screens_poll(r, 0);
 	if (now < r->next_view)
 		return;
 	view(r, now);
@@ -407,6 +508,95 @@ static void on_context(void *user, const struct gfxstat_context_sample *s)
 		r->write_failed = r->ctx.write_failed;
 }
 
+/* The trace clock at the device's @uptime_ns / the host's @host: atrace's clock is the
+ * kernel's boot clock ("boot" is what frameworks/native/cmds/atrace/atrace.cpp setClock()
+ * picks when the kernel has it), as is /proc/uptime (fs/proc/uptime.c) and Perfetto's default
+ * (BUILTIN_CLOCK_BOOTTIME); the polled sources' clock is CLOCK_MONOTONIC, reached through
+ * the host's clock and the frames' offset. */
+static int64_t trace_time(const struct rec *r, int64_t host, int64_t uptime_ns, const char **how)
+{
+	enum gfxstat_capture_source src = gfxstat_capture_source(r->cap);
+
+	if ((src == GFXSTAT_CAPTURE_TRACE || src == GFXSTAT_CAPTURE_PERFETTO) &&
+	    uptime_ns != INT64_MIN) {
+		*how = "boot";
+		return uptime_ns;
+	}
+	if (r->have_off && src != GFXSTAT_CAPTURE_TRACE && src != GFXSTAT_CAPTURE_PERFETTO) {
+		*how = "host";
+		return host + r->trace_off_ns;
+	}
+	*how = "";
+	return INT64_MIN;
+}
+
+/* A screenshot: SESSION/screens/SSSSSS.mmm.png (seconds from the start), written whole
+ * under a temporary name and renamed, then its row of screens.csv, flushed: a killed
+ * recording keeps every screenshot it announced. */
+static void on_screen(void *user, const struct gfxstat_screen *s)
+{
+	struct rec *r = user;
+	char name[64], tmp[800], path[800];
+	const char *how;
+	int64_t tr = trace_time(r, s->time_ns, s->uptime_ns, &how);
+	int k, err = 0;
+	FILE *f;
+
+	if (!r->shots_csv || r->write_failed)
+		return;
+	snprintf(name, sizeof(name), "%010.3f.png", (double)s->time_ns / 1e9);
+	snprintf(tmp, sizeof(tmp), "%s/" SCREENS_DIR "/.%s.tmp", r->dir, name);
+	snprintf(path, sizeof(path), "%s/" SCREENS_DIR "/%s", r->dir, name);
+	f = fopen(tmp, "wb");
+	if (!f || fwrite(s->png, 1, s->n, f) != s->n)
+		err = errno ? errno : EIO;
+	if (f && fclose(f) && !err)
+		err = errno ? errno : EIO;
+	if (!err && rename(tmp, path))
+		err = errno ? errno : EIO;
+	if (err) {
+		unlink(tmp);
+		r->write_failed = err;
+		return;
+	}
+	k = fprintf(r->shots_csv, "%.3f," SCREENS_DIR "/%s,%lld,", (double)s->time_ns / 1e9, name,
+		    (long long)s->time_ns);
+	if (k >= 0 && s->uptime_ns != INT64_MIN)
+		k = fprintf(r->shots_csv, "%lld", (long long)s->uptime_ns);
+	if (k >= 0)
+		k = fprintf(r->shots_csv, ",");
+	if (k >= 0 && tr != INT64_MIN)
+		k = fprintf(r->shots_csv, "%lld", (long long)tr);
+	if (k >= 0)
+		k = fprintf(r->shots_csv, ",%s,%s,%zu\n", how, s->why, s->n);
+	if ((k < 0 || fflush(r->shots_csv)) && !r->write_failed)
+		r->write_failed = errno ? errno : EIO;
+}
+
+/* screens/ and screens.csv's header; the screenshots' taker. Return: 0 or an errno value. */
+static int screens_open(struct rec *r)
+{
+	struct gfxstat_screens_opts so;
+	char path[800];
+
+	snprintf(path, sizeof(path), "%s/" SCREENS_DIR, r->dir);
+	if (mkdir(path, 0777) && errno != EEXIST)
+		return errno;
+	r->shots_csv = open_in(r, "screens.csv", "w");
+	if (!r->shots_csv)
+		return errno ? errno : EIO;
+	/* trace_ns: the screenshot on the recording's trace clock (how: "boot" from the
+	 * device's clock, "host" estimated through the host's clock, "" unknown) */
+	fprintf(r->shots_csv, "time_s,file,host_time_ns,device_uptime_ns,trace_ns,trace_clock,"
+		"why,bytes\n");
+	if (fflush(r->shots_csv))
+		return errno ? errno : EIO;
+	so.period_ns = (int64_t)(r->screens_s * 1e9);
+	so.jank_gap_ns = 0;
+	r->shots = gfxstat_screens_new(&r->t, &so);
+	return r->shots ? 0 : ENOMEM;
+}
+
 /* ---------------------------------------------------------------------------------------- */
 
 static void write_summary(struct rec *r, int exit_code)
@@ -439,6 +629,19 @@ static void write_summary(struct rec *r, int exit_code)
 	if (gfxstat_capture_source(r->cap) == GFXSTAT_CAPTURE_PAGEFLIP)
 		cmd_pageflip_json(f, gfxstat_capture_pageflip(r->cap));
 	cmd_context_json(f, gfxstat_capture_context(r->cap));
+	/* the trace clock against the host's (context.csv's and screens.csv's host_time_ns),
+	 * for a report of a polled source's session */
+	if (r->have_off)
+		fprintf(f, ",\"host_to_trace_ns\":%lld", (long long)r->trace_off_ns);
+	if (r->screens_s > 0) {
+		fprintf(f, ",\"screenshots\":{\"period_s\":%.3f,\"count\":%llu,\"refused\":",
+			r->screens_s, (unsigned long long)gfxstat_screens_count(r->shots));
+		if (gfxstat_screens_refused(r->shots))
+			cli_json_str(f, gfxstat_screens_refused(r->shots));
+		else
+			fprintf(f, "null");
+		fprintf(f, "}");
+	}
 	fprintf(f, "}\n");
 	if (fclose(f) && !r->write_failed)
 		r->write_failed = errno ? errno : EIO;
@@ -488,6 +691,10 @@ static int open_session(struct rec *r)
 	fprintf(r->fps, "%s\n", gfxstat_gfx_fps_header);
 	fprintf(r->drop, "%s\n", gfxstat_gfx_drop_header);
 	r->gfx = gfxstat_gfx_model_new(&go, &gs);
+	if (r->screens_s > 0 && (rc = screens_open(r))) {
+		cli_error("cannot write the screenshots in '%s': %s", r->dir, strerror(rc));
+		return CLI_OUTPUT;
+	}
 	r->ready = 1;
 	on_source(r);
 	return r->write_failed ? CLI_OUTPUT : CLI_OK;
@@ -506,6 +713,11 @@ static void close_session(struct rec *r)
 		r->write_failed = r->pf.write_failed;
 	if (cmd_context_close(&r->ctx) && !r->write_failed)
 		r->write_failed = r->ctx.write_failed;
+	if (r->shots_csv && fclose(r->shots_csv) && !r->write_failed)
+		r->write_failed = errno ? errno : EIO;
+	r->shots_csv = NULL;
+	gfxstat_screens_free(r->shots);
+	r->shots = NULL;
 	gfxstat_gfx_model_free(r->gfx);
 	gfxstat_metrics_free(r->m);
 	cli_live_free(r->live);
@@ -648,6 +860,8 @@ int cmd_record_one(struct rec *r)
 	r->next_view = r->t0 + 1.0;
 	rc = gfxstat_capture_run(r->cap);
 	code = cmd_record_exit(rc);
+	/* the screenshot under way is kept (the device may be gone: a few seconds at most) */
+	screens_poll(r, 1);
 	/* whatever stopped it: everything kept and summarised */
 	if (r->gfx)
 		gfxstat_gfx_model_finish(r->gfx);

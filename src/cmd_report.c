@@ -10,15 +10,18 @@
 
 #include "cli.h"
 #include "cli_gate.h"
+#include "cli_input.h"
 #include "cli_output.h"
 #include "cli_source.h"
 #include "cmd_report.h"
+#include "cmd_report_lanes.h"
 #include "cmd_report_view.h"
 #include "gfxstat/gfxstat.h"
 #include "gfxstat/gfxstat_cause.h"
 #include "gfxstat/gfxstat_source.h"
 
-enum { OPT_TITLE = 256, OPT_HISTORY, OPT_COMPARE, OPT_DB, OPT_APP, OPT_METRIC, OPT_BY };
+enum { OPT_TITLE = 256, OPT_HISTORY, OPT_COMPARE, OPT_DB, OPT_APP, OPT_METRIC, OPT_BY, OPT_BASE,
+       OPT_NEW };
 
 static const struct cli_opt report_opts[] = {
 	{ 'o', "output", "FILE", "where to write the report (report.html; for one session folder, "
@@ -27,6 +30,8 @@ static const struct cli_opt report_opts[] = {
 	{ 'q', "quiet", NULL, "no warnings about skipped input lines" },
 	{ OPT_HISTORY, "history", NULL, "a trend page of --app from the history store, no INPUT" },
 	{ OPT_COMPARE, "compare", NULL, "BASE NEW side by side, with compare's table" },
+	{ OPT_BASE, "base", "INPUT", "--compare: one of BASE's inputs (repeatable; NEW's: --new)" },
+	{ OPT_NEW, "new", "INPUT", "--compare: one of NEW's inputs (repeatable)" },
 	{ OPT_DB, "db", "PATH|URL", "--history: the store (SQLite file or postgresql:// URL)" },
 	{ OPT_APP, "app", "PKG", "--history: the app (required); --compare: only this app" },
 	{ OPT_METRIC, "metric", "NAME", "--history: a metric to draw (repeatable; all of compare's)" },
@@ -41,17 +46,27 @@ static const char report_details[] =
 	"The page tells the story top to bottom: per app a verdict (smooth, noticeable jank or\n"
 	"janky: thresholds on the janky share and on FPS against the content's rate), its worst\n"
 	"moment and the top cause of its janky frames; a timeline of FPS, frame times and janky\n"
-	"frames on one time axis (seconds from the first frame), zoomed together; then the\n"
-	"details, and every other tool's metrics folded.\n"
-	"A folder of sessions (one per iteration or device), given alone, gets one report per\n"
-	"session (SESSION/report.html) and an index page linking them (DIR/index.html, or -o).\n"
+	"frames on one time axis (seconds from the first frame), zoomed together, with lanes of\n"
+	"the system's context where the recording has it (CPU frequency and load per cluster,\n"
+	"GPU, temperature, power: a trace's own events, a session's context.csv) and a session's\n"
+	"screenshots (record --screenshots) as thumbnails, larger on hover (at most 120, scaled\n"
+	"down and embedded; the page says how many were left out); then the details, and every\n"
+	"other tool's metrics folded.\n"
+	"A run folder (one session per iteration or device), given alone, gets one report per\n"
+	"session (SESSION/report.html) and an index page (DIR/index.html, or -o): the device,\n"
+	"the date, per recording FPS, janky share, p90 and a small FPS chart, mean +- sd over\n"
+	"them and the command comparing the run with another. A folder of recordings gets the\n"
+	"same in DIR/reports/. Folders are expanded as compare expands them.\n"
 	"The file holds all data, style and script (uPlot, embedded at build time): it opens\n"
 	"from disk in any browser with no network. The summary and tables read without\n"
 	"JavaScript; the numbers are those of 'gfxstat analyze --json' (see docs/report.md).\n"
 	"--history (no INPUT) draws, per metric, --app's trend from the history store: each\n"
 	"group's mean with its min-max and sd, significant steps marked, the numbers of 'gfxstat\n"
-	"trend --format json'. --compare BASE NEW overlays both sides' FPS timelines and\n"
-	"frame-time distributions per app, with the table of 'gfxstat compare --format json'.\n"
+	"trend --format json', after a summary of the latest group against the previous one.\n"
+	"--compare BASE NEW (or --base INPUT... --new INPUT..., as compare takes them) shows\n"
+	"per app the verdict coloured by compare's own (red worse, green better, grey no\n"
+	"significant change), both sides' FPS and frame-time timelines and frame-time CDFs\n"
+	"overlaid, and the table of 'gfxstat compare --format json'.\n"
 	"\n"
 	"Exit status: 0 ok, 2 usage, 3 unreadable input or no frames, 5 cannot write.\n";
 
@@ -60,7 +75,8 @@ static const struct cli_cmd report_cmd = {
 	"gfxstat report [-o FILE.html] [--title TEXT] [-q] INPUT...\n"
 	"       gfxstat report --history --app PKG [--metric NAME]... [--by label|version|day]\n"
 	"                      [--db PATH|URL] [-o FILE.html]\n"
-	"       gfxstat report --compare [--app PKG] [-o FILE.html] BASE NEW",
+	"       gfxstat report --compare [--app PKG] [-o FILE.html] BASE NEW\n"
+	"       gfxstat report --compare [--app PKG] [-o FILE.html] --base INPUT... --new INPUT...",
 	"One self-contained HTML report: a verdict per app, a timeline, janky frames, details.",
 	report_details,
 	report_opts,
@@ -70,6 +86,8 @@ struct report_run {
 	const char *out, *title;
 	int history, compare;
 	struct cli_report_view view;
+	char **side[2];   /* --compare's --base and --new operands */
+	size_t nside[2];
 	struct cli_source *src;
 	struct gfxstat_metrics_opts mo;
 	struct gfxstat_metrics *m;
@@ -77,7 +95,7 @@ struct report_run {
 	struct gfxstat_gfx_model *gfx;
 	int lib_rc;
 	unsigned long long frames;
-	char head[300]; /* the busiest app (or layer): frames, FPS, janky, for an index page */
+	struct cli_report_head *head; /* the busiest app (or layer), for an index page, or NULL */
 	struct gfxstat_cause why; /* the cause of the frame at hand (large: not on the stack) */
 };
 
@@ -101,6 +119,19 @@ static int report_opt(void *user, int id, const char *arg)
 	case OPT_COMPARE:
 		r->compare = 1;
 		return 0;
+	case OPT_BASE:
+	case OPT_NEW: {
+		int k = id == OPT_NEW;
+		char **n = realloc(r->side[k], (r->nside[k] + 1) * sizeof(*n));
+
+		if (!n) {
+			cli_error("out of memory");
+			return -1;
+		}
+		r->side[k] = n;
+		n[r->nside[k]++] = (char *)arg;
+		return 0;
+	}
 	case OPT_DB:
 		r->view.db = arg;
 		return 0;
@@ -149,11 +180,24 @@ static int report_view(struct report_run *r, int nin, char **in)
 		cli_error("--db, --by and --metric go with --history");
 		return CLI_USAGE;
 	}
-	if (nin != 2) {
-		cli_error("--compare takes two inputs, BASE and NEW, not %d", nin);
+	if (!r->nside[0] != !r->nside[1]) {
+		cli_error("--base and --new go together: each side needs one or more inputs");
 		return CLI_USAGE;
 	}
-	return cli_report_compare(&r->view, in[0], in[1]);
+	if (r->nside[0]) {
+		if (nin) {
+			cli_error("with --base and --new, no other input ('%s')", in[0]);
+			return CLI_USAGE;
+		}
+		return cli_report_compare(&r->view, r->side[0], r->nside[0], r->side[1],
+					  r->nside[1]);
+	}
+	if (nin != 2) {
+		cli_error("--compare takes two inputs, BASE and NEW, not %d (several a side: --base "
+			  "INPUT... --new INPUT...)", nin);
+		return CLI_USAGE;
+	}
+	return cli_report_compare(&r->view, in, 1, in + 1, 1);
 }
 
 /*
@@ -212,17 +256,12 @@ static int is_file(const char *dir, const char *name, char *path, size_t cap)
 
 const char *cli_report_input(const char *path)
 {
-	static const char *const raw[] = { "trace.txt.gz", "latency.txt.gz", "gfxinfo.txt.gz",
-					   "trace.pftrace", "gfxstat.pftrace" };
 	static char buf[4096];
-	size_t i;
 
 	if (!is_dir(path))
 		return path;
-	for (i = 0; i < sizeof(raw) / sizeof(raw[0]); i++)
-		if (is_file(path, raw[i], buf, sizeof(buf)))
-			return buf;
-	return NULL;
+	/* a session's capture, found as compare and every other command find it */
+	return cli_session_capture(path, buf, sizeof(buf));
 }
 
 /* "model" and "android" of a session's device.json, for the header (no JSON parser here:
@@ -254,6 +293,8 @@ static void device_meta(struct report_run *r, const char *dir)
 	}
 	if (line[0])
 		gfxstat_html_meta(r->h, "device", line);
+	if (line[0] && r->head)
+		snprintf(r->head->device, sizeof(r->head->device), "%s", line);
 }
 
 /* A seed output folder: fps.csv rows, header left out. Return: CLI_OK or CLI_INPUT. */
@@ -341,10 +382,11 @@ static int write_report(struct report_run *r, char **inputs, int n)
 	return cli_output_finish(&out, 1);
 }
 
-/* The app (else the layer) with the most frames, in one line for the index page. */
+/* The app (else the layer) with the most frames, for the index page. */
 static void headline(struct report_run *r)
 {
 	const struct gfxstat_layer_metrics *b = NULL;
+	struct cli_report_head *h = r->head;
 	size_t i, n = r->frames ? gfxstat_metrics_count(r->m) : 0;
 
 	for (i = 0; i < n; i++) {
@@ -353,10 +395,22 @@ static void headline(struct report_run *r)
 		if (!b || l->is_app > b->is_app || (l->is_app == b->is_app && l->frames > b->frames))
 			b = l;
 	}
-	if (b)
-		snprintf(r->head, sizeof(r->head), "%s: %llu frames, %.3f FPS, %.2f %% janky",
-			 b->name, (unsigned long long)b->frames, b->fps,
-			 b->frames ? 100.0 * (double)b->janky_frames / (double)b->frames : 0.0);
+	if (!b || !h)
+		return;
+	snprintf(h->line, sizeof(h->line), "%s: %llu frames, %.1f FPS, %.1f %% janky", b->name,
+		 (unsigned long long)b->frames, b->fps,
+		 b->frames ? 100.0 * (double)b->janky_frames / (double)b->frames : 0.0);
+	snprintf(h->app, sizeof(h->app), "%s", b->name);
+	h->fps = cli_metric_value(b, CLI_M_FPS);
+	h->janky_pct = cli_metric_value(b, CLI_M_JANKY_PCT);
+	h->p90_ms = cli_metric_value(b, CLI_M_P90);
+	h->duration_s = b->duration_s;
+	free(h->wfps);
+	h->nw = 0;
+	if ((h->wfps = malloc((b->nwindows ? b->nwindows : 1) * sizeof(*h->wfps)))) {
+		memcpy(h->wfps, b->window_fps, b->nwindows * sizeof(*h->wfps));
+		h->nw = b->nwindows;
+	}
 }
 
 static int run(struct report_run *r, char **inputs, int n)
@@ -369,6 +423,8 @@ static int run(struct report_run *r, char **inputs, int n)
 	gfxstat_gfx_opts_init(&go);
 	/* causes from thread states where the trace has the scheduler's events, as analyze */
 	cli_source_thread_states();
+	/* the trace's CPU, GPU, thermal and power series: the timeline's context lanes */
+	cli_source_system(r->mo.window_ns);
 	sink.user = r->h = gfxstat_html_new(cli_report_assets);
 	r->m = gfxstat_metrics_new(&r->mo);
 	r->gfx = gfxstat_gfx_model_new(&go, &sink);
@@ -402,6 +458,9 @@ static int run(struct report_run *r, char **inputs, int n)
 			continue;
 		}
 		input_meta(r, path, &src);
+		/* the context lanes and a session's screenshots, on the frames' clock */
+		if (!r->lib_rc)
+			r->lib_rc = cli_report_lanes(r->h, is_dir(inputs[i]) ? inputs[i] : NULL, &src);
 		cli_source_report(&src, 0);
 		/* the report of a damaged input is written (what could be read, said in it), and
 		 * the run exits 3 as every command does */
@@ -461,121 +520,26 @@ int cli_report_write(const char *session_dir, const char *out)
 	return run(&r, inputs, 1);
 }
 
-/* A session folder of a run: a raw capture, or a seed fps.csv. */
+int cli_report_one(const char *input, const char *out, struct cli_report_head *head)
+{
+	struct report_run r;
+	char *inputs[1];
+
+	memset(&r, 0, sizeof(r));
+	gfxstat_metrics_opts_init(&r.mo);
+	r.out = out;
+	r.head = head;
+	inputs[0] = (char *)input;
+	cli_source_end_recording(); /* each recording of an index on its own */
+	return run(&r, inputs, 1);
+}
+
+/* A session folder of a run: a raw capture, or an fps.csv of android_FPS_frome_GFX. */
 static int is_session(const char *dir)
 {
 	char path[4096];
 
 	return is_dir(dir) && (cli_report_input(dir) || is_file(dir, "fps.csv", path, sizeof(path)));
-}
-
-static int session_entry(const struct dirent *e)
-{
-	return e->d_name[0] != '.';
-}
-
-static void put_html(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '"')
-			fputs("&quot;", f);
-		else
-			fputc(*s, f);
-	}
-}
-
-/*
- * A folder of sessions (one per iteration or device, as `record --all` writes them): one
- * report per session, written beside it (SESSION/report.html), and an index page linking
- * them. Return: CLI_OK, or the worst exit status of a session's report.
- */
-static int report_index(const char *dir, const char *out, const char *title)
-{
-	struct dirent **ents = NULL;
-	char path[4096], index[4096];
-	int i, n = scandir(dir, &ents, session_entry, alphasort), rc = CLI_OK, found = 0;
-	struct cli_output io;
-	FILE *f;
-
-	snprintf(index, sizeof(index), "%s/index.html", dir);
-	if (!out)
-		out = index;
-	if (n < 0) {
-		cli_error("cannot read '%s': %s", dir, strerror(errno));
-		rc = CLI_INPUT;
-		goto done;
-	}
-	if (cli_output_create(&io, out, 0)) {
-		rc = CLI_OUTPUT;
-		goto done;
-	}
-	f = io.f;
-	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-	      "<meta name=\"generator\" content=\"gfxstat\"><title>", f);
-	put_html(f, title ? title : dir);
-	fputs("</title><style>body{font:14px/1.4 system-ui,sans-serif;margin:1em 2em}"
-	      "td,th{border:1px solid #ddd;padding:2px 8px;text-align:left}"
-	      "table{border-collapse:collapse}</style></head><body><h1>", f);
-	put_html(f, title ? title : dir);
-	fputs("</h1><table id=\"sessions\"><tr><th>session</th><th>busiest app</th></tr>\n", f);
-	for (i = 0; i < n && !cli_interrupted(); i++) {
-		struct report_run r;
-		char *inputs[1], rel[4200];
-		int src;
-
-		snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
-		if (!is_session(path))
-			continue;
-		found++;
-		cli_source_end_recording(); /* each session is a recording of its own */
-		memset(&r, 0, sizeof(r));
-		gfxstat_metrics_opts_init(&r.mo);
-		snprintf(rel, sizeof(rel), "%s/report.html", path);
-		r.out = rel;
-		inputs[0] = path;
-		src = run(&r, inputs, 1);
-		rc = src > rc ? src : rc;
-		fputs("<tr><td>", f);
-		if (src == CLI_OK || r.head[0]) {
-			/* relative to the index, which sits in @dir unless -o put it elsewhere */
-			fputs("<a class=\"session\" href=\"", f);
-			put_html(f, out == index ? ents[i]->d_name : path);
-			fputs("/report.html\">", f);
-			put_html(f, ents[i]->d_name);
-			fputs("</a></td><td>", f);
-			put_html(f, r.head[0] ? r.head : "no frames");
-		} else {
-			put_html(f, ents[i]->d_name);
-			fprintf(f, "</td><td>no report (exit status %d; see gfxstat report %s)", src,
-				ents[i]->d_name);
-		}
-		fputs("</td></tr>\n", f);
-	}
-	fprintf(f, "</table><p><span id=\"session-count\">%d</span> sessions.</p></body></html>\n",
-		found);
-	if (cli_interrupted()) {
-		cli_output_close(&io, 0);
-		rc = cli_interrupted();
-	} else if (!found) {
-		cli_output_close(&io, 0);
-		cli_error("%s: no capture, no fps.csv, and no session folder in it", dir);
-		rc = CLI_INPUT;
-	} else {
-		int wrc = cli_output_finish(&io, 1);
-
-		rc = wrc ? wrc : rc;
-	}
-done:
-	for (i = 0; i < n; i++)
-		free(ents[i]);
-	free(ents);
-	return rc;
 }
 
 int cmd_report(int argc, char **argv)
@@ -592,8 +556,19 @@ int cmd_report(int argc, char **argv)
 		return CLI_OK;
 	if (first < 0)
 		return CLI_USAGE;
-	if (r.history || r.compare)
-		return report_view(&r, argc - first, argv + first);
+	if ((r.nside[0] || r.nside[1]) && !r.compare) {
+		cli_error("--base and --new go with --compare");
+		free(r.side[0]);
+		free(r.side[1]);
+		return CLI_USAGE;
+	}
+	if (r.history || r.compare) {
+		int vrc = report_view(&r, argc - first, argv + first);
+
+		free(r.side[0]);
+		free(r.side[1]);
+		return vrc;
+	}
 	if (r.view.db || r.view.app || r.view.by || r.view.nmetrics) {
 		cli_error("--db, --app, --by and --metric go with --history or --compare");
 		return CLI_USAGE;
@@ -603,8 +578,8 @@ int cmd_report(int argc, char **argv)
 		return CLI_USAGE;
 	}
 	if (first + 1 == argc && is_dir(argv[first]) && !is_session(argv[first]))
-		return report_index(argv[first], strcmp(r.out, "report.html") ? r.out : NULL,
-				    r.title);
+		return cli_report_index(argv[first], strcmp(r.out, "report.html") ? r.out : NULL,
+					r.title);
 	if (first + 1 == argc && is_dir(argv[first]) && !strcmp(r.out, "report.html") &&
 	    cli_report_input(argv[first])) {
 		snprintf(path, sizeof(path), "%s/report.html", argv[first]);

@@ -24,4 +24,24 @@ int cli_report_write(const char *session_dir, const char *out);
  */
 const char *cli_report_input(const char *path);
 
+/* What an index page says of one recording's report: its busiest app (else layer). */
+struct cli_report_head {
+	char line[300];          /* "APP: N frames, F FPS, J % janky", or "" with no frames */
+	char app[160];
+	double fps, janky_pct, p90_ms, duration_s; /* compare's values (cli_metric_value()) */
+	double *wfps;            /* FPS of each full window (malloc'ed; free it) */
+	size_t nw;
+	char device[600];        /* from the session's device.json, or "" */
+};
+
+/*
+ * cli_report_one() - the report of one recording @input (a file or a session folder) into
+ * @out, and its headline into @head (may be NULL)
+ * Return: CLI_OK, or an exit code after printing why.
+ */
+int cli_report_one(const char *input, const char *out, struct cli_report_head *head);
+
+/* the index page of a run folder or a folder of recordings (cmd_report_index.c) */
+int cli_report_index(const char *dir, const char *out, const char *title);
+
 #endif

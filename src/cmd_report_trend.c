@@ -35,13 +35,73 @@ static const char *const trend_head[TREND_COLS] = { "group", "runs", "mean", "sd
 static const char *const trend_keys[TREND_COLS] = { "key", "runs", "mean", "sd", "min", "max",
 						    "step", "ci", "sig" };
 
-/* one table's cells, kept as text */
+/* one table's cells, kept as text, and its last two groups for the summary */
 struct trend_table {
 	char *text;     /* rows x TREND_COLS x 64 */
 	const char **cells;
 	size_t rows, cap;
 	int err;
+	struct cli_trend_point last, prev; /* their key and values are not kept: see keys */
+	char last_key[64], prev_key[64];
 };
+
+#define SUM_COLS 7
+
+static const char *const sum_head[SUM_COLS] = { "metric", "previous", "latest", "change",
+						"95% interval", "verdict", "runs (previous, latest)" };
+static const char *const sum_keys[SUM_COLS] = { "metric", "prev", "latest", "diff", "ci",
+						"verdict", "runs" };
+
+/* three significant digits, as the page's charts and the compare page print them */
+static void num3(char *b, size_t cap, double v, int sign)
+{
+	double a = fabs(v);
+	int dec = a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : a >= 0.1 ? 3 : 4;
+
+	snprintf(b, cap, sign ? "%+.*f" : "%.*f", dec, v);
+}
+
+/* a metric's row of the summary: its latest group against the previous one, with trend's
+ * step, interval and significance (the verdict's direction from cli_metrics[]) */
+static void summary_row(char *c, const char *metric, const struct trend_table *t)
+{
+	int mi = cli_metric_find(metric, strlen(metric));
+	int higher = mi >= 0 && cli_metrics[mi].higher_better;
+	const char *unit = mi >= 0 ? cli_metrics[mi].unit : "";
+	const struct cli_trend_point *l = &t->last, *p = &t->prev;
+	char a[32], b[32];
+	size_t k;
+
+	for (k = 0; k < SUM_COLS; k++)
+		c[k * 64] = 0;
+	snprintf(c, 64, "%s", metric);
+	num3(a, sizeof(a), p->mean, 0);
+	if (t->rows > 1)
+		snprintf(c + 64, 64, "%.36s: %.16s%s%.6s", t->prev_key, a, unit[0] ? " " : "", unit);
+	num3(a, sizeof(a), l->mean, 0);
+	snprintf(c + 128, 64, "%.36s: %.16s%s%.6s", t->last_key, a, unit[0] ? " " : "", unit);
+	if (l->has_step) {
+		num3(a, sizeof(a), l->diff, 1);
+		snprintf(c + 192, 64, "%s", a);
+	}
+	if (l->has_ci) {
+		num3(a, sizeof(a), l->lo, 1);
+		num3(b, sizeof(b), l->hi, 1);
+		snprintf(c + 256, 64, "[%.24s, %.24s]", a, b);
+	}
+	if (!l->has_step)
+		snprintf(c + 320, 64, "one group only");
+	else if (!l->has_ci)
+		snprintf(c + 320, 64, "not known (a group of 1 run)");
+	else if (!l->significant)
+		snprintf(c + 320, 64, "no significant change");
+	else
+		snprintf(c + 320, 64, "%s", (l->diff > 0) == higher ? "better" : "worse");
+	if (t->rows > 1)
+		snprintf(c + 384, 64, "%zu, %zu", p->runs, l->runs);
+	else
+		snprintf(c + 384, 64, "%zu", l->runs);
+}
 
 static void trend_point(void *user, const struct cli_trend_point *p)
 {
@@ -75,13 +135,23 @@ static void trend_point(void *user, const struct cli_trend_point *p)
 		snprintf(c + 448, 64, "[%+.3f, %+.3f]", p->lo, p->hi);
 	snprintf(c + 512, 64, "%s", p->significant ? "*" : "");
 	t->rows++;
+	/* the summary's two groups (their strings copied: @p's are the caller's) */
+	t->prev = t->last;
+	memcpy(t->prev_key, t->last_key, sizeof(t->prev_key));
+	t->last = *p;
+	t->last.values = NULL;
+	t->last.key = NULL;
+	snprintf(t->last_key, sizeof(t->last_key), "%s", p->key);
 }
 
 int cli_report_history(const struct cli_report_view *v)
 {
 	struct cli_store *st = NULL;
 	struct trend_table tt[CLI_REPORT_MAX_METRICS];
-	struct gfxstat_html_table tab[CLI_REPORT_MAX_METRICS];
+	struct gfxstat_html_table tab[CLI_REPORT_MAX_METRICS + 1];
+	char *sum_text = NULL;
+	const char *sum_cells[CLI_REPORT_MAX_METRICS * SUM_COLS];
+	size_t nsum = 0;
 	const char *names[CLI_REPORT_MAX_METRICS], *meta[8];
 	char title[512], db[4096], captions[CLI_REPORT_MAX_METRICS][96];
 	struct cli_sbuf data = { 0 };
@@ -138,6 +208,31 @@ int cli_report_history(const struct cli_report_view *v)
 			  v->label || v->device ? " that match" : "");
 		rc = CLI_INPUT;
 	}
+	/* the summary first: per metric, the latest group against the previous one */
+	if (!rc && !(sum_text = calloc(nm ? nm : 1, SUM_COLS * 64))) {
+		cli_error("out of memory");
+		rc = CLI_INPUT;
+	}
+	for (i = 0; i < nm && !rc; i++) {
+		if (!tt[i].rows)
+			continue;
+		summary_row(sum_text + nsum * SUM_COLS * 64, names[i], &tt[i]);
+		for (r = 0; r < SUM_COLS; r++)
+			sum_cells[nsum * SUM_COLS + r] = sum_text + nsum * SUM_COLS * 64 + r * 64;
+		nsum++;
+	}
+	if (!rc && nsum) {
+		memset(&tab[ntab], 0, sizeof(tab[ntab]));
+		tab[ntab].id = "trend-summary";
+		tab[ntab].caption = "Latest against previous (green: significantly better, red: "
+				    "significantly worse, by Welch's 95 % interval)";
+		tab[ntab].ncols = SUM_COLS;
+		tab[ntab].nrows = nsum;
+		tab[ntab].head = sum_head;
+		tab[ntab].keys = sum_keys;
+		tab[ntab].cells = sum_cells;
+		ntab++;
+	}
 	for (i = 0; i < nm && !rc; i++) {
 		const char **cells;
 
@@ -193,6 +288,7 @@ int cli_report_history(const struct cli_report_view *v)
 		free(tt[i].text);
 		free(tt[i].cells);
 	}
+	free(sum_text);
 	free(data.p);
 	return rc;
 }

@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "cli_gate.h"
+#include "cli_input.h"
 #include "cli_output.h"
 #include "cli_source.h"
 #include "cli_store.h"
@@ -130,82 +131,49 @@ struct app_hist {
 };
 
 struct cmp_side {
-	const char *path;
-	char **recs;
-	size_t nrec;
+	char *const *args;      /* the side's operands, as compare takes them */
+	size_t nargs;
+	struct cli_inputs in;   /* expanded as compare expands them: one recording a file */
 	struct app_hist *h;
 	size_t nh;
-	int err;
 };
 
-static int is_dir(const char *p)
-{
-	struct stat st;
-
-	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static int push_rec(struct cmp_side *s, const char *path)
-{
-	char **n = realloc(s->recs, (s->nrec + 1) * sizeof(*n));
-
-	if (!n || !(n[s->nrec] = strdup(path)))
-		return -1;
-	s->recs = n;
-	s->nrec++;
-	return 0;
-}
-
-static int failed_iteration(const char *dir)
-{
-	char p[4200], buf[4096];
-	size_t n;
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/iteration.json", dir);
-	if (!(f = fopen(p, "r")))
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	return strstr(buf, "\"failed\":true") != NULL;
-}
-
-static int sub_entry(const struct dirent *e)
-{
-	return e->d_name[0] != '.';
-}
-
-/* as compare takes a side: a file, a session folder, a run folder of sessions (the failed
- * iterations left out, as compare leaves them out) */
-static int side_recordings(struct cmp_side *s)
-{
-	struct dirent **ents = NULL;
-	const char *in;
-	char p[4096];
-	int i, n;
-
-	if (!is_dir(s->path))
-		return push_rec(s, s->path);
-	if ((in = cli_report_input(s->path)))
-		return push_rec(s, in);
-	n = scandir(s->path, &ents, sub_entry, alphasort);
-	for (i = 0; i < n; i++) {
-		snprintf(p, sizeof(p), "%s/%s", s->path, ents[i]->d_name);
-		if (is_dir(p) && (in = cli_report_input(p)) && !failed_iteration(p) &&
-		    push_rec(s, in))
-			s->err = 1;
-		free(ents[i]);
-	}
-	free(ents);
-	return s->err || !s->nrec ? -1 : 0;
-}
+/* one app's frames in the recording at hand: when each was presented and its interval */
+struct rec_app {
+	char *app;
+	int64_t *t, *iv;
+	size_t n, cap;
+};
 
 struct cmp_read {
 	struct cmp_side *side;
 	struct gfxstat_metrics *m;
+	struct rec_app *ra;
+	size_t nra;
 	int lib_rc;
 };
+
+static struct rec_app *rec_app_of(struct cmp_read *c, const struct gfxstat_str *app)
+{
+	struct rec_app *a;
+	size_t i;
+
+	for (i = 0; i < c->nra; i++)
+		if (strlen(c->ra[i].app) == app->n && !memcmp(c->ra[i].app, app->p, app->n))
+			return &c->ra[i];
+	a = realloc(c->ra, (c->nra + 1) * sizeof(*a));
+	if (!a)
+		return NULL;
+	c->ra = a;
+	a = &a[c->nra];
+	memset(a, 0, sizeof(*a));
+	if (!(a->app = malloc(app->n + 1)))
+		return NULL;
+	memcpy(a->app, app->p, app->n);
+	a->app[app->n] = 0;
+	c->nra++;
+	return a;
+}
 
 static struct app_hist *hist_of(struct cmp_side *s, const struct gfxstat_str *app)
 {
@@ -233,6 +201,7 @@ static int cmp_frame(void *user, const struct gfxstat_frame *f)
 {
 	struct cmp_read *c = user;
 	struct app_hist *h;
+	struct rec_app *a;
 	double ms;
 	size_t b;
 
@@ -247,14 +216,71 @@ static int cmp_frame(void *user, const struct gfxstat_frame *f)
 	b = ms / HIST_BIN_MS >= HIST_BINS - 1 ? HIST_BINS - 1 : (size_t)(ms / HIST_BIN_MS);
 	h->count[b]++;
 	h->frames++;
+	if (!(a = rec_app_of(c, &f->app)))
+		return c->lib_rc = GFXSTAT_E_NOMEM;
+	if (a->n == a->cap) {
+		size_t nc = a->cap ? 2 * a->cap : 1024;
+		int64_t *nt = realloc(a->t, nc * sizeof(*nt)), *ni;
+
+		if (nt)
+			a->t = nt;
+		if (!nt || !(ni = realloc(a->iv, nc * sizeof(*ni))))
+			return c->lib_rc = GFXSTAT_E_NOMEM;
+		a->iv = ni;
+		a->cap = nc;
+	}
+	a->t[a->n] = f->present_ns;
+	a->iv[a->n++] = f->interval_ns;
 	return 0;
 }
 
-/* one recording: its apps' FPS windows into @b; frame times into the side's histograms */
+/* at most this many frame times a recording and app on the page: past it, each drawn point
+ * is the longest frame of its run of frames, so that no janky frame is hidden */
+#define FT_MAX_POINTS 20000
+
+/* @a's frame times as "ft_s" (seconds from @t0) and "ft_ms" */
+static void frame_times(struct cli_sbuf *b, const struct rec_app *a, int64_t t0)
+{
+	size_t step = a->n > FT_MAX_POINTS ? (a->n + FT_MAX_POINTS - 1) / FT_MAX_POINTS : 1;
+	size_t i, k, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		cli_sb_puts(b, pass ? "],\"ft_ms\":[" : ",\"ft_s\":[");
+		for (i = 0; i < a->n; i += step) {
+			size_t best = i;
+
+			for (k = i + 1; k < i + step && k < a->n; k++)
+				if (a->iv[k] > a->iv[best])
+					best = k;
+			if (pass)
+				cli_sb_printf(b, "%s%.3f", i ? "," : "", (double)a->iv[best] / 1e6);
+			else
+				cli_sb_printf(b, "%s%.4f", i ? "," : "",
+					      (double)(a->t[best] - t0) / 1e9);
+		}
+	}
+	cli_sb_puts(b, "]");
+}
+
+static void rec_apps_free(struct cmp_read *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nra; i++) {
+		free(c->ra[i].app);
+		free(c->ra[i].t);
+		free(c->ra[i].iv);
+	}
+	free(c->ra);
+	c->ra = NULL;
+	c->nra = 0;
+}
+
+/* one recording: its apps' FPS windows and frame times into @b; frame times into the side's histograms */
 static int read_recording(struct cmp_side *s, const char *path, struct cli_sbuf *b)
 {
 	struct gfxstat_metrics_opts mo;
-	struct cmp_read c = { s, NULL, 0 };
+	struct cmp_read c = { s, NULL, NULL, 0, 0 };
 	struct cli_source src;
 	size_t i, n, k, na = 0;
 	int64_t t0 = GFXSTAT_NS_NONE;
@@ -269,6 +295,7 @@ static int read_recording(struct cmp_side *s, const char *path, struct cli_sbuf 
 	rc = cli_source_read(path, cmp_frame, &c, &src);
 	if (rc) {
 		gfxstat_metrics_free(c.m);
+		rec_apps_free(&c);
 		return rc;
 	}
 	cli_source_report(&src, 0);
@@ -276,6 +303,7 @@ static int read_recording(struct cmp_side *s, const char *path, struct cli_sbuf 
 	if (c.lib_rc || gfxstat_metrics_finish(c.m)) {
 		cli_error("%s: %s", path, gfxstat_strerror(c.lib_rc ? c.lib_rc : GFXSTAT_E_NOMEM));
 		gfxstat_metrics_free(c.m);
+		rec_apps_free(&c);
 		return CLI_INPUT;
 	}
 	n = gfxstat_metrics_count(c.m);
@@ -303,20 +331,30 @@ static int read_recording(struct cmp_side *s, const char *path, struct cli_sbuf 
 			  (double)mo.window_ns / 1e9);
 		for (k = 0; k < l->nwindows; k++)
 			cli_sb_printf(b, "%s%.3f", k ? "," : "", l->window_fps[k]);
-		cli_sb_puts(b, "]}");
+		cli_sb_puts(b, "]");
+		for (k = 0; k < c.nra; k++)
+			if (!strcmp(c.ra[k].app, l->app))
+				frame_times(b, &c.ra[k], t0 == GFXSTAT_NS_NONE ? l->first_ns : t0);
+		cli_sb_puts(b, "}");
 	}
 	cli_sb_puts(b, "]}");
 	gfxstat_metrics_free(c.m);
+	rec_apps_free(&c);
 	return CLI_OK;
 }
 
-/* `gfxstat compare --format json [--app PKG] BASE NEW`, its standard output kept in @f */
-static int compare_json(const struct cli_report_view *v, const char *base, const char *new_,
-			FILE *f)
+/* `gfxstat compare --format json [--app PKG] --base B... --new N...`, its standard output
+ * kept in @f: the page's numbers are compare's own */
+static int compare_json(const struct cli_report_view *v, const struct cmp_side *s, FILE *f)
 {
-	char *av[8];
+	char **av = malloc((2 * (s[0].nargs + s[1].nargs) + 8) * sizeof(*av));
 	int ac = 0, saved, rc;
+	size_t k, i;
 
+	if (!av) {
+		cli_error("out of memory");
+		return CLI_INPUT;
+	}
 	av[ac++] = "compare";
 	av[ac++] = "--format";
 	av[ac++] = "json";
@@ -324,8 +362,11 @@ static int compare_json(const struct cli_report_view *v, const char *base, const
 		av[ac++] = "--app";
 		av[ac++] = (char *)v->app;
 	}
-	av[ac++] = (char *)base;
-	av[ac++] = (char *)new_;
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < s[k].nargs; i++) {
+			av[ac++] = k ? "--new" : "--base";
+			av[ac++] = s[k].args[i];
+		}
 	av[ac] = NULL;
 	fflush(stdout);
 	saved = dup(STDOUT_FILENO);
@@ -333,48 +374,73 @@ static int compare_json(const struct cli_report_view *v, const char *base, const
 		cli_error("cannot redirect standard output: %s", strerror(errno));
 		if (saved >= 0)
 			close(saved);
+		free(av);
 		return CLI_OUTPUT;
 	}
 	rc = cmd_compare(ac, av);
 	fflush(stdout);
 	dup2(saved, STDOUT_FILENO);
 	close(saved);
+	free(av);
 	return rc == CLI_JANK ? CLI_OK : rc;
+}
+
+/* a side's operands in one line, for the title and the header */
+static void side_name(const struct cmp_side *s, char *buf, size_t cap)
+{
+	size_t i, o = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < s->nargs && o < cap; i++)
+		o += (size_t)snprintf(buf + o, cap - o, "%s%s", i ? " " : "", s->args[i]);
 }
 
 static void side_free(struct cmp_side *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->nrec; i++)
-		free(s->recs[i]);
+	cli_inputs_free(&s->in);
 	for (i = 0; i < s->nh; i++)
 		free(s->h[i].app);
-	free(s->recs);
 	free(s->h);
 }
 
-int cli_report_compare(const struct cli_report_view *v, const char *base, const char *new_)
+int cli_report_compare(const struct cli_report_view *v, char *const *base, size_t nbase,
+		       char *const *new_, size_t nnew)
 {
 	struct cmp_side s[2];
 	struct cli_sbuf data = { 0 };
 	struct gfxstat_html_view view;
 	const char *meta[8];
-	char title[512], nb[160], nn[64];
+	char title[2100], nb[160], names[2][1024];
 	size_t i, k, b;
 	int rc = CLI_OK;
 	FILE *f = tmpfile();
 
 	memset(s, 0, sizeof(s));
-	s[0].path = base;
-	s[1].path = new_;
+	s[0].args = base;
+	s[0].nargs = nbase;
+	s[1].args = new_;
+	s[1].nargs = nnew;
 	if (!f) {
 		cli_error("cannot make a temporary file: %s", strerror(errno));
 		return CLI_OUTPUT;
 	}
-	rc = compare_json(v, base, new_, f);
+	/* compare first: it says what is wrong with an input, and decides the numbers */
+	rc = compare_json(v, s, f);
+	for (k = 0; k < 2 && !rc; k++) {
+		/* the same expansion as compare's (cli_input.c), failed iterations left out */
+		rc = cli_inputs_expand(s[k].args, s[k].nargs, CLI_INPUTS_EACH_FILE, &s[k].in);
+		if (!rc && !s[k].in.nfile) {
+			cli_error("%s: no recording to draw", s[k].args[0]);
+			rc = CLI_INPUT;
+		}
+		side_name(&s[k], names[k], sizeof(names[k]));
+	}
 	if (rc) {
 		fclose(f);
+		side_free(&s[0]);
+		side_free(&s[1]);
 		return rc;
 	}
 	cli_sb_puts(&data, "{\"view\":\"compare\",\"compare\":");
@@ -382,17 +448,12 @@ int cli_report_compare(const struct cli_report_view *v, const char *base, const 
 	fclose(f);
 	cli_sb_printf(&data, ",\"bin_ms\":%.3f,\"sides\":[", HIST_BIN_MS);
 	for (k = 0; k < 2 && !rc; k++) {
-		if (side_recordings(&s[k])) {
-			cli_error("%s: no recording to draw", s[k].path);
-			rc = CLI_INPUT;
-			break;
-		}
 		cli_sb_puts(&data, k ? ",{\"path\":" : "{\"path\":");
-		cli_sb_str(&data, s[k].path);
+		cli_sb_str(&data, names[k]);
 		cli_sb_puts(&data, ",\"recordings\":[");
-		for (i = 0; i < s[k].nrec && !rc; i++) {
+		for (i = 0; i < s[k].in.nfile && !rc; i++) {
 			cli_sb_puts(&data, i ? "," : "");
-			rc = read_recording(&s[k], s[k].recs[i], &data);
+			rc = read_recording(&s[k], s[k].in.file[i].path, &data);
 		}
 		cli_sb_puts(&data, "],\"hist\":[");
 		for (i = 0; i < s[k].nh; i++) {
@@ -415,15 +476,14 @@ int cli_report_compare(const struct cli_report_view *v, const char *base, const 
 		if (v->title)
 			snprintf(title, sizeof(title), "%s", v->title);
 		else
-			snprintf(title, sizeof(title), "gfxstat compare: %s vs %s", base, new_);
-		snprintf(nb, sizeof(nb), "%zu", s[0].nrec);
-		snprintf(nn, sizeof(nn), "%zu", s[1].nrec);
+			snprintf(title, sizeof(title), "gfxstat compare: %s vs %s", names[0],
+				 names[1]);
+		snprintf(nb, sizeof(nb), "%zu, %zu", s[0].in.nfile, s[1].in.nfile);
 		meta[0] = "base";
-		meta[1] = base;
+		meta[1] = names[0];
 		meta[2] = "new";
-		meta[3] = new_;
+		meta[3] = names[1];
 		meta[4] = "recordings (base, new)";
-		snprintf(nb + strlen(nb), sizeof(nb) - strlen(nb), ", %s", nn);
 		meta[5] = nb;
 		meta[6] = "made by";
 		meta[7] = "gfxstat " GFXSTAT_VERSION;

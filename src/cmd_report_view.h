@@ -27,11 +27,14 @@ struct cli_report_view {
 int cli_report_history(const struct cli_report_view *v);
 
 /*
- * cli_report_compare() - one page with BASE and NEW side by side: per app both FPS timelines
- * and frame-time distributions overlaid, and the table of `gfxstat compare --format json`
+ * cli_report_compare() - one page with BASE and NEW side by side: per app the verdict, both
+ * sides' FPS and frame-time timelines and frame-time distributions overlaid, and the table of
+ * `gfxstat compare --format json --base BASE... --new NEW...` (the sides' operands, expanded
+ * as compare expands them)
  * Return: CLI_OK, or an exit code after printing why.
  */
-int cli_report_compare(const struct cli_report_view *v, const char *base, const char *new_);
+int cli_report_compare(const struct cli_report_view *v, char *const *base, size_t nbase,
+		       char *const *new_, size_t nnew);
 
 /* The view pages' growable text buffer; a failed growth sticks (err). */
 struct cli_sbuf {

@@ -17,7 +17,8 @@
 	E(NO_EVENTS, "no ftrace events in the input")                       \
 	E(LIMIT, "a size limit was reached")                                \
 	E(ABORTED, "stopped by the caller")                                 \
-	E(OVERLAP, "inputs of one recording overlap in time")
+	E(OVERLAP, "inputs of one recording overlap in time")               \
+	E(UNSUPPORTED, "needs a library this build or host does not have")
 
 #define GFXSTAT_E__(code, msg) GFXSTAT_E_##code,
 enum gfxstat_errno {

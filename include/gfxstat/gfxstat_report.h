@@ -123,7 +123,7 @@ struct gfxstat_html_view {
  * gfxstat_html_view_write() - write one self-contained view page (the report's template,
  * style, script and charting library, @v's header and tables as plain HTML, @v->data as the
  * page's data block with '<' escaped, so that it cannot end the block)
- * @assets: as gfxstat_html_new() takes them
+ * @assets: as gfxstat_html_new() takes them, and "report_views.js" (the view pages' script)
  * Return: 0, GFXSTAT_E_NOMEM, GFXSTAT_E_INVAL when an asset is missing, or @fn's non-zero.
  */
 int gfxstat_html_view_write(const struct gfxstat_report_asset *assets,

@@ -92,7 +92,13 @@ struct gfxstat_html {
 	struct gx_hwhy *why;   /* the causes' classes and cluster keys (html_why.c) */
 	size_t nwhy, capwhy;
 	int why_sorted;
+	struct gx_hlanes *lanes; /* context lanes and screenshots (html_lanes.c), or NULL */
 };
+
+/* The context lanes' and screenshots' part of the data block: ,"ctx":[...],"shots":[...]
+ * (html_lanes.c), times in seconds from @t0. */
+GFXSTAT_HIDDEN void gx_html_lanes_data(struct gfxstat_html *h, int64_t t0, struct gx_wr *w);
+GFXSTAT_HIDDEN void gx_html_lanes_free(struct gfxstat_html *h);
 
 /* Mode switches kept at most (a display flapping between rates would be a long list). */
 #define GX_HTML_MAX_MODES 10000

@@ -43,6 +43,7 @@ void gfxstat_html_free(struct gfxstat_html *h)
 	free(h->seed);
 	free(h->modes);
 	gx_html_why_free(h);
+	gx_html_lanes_free(h);
 	free(h);
 }
 
@@ -424,7 +425,9 @@ static void data_block(struct gfxstat_html *h, const struct gfxstat_metrics *m, 
 		}
 		free(row);
 	}
-	gx_wr_puts(w, "]}");
+	gx_wr_puts(w, "]");
+	gx_html_lanes_data(h, t0, w);
+	gx_wr_puts(w, "}");
 }
 
 /* The body and data parts of the main report, for gx_html_fill(). */

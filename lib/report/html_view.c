@@ -91,20 +91,40 @@ static void view_data(const struct gfxstat_html_view *v, struct gx_wr *w)
 	gx_wr_put(w, v->data + run, v->data_len - run);
 }
 
+/* what view_part() draws from: the page and the script that draws its charts */
+struct view_ctx {
+	const struct gfxstat_html_view *v;
+	const struct gfxstat_report_asset *js;
+};
+
 static void view_part(void *ctx, const char *name, struct gx_wr *w)
 {
-	const struct gfxstat_html_view *v = ctx;
+	const struct view_ctx *c = ctx;
 
 	if (!strcmp(name, "body"))
-		view_body(v, w);
+		view_body(c->v, w);
 	else if (!strcmp(name, "data"))
-		view_data(v, w);
+		view_data(c->v, w);
+	else if (!strcmp(name, "views-js")) {
+		/* after report.js, which leaves a page whose data carries "view" to this one */
+		gx_wr_puts(w, "<script>");
+		gx_wr_put(w, (const char *)c->js->data, c->js->len);
+		gx_wr_puts(w, "</script>");
+	}
 }
 
 int gfxstat_html_view_write(const struct gfxstat_report_asset *assets,
 			    const struct gfxstat_html_view *v, gfxstat_write_fn fn, void *user)
 {
+	struct view_ctx c = { v, NULL };
+	const struct gfxstat_report_asset *a;
+
 	if (!v || !v->kind || !v->title || (v->data_len && !v->data))
 		return GFXSTAT_E_INVAL;
-	return gx_html_fill(assets, v->title, view_part, (void *)v, fn, user);
+	for (a = assets; a && a->name; a++)
+		if (!strcmp(a->name, "report_views.js"))
+			c.js = a;
+	if (!c.js)
+		return GFXSTAT_E_INVAL;
+	return gx_html_fill(assets, v->title, view_part, &c, fn, user);
 }

@@ -131,7 +131,9 @@ function fail(msg) { errors.push(msg); }
 		});
 		out.compare = Array.from(document.querySelectorAll('#compare-table tbody tr')).map((r) => {
 			const k = { app: r.dataset.app, metric: r.dataset.metric };
-			r.querySelectorAll('[data-k]').forEach((e) => { k[e.dataset.k] = e.textContent; });
+			// data-v: compare's value as its JSON prints it, where the text rounds it
+			r.querySelectorAll('[data-k]').forEach((e) => {
+				k[e.dataset.k] = e.dataset.v !== undefined ? e.dataset.v : e.textContent; });
 			return k;
 		});
 		return out;
@@ -306,9 +308,9 @@ function fail(msg) { errors.push(msg); }
 		for (const a of apps)
 			for (const m of a.metrics) {
 				const r = dom.compare[n++] || {};
-				const want = { app: a.name, metric: m.name, base: fixed(m.base), new: fixed(m.new),
-					diff: fixed(m.diff), ci: m.ci ? '[' + fixed(m.ci[0]) + ', ' + fixed(m.ci[1]) + ']' : '-',
-					verdict: m.verdict };
+				const str = (v) => (v === null || v === undefined ? '-' : String(v));
+				const want = { app: a.name, metric: m.name, base: str(m.base), new: str(m.new),
+					diff: str(m.diff), ci: m.ci ? m.ci.join(',') : '-', verdict: m.verdict };
 				for (const k of Object.keys(want))
 					if (r[k] !== want[k]) fail(a.name + ' ' + m.name + ': ' + k + ' is ' + r[k] + ' in the page, ' + want[k] + ' in compare');
 			}

@@ -256,3 +256,114 @@ cmp_view cmp3 "$rep/runb" "$rep/runn"
 grep -q '"method":"welch"' "$rep/cmp3.html" && pass || fail "report --compare of run folders: not Welch"
 "$GFXSTAT" report --compare "$rep/cb.trace" -o "$rep/x.html" > /dev/null 2>&1
 [ $? = 2 ] && pass || fail "report --compare with one input: want exit 2"
+
+# the decision pages as a reader sees them (report/test/check-views.js): the compare page's
+# cards, chips and rows coloured as compare's JSON verdicts, its percentile labels apart;
+# the history page's summary (latest against previous) first, equal to the store's means;
+# a run folder's index rows equal to analyze --json of each iteration's busiest app, with
+# mean +- sd; no sideways scroll at 420 px on any of them
+if [ "$have_browser" = 1 ]; then
+	VIEWS=$ROOT/report/test/check-views.js
+	for n in cmp1 cmp3; do
+		[ -s "$rep/$n.html" ] || continue
+		node "$VIEWS" "$rep/$n.html" --compare "$rep/$n.json" > "$rep/$n.v.out" 2>&1 &&
+			pass || fail "compare page $n as read: $(head -c 600 "$rep/$n.v.out")"
+	done
+	# --base/--new a side, expanded as compare expands them: the same numbers
+	"$GFXSTAT" compare -q --format json --base "$rep/runb/iter-01" --base "$rep/runb/iter-02" \
+		--new "$rep/runn" > "$rep/cmpbn.json" 2> /dev/null
+	if "$GFXSTAT" report -q --compare -o "$rep/cmpbn.html" --base "$rep/runb/iter-01" \
+		--base "$rep/runb/iter-02" --new "$rep/runn" 2> "$rep/cmpbn.err"; then
+		node "$VIEWS" "$rep/cmpbn.html" --compare "$rep/cmpbn.json" > "$rep/cmpbn.out" 2>&1 &&
+			pass || fail "report --compare --base --new: $(head -c 600 "$rep/cmpbn.out")"
+	else
+		fail "report --compare --base --new: $(cat "$rep/cmpbn.err")"
+	fi
+	if [ -s "$rep/trend.html" ]; then
+		node "$VIEWS" "$rep/trend.html" --trend "$rep/trend-fps.json" "$rep/trend-janky_pct.json" \
+			"$rep/trend-p99_ms.json" > "$rep/trend.v.out" 2>&1 &&
+			pass || fail "history page summary: $(head -c 600 "$rep/trend.v.out")"
+	fi
+	if "$GFXSTAT" report -q "$rep/runb" 2> "$rep/runb.err"; then
+		for k in 1 2 3; do
+			"$GFXSTAT" analyze -q --json "$rep/runb/iter-0$k/trace.txt.gz" > "$rep/rb$k.json" 2> /dev/null
+		done
+		node "$VIEWS" "$rep/runb/index.html" --index "$rep/rb1.json" "$rep/rb2.json" \
+			"$rep/rb3.json" > "$rep/runb.v.out" 2>&1 &&
+			pass || fail "index of a run folder: $(head -c 600 "$rep/runb.v.out")"
+	else
+		fail "report of run folder runb: $(cat "$rep/runb.err")"
+	fi
+fi
+
+# -- the timeline's system-context lanes (report/test/check-lanes.js): each lane exists when
+# the recording has its series, spans the whole recording, its values reach both ends (within
+# one 1 s window: a trace's series are per window); a recording without them has none.
+# list_jank: cpu_frequency and sched_switch of CPUs 0-6 in two frequency clusters; api32:
+# Perfetto's cpu_frequency, sched, gpu_frequency and power rails (power/energy counters).
+LANES=$ROOT/report/test/check-lanes.js
+lanes_check() { # lanes_check NAME INPUT CHECK-ARGS...
+	n=$1
+	in=$2
+	shift 2
+	if [ ! -f "$in" ]; then
+		skip "report lanes $n: $in missing"
+		return
+	fi
+	if ! "$GFXSTAT" report -q -o "$rep/lanes-$n.html" "$in" 2> "$rep/lanes-$n.err"; then
+		fail "report lanes $n: $(head -c 300 "$rep/lanes-$n.err")"
+		return
+	fi
+	[ "$have_browser" = 1 ] || return
+	node "$LANES" "$rep/lanes-$n.html" "$@" > "$rep/lanes-$n.out" 2>&1 && pass ||
+		fail "report lanes $n in Chromium: $(head -c 600 "$rep/lanes-$n.out")"
+}
+lanes_check listjank "$SAMPLES/systrace_html/Gracker-SystraceForBlog/trace_input_blog_list_jank.html.zip" \
+	--lanes cpu_freq,cpu_load --no-shots
+lanes_check api32 "$SAMPLES/perfetto/perfetto-testdata/api32_startup_warm.perfetto-trace" \
+	--lanes cpu_freq,cpu_load,gpu,power --no-shots
+lanes_check sim "$rep/sim.trace" --no-ctx --no-shots
+# the data block of list_jank: the clusters' lanes as the trace's cpu_frequency events give
+# them (sysctx's time-weighted means per 1 s window, as `analyze --json` "system" has them)
+if [ -s "$rep/lanes-listjank.html" ]; then
+	"$GFXSTAT" analyze -q --json "$SAMPLES/systrace_html/Gracker-SystraceForBlog/trace_input_blog_list_jank.html.zip" \
+		> "$rep/lanes-listjank.json" 2> /dev/null
+	# each cluster's frequency (kHz / 1000 = MHz) and load (permille / 10 = %) equal analyze's
+	# window by window, each window a step from its start to its end (2 values each), placed
+	# at (start_ns + i * window_ns - t0_ns) / 1e9 s
+	if command -v node > /dev/null && node -e '
+		const fs = require("fs"), a = JSON.parse(fs.readFileSync(process.argv[1]));
+		const h = fs.readFileSync(process.argv[2], "utf8");
+		const mk = "id=\"gfxstat-data\">", i = h.indexOf(mk) + mk.length;
+		const d = JSON.parse(h.slice(i, h.indexOf("</script>", i)));
+		const t0 = BigInt(d.t0_ns), bad = [];
+		let seen = 0;
+		for (const s of a.system.series) {
+			const m = /^cluster\d+\.(freq|load)$/.exec(s.name);
+			if (!m) continue;
+			const cpus = [];
+			for (let c = 0; c < 64; c++) if (Math.floor(s.cpus / 2 ** c) % 2) cpus.push(c);
+			const name = cpus.length > 1 ? "cpus " + cpus[0] + "-" + cpus[cpus.length - 1] : "cpu " + cpus[0];
+			const lane = m[1] === "freq" ? "cpu_freq" : "cpu_load", scale = m[1] === "freq" ? 1e-3 : 0.1;
+			const r = d.ctx.find((c) => c.lane === lane && c.name === name);
+			if (!r) { bad.push("no " + lane + " " + name); continue; }
+			let k = 0;
+			s.values.forEach((v, w) => {
+				if (v === null) return;
+				const at = Number(BigInt(s.start_ns) + BigInt(w) * BigInt(s.window_ns) - t0) / 1e9;
+				if (Math.abs(r.v[k] - v * scale) > 1e-3 * Math.abs(v * scale) + 1e-9 ||
+					Math.abs(r.t[k] - at) > 0.0015 || r.v[k + 1] !== r.v[k])
+					bad.push(lane + " " + name + " window " + w + ": " + r.t[k] + " " + r.v[k] + ", want " + at + " " + v * scale);
+				k += 2;
+			});
+			if (k !== r.v.length) bad.push(lane + " " + name + ": " + r.v.length + " values, want " + k);
+			seen++;
+		}
+		if (!seen) bad.push("no cluster series in analyze");
+		if (bad.length) { console.log(bad.slice(0, 5).join("; ")); process.exit(1); }
+	' "$rep/lanes-listjank.json" "$rep/lanes-listjank.html" > "$rep/lanes-listjank.cmp" 2>&1; then
+		pass
+	else
+		fail "report lanes listjank against analyze --json: $(head -c 600 "$rep/lanes-listjank.cmp")"
+	fi
+fi
