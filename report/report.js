@@ -232,9 +232,7 @@
 		var data = uPlot.join(sets);
 		// a compact legend in the lane's title: click a name to hide or show it; the values
 		// under the cursor beside the names
-		var keys = document.createElement('div'), vals = [];
-		keys.className = 'keys';
-		el.parentNode.insertBefore(keys, el);
+		var vals = [];
 		var u = new uPlot(baseOpts(layers.length ? 130 : 180, {
 			// (the last lane when there is no frame: a folder of fps.csv)
 			series: series, axes: [xAxis(!layers.length && !ctxGroups.length), { label: 'FPS', size: 56, labelSize: 16 }],
@@ -249,21 +247,7 @@
 						b.textContent = v == null ? '' : ' ' + (+v).toFixed(0);
 					});
 				}] } }), data, el);
-		series.slice(1).forEach(function (sr, i) {
-			var sp = document.createElement('span'), b = document.createElement('b');
-			sp.className = 'key' + (sr.show === false ? ' off' : '');
-			sp.innerHTML = '<i style="border-color:' + sr.stroke + (sr.dash ? ';border-top-style:dashed' : '') + '"></i>';
-			sp.appendChild(document.createTextNode(shortName(sr.label, 34)));
-			sp.appendChild(b);
-			if (sr.label.length > 34) sp.title = sr.label;
-			sp.addEventListener('click', function () {
-				var on = !u.series[i + 1].show;
-				u.setSeries(i + 1, { show: on });
-				sp.classList.toggle('off', !on);
-			});
-			vals.push(b);
-			keys.appendChild(sp);
-		});
+		laneKeys(el, series, u).forEach(function (b) { vals.push(b); });
 		keep(u, 'lane-fps');
 	}
 
@@ -454,15 +438,16 @@
 	var ctxSeries = D.ctx || [], ctxGroups = CTX_LANES.filter(function (g) {
 		return ctxSeries.some(function (s) { return s.lane === g[0] && s.t.length; });
 	});
-	// names to click (hide or show) above a lane, with the values under the cursor
+	// names to click (hide or show) above a lane, with the values under the cursor (the
+	// elements returned, in the series' order)
 	function laneKeys(el, series, u) {
 		var keys = document.createElement('div'), vals = [];
 		keys.className = 'keys';
 		el.parentNode.insertBefore(keys, el);
 		series.slice(1).forEach(function (sr, i) {
 			var sp = document.createElement('span'), b = document.createElement('b');
-			sp.className = 'key';
-			sp.innerHTML = '<i style="border-color:' + sr.stroke + '"></i>';
+			sp.className = 'key' + (sr.show === false ? ' off' : '');
+			sp.innerHTML = '<i style="border-color:' + sr.stroke + (sr.dash ? ';border-top-style:dashed' : '') + '"></i>';
 			sp.appendChild(document.createTextNode(shortName(sr.label, 34)));
 			sp.appendChild(b);
 			if (sr.label.length > 34) sp.title = sr.label;
