@@ -178,6 +178,10 @@ struct gfxstat_perfetto {
 	 * whether each display is off */
 	int64_t *decl;
 	size_t ndecl, capdecl;
+	/* the "<sec>." of the last marker's ts_text (ts_text_cached()) */
+	int64_t ts_sec;
+	size_t ts_sec_n;
+	char ts_sec_text[32];
 	struct {
 		char id[24];
 		int off;
@@ -425,7 +429,7 @@ static int alloc_tables(struct gfxstat_perfetto *p)
 }
 
 static int stream_marker(void *user, int64_t ts, int32_t pid, int32_t cpu, const char *buf,
-			 size_t len);
+			 size_t len, const struct gfxstat_marker *m);
 
 struct gfxstat_perfetto *gfxstat_perfetto_new(const struct gfxstat_perfetto_sink *sink,
 					      struct gfxstat_stats *stats)
@@ -697,13 +701,45 @@ static size_t ts_text(char *b, size_t cap, int64_t t)
 	return n + 6;
 }
 
-/* A marker from perfetto_sched.c's merge (a gx_psched_sink.print), in time order. */
+/*
+ * ts_text() of @t, the seconds' digits kept from the previous call: markers come in time
+ * order, thousands a second, so the seconds rarely change; the microseconds two digits at a
+ * time. Same text as ts_text().
+ */
+static size_t ts_text_cached(struct gfxstat_perfetto *p, char *b, size_t cap, int64_t t)
+{
+	static const char d2[] = "00010203040506070809101112131415161718192021222324252627282930"
+				 "31323334353637383940414243444546474849505152535455565758596061"
+				 "62636465666768697071727374757677787980818283848586878889909192"
+				 "93949596979899";
+	int64_t sec, us;
+	size_t n;
+
+	if (t < 0 || cap < 28)
+		return ts_text(b, cap, t);
+	sec = t / GFXSTAT_NSEC_PER_SEC;
+	us = t % GFXSTAT_NSEC_PER_SEC / GFXSTAT_NSEC_PER_USEC;
+	if (!p->ts_sec_n || sec != p->ts_sec) {
+		p->ts_sec = sec;
+		p->ts_sec_n = ts_text(p->ts_sec_text, sizeof(p->ts_sec_text),
+				      sec * GFXSTAT_NSEC_PER_SEC) - 6;
+	}
+	n = p->ts_sec_n;
+	memcpy(b, p->ts_sec_text, n); /* "<sec>." */
+	memcpy(b + n, d2 + 2 * (us / 10000), 2);
+	memcpy(b + n + 2, d2 + 2 * (us / 100 % 100), 2);
+	memcpy(b + n + 4, d2 + 2 * (us % 100), 2);
+	return n + 6;
+}
+
+/* A marker from perfetto_sched.c's merge (a gx_psched_sink.print), in time order; @mk its
+ * parse, made when it was decoded. */
 static int stream_marker(void *user, int64_t t, int32_t pid, int32_t cpu, const char *payload,
-			 size_t len)
+			 size_t len, const struct gfxstat_marker *mk)
 {
 	struct gfxstat_perfetto *p = user;
 	struct gfxstat_ftrace_line ev;
-	struct gfxstat_marker m;
+	struct gfxstat_marker m = *mk;
 	char ts[32];
 	int rc;
 
@@ -715,13 +751,11 @@ static int stream_marker(void *user, int64_t t, int32_t pid, int32_t cpu, const 
 	ev.cpu = cpu;
 	ev.ts_ns = t;
 	ev.ts_text.p = ts;
-	ev.ts_text.n = ts_text(ts, sizeof(ts), t);
+	ev.ts_text.n = ts_text_cached(p, ts, sizeof(ts), t);
 	ev.event.p = "print";
 	ev.event.n = 5;
 	ev.payload.p = len ? payload : "";
 	ev.payload.n = len;
-	if (gfxstat_atrace_marker_parse(ev.payload.p, ev.payload.n, &m) != GFXSTAT_PARSE_OK)
-		return 0; /* cannot happen: only markers are held */
 	if (m.kind == GFXSTAT_MARKER_COUNTER) {
 		rc = declare(p, t, &m);
 		if (rc)

@@ -161,7 +161,9 @@ enum {
  *           x reply, u flags, v code; rename: a pid, s1 old, s2 new, b oom_score_adj;
  *           newtask: a pid, s1 comm, x clone_flags, b oom_score_adj;
  *   counter (kind KIND_COUNTER | its kind): a index, x value, s1 name;
- *   print (KIND_PRINT): buf the payload (u bytes, owned), tid the writer.
+ *   print (KIND_PRINT): buf the payload (s1 bytes, from arena_get()), tid the writer, and
+ *           its gfxstat_marker: a pid, b kind, c/d name offset/length in buf, u/v the
+ *           track's, x value.
  */
 struct ps_ev {
 	int64_t ts;
@@ -186,6 +188,21 @@ struct ps_cpu {
 	int have_cur;
 	int32_t cur_pid, cur_prio;
 	uint32_t cur_comm;
+};
+
+/*
+ * The held markers' payloads: bump-allocated in chunks, each chunk counting its live payloads
+ * and reused once none is (markers go out within the merge window, roughly in the order they
+ * came), instead of a malloc and a free per marker. Each payload is preceded by its chunk
+ * (NULL: a payload too big for a chunk, malloc'ed alone).
+ */
+#define ARENA_CHUNK (64 * 1024)
+#define ARENA_SPARES 4
+
+struct ps_chunk {
+	struct ps_chunk *next; /* on the spare list */
+	size_t used, live;
+	char data[];
 };
 
 /* A compact_sched intern_table entry, named on first use. */
@@ -218,14 +235,20 @@ struct gx_psched {
 	struct ps_itab *itab;
 	size_t nitab, itabcap;
 	uint32_t rail_name[GX_PSCHED_MAX_RAILS];
+	struct ps_chunk *chunk; /* payloads are cut from this one */
+	struct ps_chunk *spare;
+	unsigned nspare;
 	int64_t clk_off;
 	int have_clk_off;
 	int cycled;        /* every CPU was read once */
 	int64_t last_cpu;  /* of the previous bundle, -1 before the first */
 	uint32_t num_cpus; /* SystemInfo.num_cpus, or 0 */
 	int events;        /* a sched or counter sink: more than the print events are read */
+	int slow_compact;  /* gx_psched_set_slow(): compact_sched columns always looked for */
 	struct gx_psched_counts counts_none; /* where the counts go without sink.counts */
 };
+
+static void arena_put(struct gx_psched *s, char *buf);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Task states                                                                              */
@@ -300,11 +323,18 @@ void gx_psched_free(struct gx_psched *s)
 		size_t k;
 
 		for (k = s->cpus[i].head; k < s->cpus[i].n; k++)
-			free(s->cpus[i].q[k].buf);
+			arena_put(s, s->cpus[i].q[k].buf);
 		free(s->cpus[i].q);
 	}
 	for (i = 0; i < s->ntmp; i++)
-		free(s->tmp[i].buf);
+		arena_put(s, s->tmp[i].buf);
+	while (s->spare) {
+		struct ps_chunk *c = s->spare;
+
+		s->spare = c->next;
+		free(c);
+	}
+	free(s->chunk);
 	free(s->cpus);
 	free(s->active);
 	free(s->tmp);
@@ -322,6 +352,11 @@ void gx_psched_set_limits(struct gx_psched *s, size_t max_held, int64_t window_n
 		s->max_held = max_held;
 	if (window_ns > 0)
 		s->window_ns = window_ns;
+}
+
+void gx_psched_set_slow(struct gx_psched *s, int slow)
+{
+	s->slow_compact = slow;
 }
 
 const struct gfxstat_perfetto_sched_summary *gx_psched_summary(const struct gx_psched *s)
@@ -357,6 +392,70 @@ static struct gfxstat_str name_str(const struct gx_psched *s, uint32_t id, const
 		r.n = s->names.keys[id].n;
 	}
 	return r;
+}
+
+/* @n bytes for a payload, 8-aligned; NULL when memory ran out. */
+static char *arena_get(struct gx_psched *s, size_t n)
+{
+	size_t need = sizeof(struct ps_chunk *) + ((n + 7) & ~(size_t)7);
+	struct ps_chunk *c = s->chunk;
+	char *b;
+
+	if (need > ARENA_CHUNK / 4) {
+		b = malloc(need);
+		if (!b)
+			return NULL;
+		memset(b, 0, sizeof(struct ps_chunk *));
+		return b + sizeof(struct ps_chunk *);
+	}
+	if (!c || c->used + need > ARENA_CHUNK) {
+		if (c && !c->live) {
+			c->used = 0;
+		} else {
+			/* the full chunk lives on until its last payload goes (arena_put()) */
+			c = s->spare;
+			if (c) {
+				s->spare = c->next;
+				s->nspare--;
+			} else {
+				c = malloc(sizeof(*c) + ARENA_CHUNK);
+				if (!c)
+					return NULL;
+			}
+			c->used = c->live = 0;
+			s->chunk = c;
+		}
+	}
+	b = c->data + c->used;
+	c->used += need;
+	c->live++;
+	memcpy(b, &c, sizeof(c));
+	return b + sizeof(struct ps_chunk *);
+}
+
+/* A payload from arena_get() given back (NULL: nothing). */
+static void arena_put(struct gx_psched *s, char *buf)
+{
+	struct ps_chunk *c;
+
+	if (!buf)
+		return;
+	memcpy(&c, buf - sizeof(c), sizeof(c));
+	if (!c) {
+		free(buf - sizeof(c));
+		return;
+	}
+	if (--c->live)
+		return;
+	if (c == s->chunk) {
+		c->used = 0;
+	} else if (s->nspare < ARENA_SPARES) {
+		c->next = s->spare;
+		s->spare = c;
+		s->nspare++;
+	} else {
+		free(c);
+	}
 }
 
 /* The CPU @cpu, made when first seen; NULL when memory ran out. */
@@ -417,9 +516,19 @@ static int emit(struct gx_psched *s, const struct ps_ev *e)
 
 	s->last_out = e->ts;
 	if (e->kind == KIND_PRINT) {
+		struct gfxstat_marker m;
+
 		s->sum.prints++;
-		if (s->sink.print &&
-		    s->sink.print(s->sink.print_user, e->ts, e->tid, e->cpu, e->buf, e->u))
+		if (!s->sink.print)
+			return s->rc;
+		m.kind = (enum gfxstat_marker_kind)e->b;
+		m.pid = e->a;
+		m.name.p = e->buf + e->c;
+		m.name.n = (size_t)(uint32_t)e->d;
+		m.track.p = e->buf + e->u;
+		m.track.n = e->v;
+		m.value = e->x;
+		if (s->sink.print(s->sink.print_user, e->ts, e->tid, e->cpu, e->buf, e->s1, &m))
 			s->rc = GFXSTAT_E_ABORTED;
 		return s->rc;
 	}
@@ -572,7 +681,8 @@ static int drain(struct gx_psched *s, int all)
 					return 0;
 			}
 			emit(s, h);
-			free(best->q[best->head].buf);
+			if (h->buf)
+				arena_put(s, best->q[best->head].buf);
 			best->head++;
 			s->held--;
 			if (best->head == best->n) {
@@ -596,7 +706,7 @@ static int hold(struct gx_psched *s, struct ps_cpu *c, const struct ps_ev *e)
 
 	if (e->ts < s->last_out) {
 		s->sum.late++;
-		free(e->buf);
+		arena_put(s, e->buf);
 		return 0;
 	}
 	if (c->n == c->cap) {
@@ -609,7 +719,7 @@ static int hold(struct gx_psched *s, struct ps_cpu *c, const struct ps_ev *e)
 			struct ps_ev *nq = realloc(c->q, cap * sizeof(*nq));
 
 			if (!nq) {
-				free(e->buf);
+				arena_put(s, e->buf);
 				return s->rc = GFXSTAT_E_NOMEM;
 			}
 			c->q = nq;
@@ -674,7 +784,31 @@ static uint32_t name_of(struct gx_psched *s, const struct gx_pb_field *f)
 	return f->wire == GX_PB_LEN ? name_id(s, f->data, f->len) : NAME_NONE;
 }
 
-/* The payload of an event into @e by its FtraceEvent field @num. Return 0, -1 malformed. */
+/* Does decode_payload() read FtraceEvent field @num? */
+static inline int wanted(uint32_t num)
+{
+	switch (num) {
+	case EV_SCHED_SWITCH:
+	case EV_CPU_FREQUENCY:
+	case EV_CPU_FREQUENCY_LIMITS:
+	case EV_CPU_IDLE:
+	case EV_SCHED_WAKEUP:
+	case EV_SCHED_BLOCKED_REASON:
+	case EV_SCHED_WAKING:
+	case EV_BINDER_TRANSACTION:
+	case EV_BINDER_TRANSACTION_RECEIVED:
+	case EV_SCHED_WAKEUP_NEW:
+	case EV_TASK_NEWTASK:
+	case EV_TASK_RENAME:
+	case EV_GPU_FREQUENCY:
+	case EV_THERMAL_TEMPERATURE:
+		return 1;
+	}
+	return 0;
+}
+
+/* The payload of an event into @e by its FtraceEvent field @num (one wanted() reads).
+ * Return 1, 0 for another kind, -1 malformed. */
 static int decode_payload(struct gx_psched *s, uint32_t num, const uint8_t *d, size_t n,
 			  struct ps_ev *e)
 {
@@ -892,9 +1026,9 @@ static int print_buf(const struct gx_pb_field *pr, const uint8_t **buf, size_t *
 	return 0;
 }
 
-/* An atrace marker into the bundle's scratch, its payload copied. */
+/* An atrace marker (@m its parse) into the bundle's scratch, its payload copied. */
 static int hold_print(struct gx_psched *s, int32_t cpu, int64_t off, uint64_t ts, uint32_t pid,
-		      const uint8_t *buf, size_t len, uint64_t ord)
+		      const uint8_t *buf, size_t len, uint64_t ord, const struct gfxstat_marker *m)
 {
 	struct ps_ev *e;
 	int64_t t;
@@ -904,13 +1038,21 @@ static int hold_print(struct gx_psched *s, int32_t cpu, int64_t off, uint64_t ts
 	e = tmp_push(s);
 	if (!e)
 		return s->rc;
-	e->buf = malloc(len ? len : 1);
+	e->buf = arena_get(s, len);
 	if (!e->buf) {
 		s->ntmp--;
 		return s->rc = GFXSTAT_E_NOMEM;
 	}
 	memcpy(e->buf, buf, len);
-	e->u = (uint32_t)len;
+	e->s1 = (uint32_t)len;
+	/* the parse's slices point into buf (atrace_marker.c): kept as offsets into the copy */
+	e->a = m->pid;
+	e->b = (int32_t)m->kind;
+	e->c = (int32_t)((const uint8_t *)m->name.p - buf);
+	e->d = (int32_t)m->name.n;
+	e->u = (uint32_t)((const uint8_t *)m->track.p - buf);
+	e->v = (uint32_t)m->track.n;
+	e->x = m->value;
 	e->kind = KIND_PRINT;
 	e->ts = t;
 	e->seq = ORD_EVENT + ord;
@@ -982,12 +1124,13 @@ static int decode_event(struct gx_psched *s, int32_t cpu, int64_t off, const uin
 			cnt->bad_markers++;
 			return 0;
 		}
-		if (!s->sink.print || len > UINT32_MAX)
+		if (!s->sink.print || len > INT32_MAX)
 			return 0;
-		return hold_print(s, cpu, off, ts, pid, buf, len, ord);
+		return hold_print(s, cpu, off, ts, pid, buf, len, ord, &m);
 	}
-	/* without a sched or counter sink, only prints are read */
-	if (!has_ev || prints_only || !s->events)
+	/* without a sched or counter sink, only prints are read; and only the kinds
+	 * decode_payload() knows (about a third of api32's events are others) */
+	if (!has_ev || prints_only || !s->events || !wanted(ev.num))
 		return 0;
 	e = tmp_push(s);
 	if (!e)
@@ -1024,8 +1167,33 @@ static void col_init(struct col *c, const uint8_t *d, size_t n, uint32_t num)
 	c->p = c->end = NULL;
 }
 
-/* Return: 1 with *v, 0 at the end of the column, -1 when it does not decode. */
-static int col_next(struct col *c, uint64_t *v)
+/* A column known to be the one packed run [d, d + n) of its message: nothing to look for
+ * past it (decode_compact() checked the message). */
+static void col_init_run(struct col *c, const uint8_t *d, size_t n, uint32_t num)
+{
+	static const uint8_t none[1];
+
+	if (!d)
+		d = none, n = 0; /* an absent column: empty (NULL + 0 is undefined) */
+	gx_pb_init(&c->r, NULL, 0);
+	c->num = num;
+	c->p = d;
+	c->end = d + n;
+}
+
+static int col_next_slow(struct col *c, uint64_t *v);
+
+/* Return: 1 with *v, 0 at the end of the column, -1 when it does not decode. Inline: the
+ * next value of a packed run, every value of every compact_sched column. */
+static inline int col_next(struct col *c, uint64_t *v)
+{
+	if (GX_LIKELY(c->p < c->end))
+		return gx_pb_varint(&c->p, c->end, v) == GX_PB_FIELD ? 1 : -1;
+	return col_next_slow(c, v);
+}
+
+/* col_next() past the end of a run: the column's next field in the message. */
+static int col_next_slow(struct col *c, uint64_t *v)
 {
 	struct gx_pb_field f;
 	enum gx_pb_res res;
@@ -1062,6 +1230,33 @@ static uint32_t itab_name(struct gx_psched *s, uint64_t i, int *bad)
 }
 
 /*
+ * The columns of the switches (@wakings 0: timestamp, prev_state, next_pid, next_prio,
+ * next_comm_index) or of the wakings (1: timestamp, pid, target_cpu, prio, comm_index,
+ * common_flags) of CompactSched [d, d + n): each its one packed run from @run when not NULL
+ * (an absent column is empty), else looked for through the message.
+ */
+static void cols(struct col *c, const uint8_t *d, size_t n, const uint8_t *const *run,
+		 const size_t *runlen, int wakings)
+{
+	static const uint32_t nums[2][6] = {
+		{ CS_SWITCH_TIMESTAMP, CS_SWITCH_PREV_STATE, CS_SWITCH_NEXT_PID,
+		  CS_SWITCH_NEXT_PRIO, CS_SWITCH_NEXT_COMM_INDEX, 0 },
+		{ CS_WAKING_TIMESTAMP, CS_WAKING_PID, CS_WAKING_TARGET_CPU, CS_WAKING_PRIO,
+		  CS_WAKING_COMM_INDEX, CS_WAKING_COMMON_FLAGS },
+	};
+	int i;
+
+	for (i = 0; i < 5 + wakings; i++) {
+		uint32_t num = nums[wakings][i];
+
+		if (run)
+			col_init_run(&c[i], run[num], run[num] ? runlen[num] : 0, num);
+		else
+			col_init(&c[i], d, n, num);
+	}
+}
+
+/*
  * compact_sched: each column holds one value per event; the timestamps are deltas from the
  * previous event of the column (trace_processor's FtraceTokenizer::TokenizeFtraceCompactSched
  * reads them so). A switch has no prev_* fields: they are the CPU's previous switch's next_*.
@@ -1076,11 +1271,22 @@ static int decode_compact(struct gx_psched *s, int32_t cpu, int64_t off, const u
 	uint64_t v[6], acc;
 	int k[6], bad = 0, i, ncol;
 	uint64_t ord = 0;
+	/* each column's packed run when it has exactly one (as traced_probes writes them):
+	 * read straight from it, without looking through the message for more */
+	const uint8_t *run[CS_WAKING_COMMON_FLAGS + 1] = { 0 };
+	size_t runlen[CS_WAKING_COMMON_FLAGS + 1] = { 0 };
+	int one_run = !s->slow_compact;
 
 	s->sum.compact_bundles++;
 	s->nitab = 0;
 	gx_pb_init(&r, d, n);
 	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
+		if (f.num != CS_INTERN_TABLE && f.num <= CS_WAKING_COMMON_FLAGS) {
+			if (f.wire != GX_PB_LEN || run[f.num])
+				one_run = 0; /* not packed, or in several runs */
+			run[f.num] = f.data;
+			runlen[f.num] = f.len;
+		}
 		if (f.num != CS_INTERN_TABLE || f.wire != GX_PB_LEN)
 			continue;
 		if (s->nitab == s->itabcap) {
@@ -1102,11 +1308,7 @@ static int decode_compact(struct gx_psched *s, int32_t cpu, int64_t off, const u
 		return 0;
 	}
 	/* switches: timestamp, prev_state, next_pid, next_prio, next_comm_index */
-	col_init(&c[0], d, n, CS_SWITCH_TIMESTAMP);
-	col_init(&c[1], d, n, CS_SWITCH_PREV_STATE);
-	col_init(&c[2], d, n, CS_SWITCH_NEXT_PID);
-	col_init(&c[3], d, n, CS_SWITCH_NEXT_PRIO);
-	col_init(&c[4], d, n, CS_SWITCH_NEXT_COMM_INDEX);
+	cols(c, d, n, one_run ? run : NULL, runlen, 0);
 	acc = 0;
 	for (;;) {
 		struct ps_ev *e;
@@ -1147,12 +1349,7 @@ static int decode_compact(struct gx_psched *s, int32_t cpu, int64_t off, const u
 		s->sum.compact_switch++;
 	}
 	/* wakings: timestamp, pid, target_cpu, prio, comm_index[, common_flags] */
-	col_init(&c[0], d, n, CS_WAKING_TIMESTAMP);
-	col_init(&c[1], d, n, CS_WAKING_PID);
-	col_init(&c[2], d, n, CS_WAKING_TARGET_CPU);
-	col_init(&c[3], d, n, CS_WAKING_PRIO);
-	col_init(&c[4], d, n, CS_WAKING_COMM_INDEX);
-	col_init(&c[5], d, n, CS_WAKING_COMMON_FLAGS);
+	cols(c, d, n, one_run ? run : NULL, runlen, 1);
 	acc = 0;
 	ncol = 5;
 	while (!bad) {
@@ -1292,7 +1489,7 @@ static int hold_bundle(struct gx_psched *s, struct ps_cpu *c)
 
 	if (s->ntmp > 1 && sort_bundle(s)) {
 		for (i = 0; i < s->ntmp; i++)
-			free(s->tmp[i].buf);
+			arena_put(s, s->tmp[i].buf);
 		s->ntmp = 0;
 		return s->rc;
 	}
@@ -1337,7 +1534,7 @@ static int hold_bundle(struct gx_psched *s, struct ps_cpu *c)
 		e->buf = NULL; /* held (or freed as late) */
 	}
 	for (; i < s->ntmp; i++)
-		free(s->tmp[i].buf); /* stopped: what was not held */
+		arena_put(s, s->tmp[i].buf); /* stopped: what was not held */
 	s->ntmp = 0;
 	return s->rc;
 }

@@ -50,11 +50,12 @@ struct gx_psched_sink {
 	gfxstat_counter_fn counter; /* may be NULL */
 	void *user;
 	/*
-	 * print events that are atrace markers (their payload without its trailing newline),
-	 * merged in time order with the scheduler events, when not NULL. Non-zero stops.
+	 * print events that are atrace markers (their payload without its trailing newline, and
+	 * @m its gfxstat_atrace_marker_parse(), made once when the event was decoded), merged in
+	 * time order with the scheduler events, when not NULL. Non-zero stops.
 	 */
 	int (*print)(void *print_user, int64_t ts, int32_t pid, int32_t cpu, const char *buf,
-		     size_t len);
+		     size_t len, const struct gfxstat_marker *m);
 	void *print_user;
 	struct gx_psched_counts *counts; /* may be NULL */
 };
@@ -63,6 +64,11 @@ struct gx_psched;
 
 GFXSTAT_HIDDEN struct gx_psched *gx_psched_new(const struct gx_psched_sink *sink);
 GFXSTAT_HIDDEN void gx_psched_free(struct gx_psched *s);
+
+/* Tests: @slow non-zero reads compact_sched's columns the general way (each looked for
+ * through the message, in any number of runs, packed or not) even when each is one packed
+ * run, the fast path checked against it (tests/unit/test_perfetto_sched_fast.c). */
+GFXSTAT_HIDDEN void gx_psched_set_slow(struct gx_psched *s, int slow);
 
 /* Change the holding limits before the first bundle (0 keeps a default). */
 GFXSTAT_HIDDEN void gx_psched_set_limits(struct gx_psched *s, size_t max_held,

@@ -68,9 +68,9 @@ GFXSTAT_HIDDEN enum gx_pb_res gx_pb_varint_long(const uint8_t **p, const uint8_t
  * @end: the bound
  * @out: the value
  *
- * Inline for the one-byte varints (field tags below 16, small values) that make most of a
- * trace. Return: GX_PB_FIELD, GX_PB_SHORT if the bytes end first, or GX_PB_MALFORMED when it
- * runs over 10 bytes or overflows 64 bits.
+ * Inline for the one- and two-byte varints (field tags, small values, lengths) that make
+ * most of a trace. Return: GX_PB_FIELD, GX_PB_SHORT if the bytes end first, or
+ * GX_PB_MALFORMED when it runs over 10 bytes or overflows 64 bits.
  */
 static inline enum gx_pb_res gx_pb_varint(const uint8_t **p, const uint8_t *end,
 					  uint64_t *out)
@@ -80,6 +80,12 @@ static inline enum gx_pb_res gx_pb_varint(const uint8_t **p, const uint8_t *end,
 	if (GX_LIKELY(s < end && !(s[0] & 0x80))) {
 		*out = s[0];
 		*p = s + 1;
+		return GX_PB_FIELD;
+	}
+	/* two bytes: the tags of FtraceEvent kinds 16..2047, pids, lengths under 16 KiB */
+	if (GX_LIKELY(end - s >= 2 && !(s[1] & 0x80))) {
+		*out = (uint64_t)(s[0] & 0x7f) | (uint64_t)s[1] << 7;
+		*p = s + 2;
 		return GX_PB_FIELD;
 	}
 	return gx_pb_varint_long(p, end, out);
