@@ -119,12 +119,11 @@ static const struct cli_cmd analyze_cmd = {
 /* The cause of a frame that may turn out janky, written while its input's sections are known;
  * keyed by layer and present (untimed frames: their rank among the layer's untimed ones). */
 struct cause_rec {
-	char *layer;
+	const char *layer; /* interned in the run's pool */
 	int64_t present;
 	uint64_t ord;
-	int janky;        /* the source's verdict: 1, or -1 none */
-	const char *cause; /* why->text */
-	struct cli_why *why; /* its class, evidence and threads (cmd_analyze_why.c) */
+	int janky;           /* the source's verdict: 1, or -1 none */
+	unsigned char *why;  /* packed (cli_why_pack()): its text, class, evidence and threads */
 };
 
 /* Untimed frames seen per layer, to rank them as the library does. */
@@ -140,6 +139,7 @@ struct analyze_run {
 	unsigned long long njanky;
 	struct cause_rec *causes;
 	size_t ncauses, capcauses;
+	struct cli_why_pool *pool; /* the causes' signatures, summaries and layer names */
 	struct untimed_count *untimed;
 	size_t nuntimed;
 	const char *layer, *app;
@@ -310,15 +310,20 @@ static int record_cause(struct analyze_run *r, const struct gfxstat_frame *f)
 		r->causes = n;
 		r->capcauses = nc;
 	}
+	if (!r->pool && !(r->pool = cli_why_pool_new()))
+		return GFXSTAT_E_NOMEM;
 	c = &r->causes[r->ncauses];
-	c->why = cli_why_keep(&why);
-	c->layer = dup_n(f->layer.p, f->layer.n);
-	c->cause = c->why ? c->why->text : NULL; /* the kept copy's: one per frame */
+	{
+		char *name = dup_n(f->layer.p, f->layer.n);
+
+		c->layer = name ? cli_why_intern(r->pool, name) : NULL;
+		free(name);
+	}
+	c->why = cli_why_pack(r->pool, &why);
 	c->present = f->present_ns;
 	c->ord = ord;
 	c->janky = f->janky;
-	if (!c->layer || !c->cause || !c->why) {
-		free(c->layer);
+	if (!c->layer || !c->why) {
 		free(c->why);
 		return GFXSTAT_E_NOMEM;
 	}
@@ -346,7 +351,7 @@ static const struct cause_rec *cause_at(const struct analyze_run *r, const char 
 
 	if (!r->ncauses)
 		return NULL;
-	key.layer = (char *)layer;
+	key.layer = layer;
 	key.present = present;
 	key.ord = present == GFXSTAT_NS_NONE ? ord : 0;
 	return bsearch(&key, r->causes, r->ncauses, sizeof(*r->causes), cmp_cause);
@@ -400,7 +405,7 @@ static const char *table_cause(void *user, const struct gfxstat_metrics *m,
 {
 	const struct cause_rec *c = rec_of(user, m, l, j, on);
 
-	return c ? c->cause : NULL;
+	return c ? cli_why_text(c->why) : NULL;
 }
 
 /* The same, with its class, evidence and threads (causes sorted). */
@@ -408,9 +413,10 @@ static const struct cli_why *why_of(void *user, const struct gfxstat_metrics *m,
 					  const struct gfxstat_layer_metrics *l,
 					  const struct gfxstat_janky_frame *j, const char **on)
 {
-	const struct cause_rec *c = rec_of(user, m, l, j, on);
+	struct analyze_run *r = user;
+	const struct cause_rec *c = rec_of(r, m, l, j, on);
 
-	return c ? c->why : NULL;
+	return c ? cli_why_unpack(r->pool, c->why) : NULL;
 }
 
 /* The table's "why" line under each headline. */
@@ -449,7 +455,7 @@ static int print_janky(struct analyze_run *r)
 		else
 			printf(",,");
 		printf("%.1f,\"%s\"\n", 1e9 / (double)j->cadence_ns,
-		       c ? c->cause : "unknown (no cause recorded for this frame)");
+		       c ? cli_why_text(c->why) : "unknown (no cause recorded for this frame)");
 	}
 	free(rows);
 	return 0;
@@ -502,11 +508,11 @@ static void forget_causes(struct analyze_run *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->ncauses; i++) {
-		free(r->causes[i].layer);
+	for (i = 0; i < r->ncauses; i++)
 		free(r->causes[i].why);
-	}
 	free(r->causes);
+	cli_why_pool_free(r->pool);
+	r->pool = NULL;
 	for (i = 0; i < r->nuntimed; i++)
 		free(r->untimed[i].layer);
 	free(r->untimed);

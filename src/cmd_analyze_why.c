@@ -13,41 +13,176 @@
 #include "cli_system.h"
 #include "cmd_analyze_why.h"
 
-struct cli_why *cli_why_keep(const struct gfxstat_cause *c)
-{
-	size_t nt = strlen(c->text) + 1, ns = strlen(c->signature) + 1;
-	size_t nu = strlen(c->summary) + 1, nth = sizeof(struct gfxstat_cause_thread);
-	size_t size = sizeof(struct cli_why) + (c->main.known ? nth : 0) +
-		      (c->render.known ? nth : 0) + nt + ns + nu;
-	struct cli_why *w = malloc(size);
-	char *p;
+struct cli_why_pool {
+	char **slot; /* the interned strings, open addressing */
+	size_t n, cap;
+	struct cli_why out; /* cli_why_unpack()'s */
+	struct gfxstat_cause_thread main, render;
+};
 
-	if (!w)
+struct cli_why_pool *cli_why_pool_new(void)
+{
+	return calloc(1, sizeof(struct cli_why_pool));
+}
+
+void cli_why_pool_free(struct cli_why_pool *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->cap; i++)
+		free(p->slot[i]);
+	free(p->slot);
+	free(p);
+}
+
+static size_t str_hash(const char *s)
+{
+	size_t h = 14695981039346656037ULL & (size_t)-1; /* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * (size_t)1099511628211ULL;
+	return h;
+}
+
+const char *cli_why_intern(struct cli_why_pool *p, const char *s)
+{
+	size_t i, n;
+
+	if (2 * (p->n + 1) > p->cap) {
+		size_t nc = p->cap ? 2 * p->cap : 256, k;
+		char **ns = calloc(nc, sizeof(*ns));
+
+		if (!ns)
+			return NULL;
+		for (k = 0; k < p->cap; k++)
+			if (p->slot[k]) {
+				for (i = str_hash(p->slot[k]) & (nc - 1); ns[i]; i = (i + 1) & (nc - 1))
+					;
+				ns[i] = p->slot[k];
+			}
+		free(p->slot);
+		p->slot = ns;
+		p->cap = nc;
+	}
+	for (i = str_hash(s) & (p->cap - 1); p->slot[i]; i = (i + 1) & (p->cap - 1))
+		if (!strcmp(p->slot[i], s))
+			return p->slot[i];
+	n = strlen(s) + 1;
+	p->slot[i] = malloc(n);
+	if (!p->slot[i])
 		return NULL;
-	/* the threads first, after the struct: aligned as it is */
-	p = (char *)(w + 1);
-	w->main = w->render = NULL;
-	if (c->main.known) {
-		memcpy(p, &c->main, nth);
-		w->main = (const struct gfxstat_cause_thread *)p;
-		p += nth;
+	memcpy(p->slot[i], s, n);
+	p->n++;
+	return p->slot[i];
+}
+
+/* A packed cause: these bytes, then its text, then its known threads, zero runs counted. */
+struct packed_head {
+	unsigned char cls, no_sched, main, render;
+	const char *signature, *summary; /* interned */
+};
+
+/* @n bytes of @in into @out, each run of zero bytes as a 0 and its length (1-255). Return:
+ * the bytes written (at most 2 * @n). */
+static size_t zero_pack(const void *in, size_t n, unsigned char *out)
+{
+	const unsigned char *b = in;
+	size_t i = 0, o = 0;
+
+	while (i < n) {
+		size_t r = 0;
+
+		if (b[i]) {
+			out[o++] = b[i++];
+			continue;
+		}
+		while (i < n && !b[i] && r < 255) {
+			i++;
+			r++;
+		}
+		out[o++] = 0;
+		out[o++] = (unsigned char)r;
 	}
-	if (c->render.known) {
-		memcpy(p, &c->render, nth);
-		w->render = (const struct gfxstat_cause_thread *)p;
-		p += nth;
+	return o;
+}
+
+/* zero_pack()'s bytes at @in back into the @n bytes of @out. Return: past them in @in. */
+static const unsigned char *zero_unpack(const unsigned char *in, void *out, size_t n)
+{
+	unsigned char *b = out;
+	size_t o = 0;
+
+	while (o < n) {
+		if (*in) {
+			b[o++] = *in++;
+			continue;
+		}
+		memset(b + o, 0, in[1]);
+		o += in[1];
+		in += 2;
 	}
-	memcpy(p, c->text, nt);
-	w->text = p;
-	p += nt;
-	memcpy(p, c->signature, ns);
-	w->signature = p;
-	p += ns;
-	memcpy(p, c->summary, nu);
-	w->summary = p;
-	w->cls = c->cls;
-	w->no_sched = c->no_sched;
-	return w;
+	return in;
+}
+
+unsigned char *cli_why_pack(struct cli_why_pool *p, const struct gfxstat_cause *c)
+{
+	unsigned char buf[sizeof(struct packed_head) + GFXSTAT_CAUSE_TEXT +
+			  4 * sizeof(struct gfxstat_cause_thread)];
+	size_t nt = strnlen(c->text, sizeof(c->text) - 1), o = sizeof(struct packed_head);
+	struct packed_head h;
+	unsigned char *k;
+
+	h.cls = (unsigned char)c->cls;
+	h.no_sched = (unsigned char)(c->no_sched != 0);
+	h.main = (unsigned char)(c->main.known != 0);
+	h.render = (unsigned char)(c->render.known != 0);
+	h.signature = cli_why_intern(p, c->signature);
+	h.summary = cli_why_intern(p, c->summary);
+	if (!h.signature || !h.summary)
+		return NULL;
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + o, c->text, nt);
+	o += nt;
+	buf[o++] = 0;
+	if (h.main)
+		o += zero_pack(&c->main, sizeof(c->main), buf + o);
+	if (h.render)
+		o += zero_pack(&c->render, sizeof(c->render), buf + o);
+	k = malloc(o);
+	if (k)
+		memcpy(k, buf, o);
+	return k;
+}
+
+const char *cli_why_text(const unsigned char *k)
+{
+	return (const char *)k + sizeof(struct packed_head);
+}
+
+const struct cli_why *cli_why_unpack(struct cli_why_pool *p, const unsigned char *k)
+{
+	struct packed_head h;
+	const unsigned char *in = k + sizeof(h);
+
+	memcpy(&h, k, sizeof(h));
+	p->out.cls = (enum gfxstat_cause_class)h.cls;
+	p->out.no_sched = h.no_sched;
+	p->out.signature = h.signature;
+	p->out.summary = h.summary;
+	p->out.text = (const char *)in;
+	in += strlen(p->out.text) + 1;
+	p->out.main = p->out.render = NULL;
+	if (h.main) {
+		in = zero_unpack(in, &p->main, sizeof(p->main));
+		p->out.main = &p->main;
+	}
+	if (h.render) {
+		zero_unpack(in, &p->render, sizeof(p->render));
+		p->out.render = &p->render;
+	}
+	return &p->out;
 }
 
 /* How late a janky frame was (the library's one rule, janky_frame.late_ns: FrameTimeline's

@@ -10,9 +10,7 @@
 #include "gfxstat/gfxstat_cause.h"
 
 /*
- * A frame's cause as analyze keeps it until the output (one per frame that may be janky): a
- * struct gfxstat_cause is 2 KB, most of it the two threads, which only frames with app work
- * have. One allocation, freed with free().
+ * A frame's cause as the output reads it (cli_why_unpack()): its class, evidence and threads.
  */
 struct cli_why {
 	enum gfxstat_cause_class cls;
@@ -21,8 +19,32 @@ struct cli_why {
 	const struct gfxstat_cause_thread *main, *render; /* NULL when not known */
 };
 
-/* A compact copy of @c, or NULL when out of memory. */
-struct cli_why *cli_why_keep(const struct gfxstat_cause *c);
+/*
+ * Where analyze keeps the causes of a recording's frames that may turn out janky until the
+ * output: a struct gfxstat_cause is 2 KB, most of it the two threads' zeros, and the
+ * signature and summary are shared by every frame of one cause. Each cause is packed
+ * (cli_why_pack(): its text as is, its signature and summary interned -- one copy per
+ * distinct string -- and its threads with their runs of zero bytes counted), ~10-25% of it.
+ */
+struct cli_why_pool;
+
+struct cli_why_pool *cli_why_pool_new(void);
+/* Frees the pool, its interned strings and the scratch cli_why_unpack() fills (not the packed
+ * causes: each is one allocation, freed with free()). NULL is allowed. */
+void cli_why_pool_free(struct cli_why_pool *p);
+
+/* @s, interned in @p: one copy per distinct string, freed with the pool. NULL when out of
+ * memory. */
+const char *cli_why_intern(struct cli_why_pool *p, const char *s);
+
+/* @c packed (one allocation), or NULL when out of memory. */
+unsigned char *cli_why_pack(struct cli_why_pool *p, const struct gfxstat_cause *c);
+
+/* The text of packed cause @k: valid while @k is. */
+const char *cli_why_text(const unsigned char *k);
+
+/* Packed cause @k as the output reads it: valid until the next cli_why_unpack() on @p. */
+const struct cli_why *cli_why_unpack(struct cli_why_pool *p, const unsigned char *k);
 
 /*
  * The cause recorded for janky frame @j of layer or app @l of @m, or NULL; *@on is set to the

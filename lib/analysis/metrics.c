@@ -42,13 +42,31 @@ struct fx {
 	signed char verdict; /* the source's own janky verdict: 1, 0, or -1 none */
 };
 
+/*
+ * A per-frame column of optional times (each GFXSTAT_NS_NONE or a value), held as narrow as
+ * its values allow: no array while every value is NONE, 4 bytes a value while each fits an
+ * int32 (NONE as INT32_MIN), else 8. A trace's frames have no render time, no overrun and
+ * no duration of their own, and periods and app starts (as present - start) of a few ms: a
+ * frame takes 18 bytes of the stream, not 65 (exact percentiles still need every frame).
+ */
+struct col {
+	unsigned width; /* 0, 4 or 8 */
+	void *v;
+};
+
+#define COL_NONE32 INT32_MIN
+
 struct stream {
 	char *name, *app;
 	int is_app;
 	enum gfxstat_frame_source source;
-	int64_t *present, *period, *render; /* per frame; period/render NONE when unknown */
+	int64_t *present;                   /* per frame */
+	struct col period, render;          /* per frame; NONE when unknown */
 	signed char *input;                 /* per frame: input handled 1/0, unknown -1 */
-	struct fx *x;                       /* per frame */
+	/* per frame, its struct fx (fx_at()): start as present - start (start_abs: as is) */
+	struct col overrun, dur, start, own_late;
+	signed char *verdict;
+	int start_abs;
 	size_t n, cap;
 	struct fx *ux;                      /* frames with no present (gfxinfo legacy table) */
 	size_t nu, capu;
@@ -124,10 +142,14 @@ static void stream_free(struct stream *s)
 	free(s->app);
 	if (!s->borrowed) {
 		free(s->present);
-		free(s->period);
-		free(s->render);
+		free(s->period.v);
+		free(s->render.v);
 		free(s->input);
-		free(s->x);
+		free(s->overrun.v);
+		free(s->dur.v);
+		free(s->start.v);
+		free(s->own_late.v);
+		free(s->verdict);
 		free(s->ux);
 	}
 	free(s->window_fps);
@@ -185,6 +207,118 @@ static struct stream *new_stream(struct gfxstat_metrics *m)
 	return s;
 }
 
+static int64_t col_get(const struct col *c, size_t i)
+{
+	if (c->width == 4) {
+		int32_t x = ((const int32_t *)c->v)[i];
+
+		return x == COL_NONE32 ? GFXSTAT_NS_NONE : x;
+	}
+	return c->width == 8 ? ((const int64_t *)c->v)[i] : GFXSTAT_NS_NONE;
+}
+
+/* Room in @c for @cap values. */
+static int col_reserve(struct col *c, size_t cap)
+{
+	void *p;
+
+	if (!c->width)
+		return 0;
+	p = realloc(c->v, cap * c->width);
+	if (!p)
+		return GFXSTAT_E_NOMEM;
+	c->v = p;
+	return 0;
+}
+
+/* Value @i of @c (values 0 .. @i - 1 held, room for @cap) set to @v: the column widened
+ * when @v needs it. */
+static int col_set(struct col *c, size_t i, size_t cap, int64_t v)
+{
+	int fits = v == GFXSTAT_NS_NONE || (v > INT32_MIN && v <= INT32_MAX);
+	size_t k;
+
+	if (!c->width && v == GFXSTAT_NS_NONE)
+		return 0;
+	if (!c->width) {
+		int32_t *p = malloc(cap * sizeof(*p));
+
+		if (!p)
+			return GFXSTAT_E_NOMEM;
+		for (k = 0; k < i; k++)
+			p[k] = COL_NONE32;
+		c->v = p;
+		c->width = 4;
+	}
+	if (c->width == 4 && !fits) {
+		int64_t *p = malloc(cap * sizeof(*p));
+
+		if (!p)
+			return GFXSTAT_E_NOMEM;
+		for (k = 0; k < i; k++)
+			p[k] = col_get(c, k);
+		free(c->v);
+		c->v = p;
+		c->width = 8;
+	}
+	if (c->width == 8)
+		((int64_t *)c->v)[i] = v;
+	else
+		((int32_t *)c->v)[i] = v == GFXSTAT_NS_NONE ? COL_NONE32 : (int32_t)v;
+	return 0;
+}
+
+/* The start of frame @i of @s (struct fx's), or NONE. */
+static int64_t fx_start(const struct stream *s, size_t i)
+{
+	int64_t r = col_get(&s->start, i);
+
+	return r == GFXSTAT_NS_NONE || s->start_abs ? r : s->present[i] - r;
+}
+
+/* What frame @i of @s says about itself. */
+static struct fx fx_at(const struct stream *s, size_t i)
+{
+	struct fx x;
+
+	x.overrun = col_get(&s->overrun, i);
+	x.dur = col_get(&s->dur, i);
+	x.start = fx_start(s, i);
+	x.own_late = col_get(&s->own_late, i);
+	x.verdict = s->verdict[i];
+	return x;
+}
+
+/* Frame @i of @s (frames before it held, room for @cap) says @x; its present is held. */
+static int fx_set(struct stream *s, size_t i, size_t cap, const struct fx *x)
+{
+	int64_t st = x->start;
+
+	/* present - start, where the start is before the present (as metrics takes it) and
+	 * the difference an int64; else (never for times >= 0) every start as is */
+	if (st != GFXSTAT_NS_NONE && !s->start_abs &&
+	    (st >= s->present[i] || st < 0 || s->present[i] < 0)) {
+		int64_t *abs = malloc(cap * sizeof(*abs));
+		size_t k;
+
+		if (!abs)
+			return GFXSTAT_E_NOMEM;
+		for (k = 0; k < i; k++)
+			abs[k] = fx_start(s, k);
+		free(s->start.v);
+		s->start.v = abs;
+		s->start.width = 8;
+		s->start_abs = 1;
+	}
+	if (st != GFXSTAT_NS_NONE && !s->start_abs)
+		st = s->present[i] - st;
+	s->verdict[i] = x->verdict;
+	return col_set(&s->overrun, i, cap, x->overrun) || col_set(&s->dur, i, cap, x->dur) ||
+			       col_set(&s->start, i, cap, st) ||
+			       col_set(&s->own_late, i, cap, x->own_late)
+		       ? GFXSTAT_E_NOMEM : 0;
+}
+
 static int push_untimed(struct stream *s, const struct fx *x)
 {
 	if (s->nu == s->capu) {
@@ -208,9 +342,8 @@ static int push(struct stream *s, int64_t present, int64_t period, int64_t rende
 {
 	if (s->n == s->cap) {
 		size_t nc = s->cap ? s->cap * 2 : 8; /* a run may hold 65536 layers */
-		int64_t *a, *b, *c;
-		signed char *d;
-		struct fx *e;
+		int64_t *a;
+		signed char *d, *e;
 
 		if (nc > MAX_FRAMES_PER_STREAM)
 			return GFXSTAT_E_LIMIT;
@@ -218,28 +351,25 @@ static int push(struct stream *s, int64_t present, int64_t period, int64_t rende
 		if (!d)
 			return GFXSTAT_E_NOMEM;
 		s->input = d;
-		e = realloc(s->x, nc * sizeof(*e));
+		e = realloc(s->verdict, nc);
 		if (!e)
 			return GFXSTAT_E_NOMEM;
-		s->x = e;
+		s->verdict = e;
 		a = realloc(s->present, nc * sizeof(*a));
-		if (a)
-			s->present = a;
-		b = realloc(s->period, nc * sizeof(*b));
-		if (b)
-			s->period = b;
-		c = realloc(s->render, nc * sizeof(*c));
-		if (c)
-			s->render = c;
-		if (!a || !b || !c)
+		if (!a)
+			return GFXSTAT_E_NOMEM;
+		s->present = a;
+		if (col_reserve(&s->period, nc) || col_reserve(&s->render, nc) ||
+		    col_reserve(&s->overrun, nc) || col_reserve(&s->dur, nc) ||
+		    col_reserve(&s->start, nc) || col_reserve(&s->own_late, nc))
 			return GFXSTAT_E_NOMEM;
 		s->cap = nc;
 	}
 	s->present[s->n] = present;
-	s->period[s->n] = period;
-	s->render[s->n] = render;
 	s->input[s->n] = (signed char)input;
-	s->x[s->n] = *x;
+	if (col_set(&s->period, s->n, s->cap, period) || col_set(&s->render, s->n, s->cap, render) ||
+	    fx_set(s, s->n, s->cap, x))
+		return GFXSTAT_E_NOMEM;
 	s->n++;
 	return 0;
 }
@@ -423,8 +553,8 @@ static int64_t stream_period(const struct stream *s, const int64_t *iv_sorted, s
 
 	if (p) {
 		for (i = 0; i < s->n; i++)
-			if (s->period[i] != GFXSTAT_NS_NONE && s->period[i] > 0)
-				p[k++] = s->period[i];
+			if (col_get(&s->period, i) != GFXSTAT_NS_NONE && col_get(&s->period, i) > 0)
+				p[k++] = col_get(&s->period, i);
 		qsort(p, k, sizeof(*p), gx_cmp_i64);
 		for (i = 0; i < k; i++) {
 			run = i && p[i] == cur ? run + 1 : 1;
@@ -518,7 +648,7 @@ static int perfdog_jank(const int64_t *iv, size_t i)
 /* The refresh period at frame @j: its own, else the stream's @dflt. */
 static int64_t frame_period(const struct stream *s, size_t j, int64_t dflt)
 {
-	int64_t p = s->period[j];
+	int64_t p = col_get(&s->period, j);
 
 	return p > 0 && p != GFXSTAT_NS_NONE ? p : dflt;
 }
@@ -789,7 +919,8 @@ static int macrobenchmark(struct stream *s)
 		return GFXSTAT_E_NOMEM;
 	}
 	for (i = 0; i < tot; i++) {
-		const struct fx *x = i < s->n ? &s->x[i] : &s->ux[i - s->n];
+		struct fx xi = i < s->n ? fx_at(s, i) : s->ux[i - s->n];
+		const struct fx *x = &xi;
 
 		if (x->dur != GFXSTAT_NS_NONE && x->dur >= 0)
 			d[nd++] = x->dur;
@@ -810,25 +941,19 @@ static int macrobenchmark(struct stream *s)
  * not jank"): the median, nearest rank, of that latency over its frames that carry a start.
  * Return: 1 with @med set, 0 when under half of its frames carry one (then no frame is judged
  * from its start: a SurfaceView drawn by a GL thread borrows doFrames of its process's other
- * window now and then), or GFXSTAT_E_NOMEM.
+ * window now and then). @v: room for the stream's frames (compute()'s scratch).
  */
-static int latency_median(const struct stream *s, int64_t *med)
+static int latency_median(const struct stream *s, int64_t *v, int64_t *med)
 {
 	size_t i, k = 0;
-	int64_t *v = malloc((s->n ? s->n : 1) * sizeof(*v));
 
-	if (!v)
-		return GFXSTAT_E_NOMEM;
 	for (i = 0; i < s->n; i++)
-		if (s->x[i].start != GFXSTAT_NS_NONE)
-			v[k++] = s->present[i] - s->x[i].start;
-	if (!k || 2 * k < s->n) {
-		free(v);
+		if (fx_start(s, i) != GFXSTAT_NS_NONE)
+			v[k++] = s->present[i] - fx_start(s, i);
+	if (!k || 2 * k < s->n)
 		return 0;
-	}
 	qsort(v, k, sizeof(*v), gx_cmp_i64);
 	*med = rank(v, k, 50);
-	free(v);
 	return 1;
 }
 
@@ -863,13 +988,31 @@ static size_t taobao_run(struct stream *s, const int64_t *iv, size_t start, size
 	return kept;
 }
 
+/* Is frame @i of @s janky: the source's verdict where it gave one, else late (@late: each
+ * interval's; @use: each interval inside a scroll, for --scroll-only)? */
+static int janky_at(const struct gfxstat_metrics_opts *o, const struct stream *s, size_t i,
+		    const unsigned char *use, const unsigned char *late)
+{
+	int in = !o->scroll_only || (i && use[i - 1]);
+	int j = s->verdict[i] >= 0 ? s->verdict[i] : i && in && late[i - 1];
+
+	return in && j;
+}
+
+/* Is untimed frame @x janky: its verdict, else an overrun past its deadline? */
+static int untimed_janky(const struct fx *x)
+{
+	return x->verdict >= 0 ? x->verdict > 0 : x->overrun != GFXSTAT_NS_NONE && x->overrun > 0;
+}
+
 static int compute(const struct gfxstat_metrics_opts *o, struct stream *s, size_t *windows_left)
 {
 	struct gfxstat_layer_metrics *m = &s->m;
 	size_t n = s->n, i, niv = n ? n - 1 : 0, nc = 0, k;
 	int64_t *iv = malloc((niv ? niv : 1) * sizeof(*iv));
-	int64_t *cnt = malloc((niv + s->nu + 1) * sizeof(*cnt));
-	int64_t *sorted = malloc((niv ? niv : 1) * sizeof(*sorted));
+	/* one scratch of every interval and untimed frame (8 bytes each), in turn: the sorted
+	 * intervals (the period), the latencies (their median), the counted frame times */
+	int64_t *sorted = malloc((niv + s->nu + 1) * sizeof(*sorted)), *cnt = sorted;
 	unsigned char *use = malloc(niv ? niv : 1), *counted = malloc(niv ? niv : 1);
 	unsigned char *late = malloc(niv ? niv : 1);
 	uint32_t *cad = malloc((niv ? niv : 1) * sizeof(*cad));
@@ -879,7 +1022,7 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s, size_
 	double span;
 	int rc = GFXSTAT_E_NOMEM, by_start;
 
-	if (!iv || !cnt || !sorted || !use || !counted || !late || !cad || !hit)
+	if (!iv || !sorted || !use || !counted || !late || !cad || !hit)
 		goto out;
 	m->name = s->name;
 	m->app = s->app;
@@ -904,9 +1047,7 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s, size_
 	for (i = 0; i < niv; i++)
 		counted[i] = use[i] && iv[i] < o->wait_ns;
 	m->cadence_changes = cadence(s, iv, counted, niv, period, cad);
-	by_start = latency_median(s, &lat_med);
-	if (by_start < 0)
-		goto out;
+	by_start = latency_median(s, sorted, &lat_med);
 
 	/* counted intervals vs idle waits (the seed's rule) */
 	{
@@ -915,11 +1056,11 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s, size_
 
 		for (i = 0; i < niv; i++) {
 			int64_t p = period_at(s, i, period), pc = p * (int64_t)cad[i];
-			int64_t ovr = s->x[i + 1].overrun;
+			int64_t ovr = col_get(&s->overrun, i + 1);
 			/* a frame with its own start: how much longer than the layer's normal latency
 			 * it took from that start to the display (NONE: judged by its interval) */
-			int64_t exc = by_start && s->x[i + 1].start != GFXSTAT_NS_NONE
-					      ? s->present[i + 1] - s->x[i + 1].start - lat_med
+			int64_t exc = by_start && fx_start(s, i + 1) != GFXSTAT_NS_NONE
+					      ? s->present[i + 1] - fx_start(s, i + 1) - lat_med
 					      : GFXSTAT_NS_NONE;
 
 			late[i] = 0;
@@ -1065,7 +1206,7 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s, size_
 
 	/* Android frozen frames: render time when the source has it, else the interval */
 	for (i = 0; i < n; i++) {
-		int64_t d = s->render[i] != GFXSTAT_NS_NONE ? s->render[i]
+		int64_t d = col_get(&s->render, i) != GFXSTAT_NS_NONE ? col_get(&s->render, i)
 			    : i ? iv[i - 1] : 0;
 
 		if (o->scroll_only && (!i || !use[i - 1]))
@@ -1153,38 +1294,46 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s, size_
 		m->refresh.njank_windows = kept_r;
 	}
 
-	/* the one janky predicate: the source's verdict where it gave one, else late */
-	s->jl = malloc((n + s->nu + 1) * sizeof(*s->jl));
+	/* the one janky predicate (janky_at()); the list sized by the janky frames, counted
+	 * first: not by every frame (56 bytes each, held to the output) */
+	{
+		size_t nj = 1;
+
+		for (i = 0; i < n; i++)
+			nj += janky_at(o, s, i, use, late);
+		for (k = 0; k < s->nu && !o->scroll_only; k++)
+			nj += untimed_janky(&s->ux[k]);
+		s->jl = malloc(nj * sizeof(*s->jl));
+	}
 	if (!s->jl)
 		goto out;
 	for (i = 0; i < n; i++) {
-		int in = !o->scroll_only || (i && use[i - 1]);
-		int j = s->x[i].verdict >= 0 ? s->x[i].verdict : i && in && late[i - 1];
 		struct gfxstat_janky_frame *e;
+		struct fx x;
 
-		if (!in || !j)
+		if (!janky_at(o, s, i, use, late))
 			continue;
+		x = fx_at(s, i);
 		e = &s->jl[m->njanky_list++];
 		e->present_ns = s->present[i];
 		/* its interval when counted; after an idle wait (or first) the interval is the
 		 * gap, not the frame: its own duration, else how late it ended, else unknown */
 		e->length_ns = i && counted[i - 1] && iv[i - 1] > 0 ? iv[i - 1]
-			       : s->x[i].dur != GFXSTAT_NS_NONE ? s->x[i].dur
-			       : s->x[i].overrun != GFXSTAT_NS_NONE && s->x[i].overrun > 0
-				       ? s->x[i].overrun
+			       : x.dur != GFXSTAT_NS_NONE ? x.dur
+			       : x.overrun != GFXSTAT_NS_NONE && x.overrun > 0
+				       ? x.overrun
 				       : GFXSTAT_NS_NONE;
 		/* the frame's own period: the first frame has no interval (and a one-frame
 		 * stream no second frame to borrow one from) */
 		e->cadence_ns = frame_period(s, i, period) * (int64_t)(i ? cad[i - 1] : 1);
 		e->index = i;
-		e->late_ns = janky_late(&s->x[i], e);
+		e->late_ns = janky_late(&x, e);
 	}
 	for (k = 0; k < s->nu && !o->scroll_only; k++) {
 		const struct fx *x = &s->ux[k];
 		struct gfxstat_janky_frame *e;
 
-		if (x->verdict >= 0 ? x->verdict <= 0
-				    : x->overrun == GFXSTAT_NS_NONE || x->overrun <= 0)
+		if (!untimed_janky(x))
 			continue;
 		e = &s->jl[m->njanky_list++];
 		e->present_ns = GFXSTAT_NS_NONE;
@@ -1198,7 +1347,6 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s, size_
 	rc = macrobenchmark(s);
 out:
 	free(iv);
-	free(cnt);
 	free(sorted);
 	free(use);
 	free(counted);
@@ -1213,80 +1361,95 @@ out:
 static int sort_app(struct stream *a)
 {
 	size_t k;
-
 	size_t n = a->n, w = 0;
 	size_t *ord = malloc((n ? n : 1) * sizeof(*ord));
-	int64_t *np = malloc((n ? n : 1) * sizeof(*np)), *npe, *nr;
-	signed char *ni = malloc(n ? n : 1);
-	struct fx *nx = malloc((n ? n : 1) * sizeof(*nx));
+	struct stream t; /* the sorted frames: its per-frame arrays */
+	int rc = 0;
 
-	npe = malloc((n ? n : 1) * sizeof(*npe));
-	nr = malloc((n ? n : 1) * sizeof(*nr));
-	if (!ord || !np || !npe || !nr || !ni || !nx) {
-		free(nx);
-		free(ord);
-		free(np);
-		free(npe);
-		free(nr);
-		free(ni);
-		return GFXSTAT_E_NOMEM;
+	memset(&t, 0, sizeof(t));
+	t.cap = n ? n : 1;
+	t.present = malloc(t.cap * sizeof(*t.present));
+	t.input = malloc(t.cap);
+	t.verdict = malloc(t.cap);
+	if (!ord || !t.present || !t.input || !t.verdict) {
+		rc = GFXSTAT_E_NOMEM;
+		goto out;
 	}
-	for (k = 0; k < n; k++)
-		np[k] = a->present[k];
 	for (k = 0; k < n; k++)
 		ord[k] = k;
 	{
 		/* sort indexes by present: simple shell sort keeps it dependency-free */
 		size_t gap, x, y;
+		const int64_t *np = a->present;
 
 		for (gap = n / 2; gap > 0; gap /= 2)
 			for (x = gap; x < n; x++)
 				for (y = x; y >= gap &&
 					    np[ord[y - gap]] > np[ord[y]]; y -= gap) {
-					size_t t = ord[y];
+					size_t tmp = ord[y];
 
 					ord[y] = ord[y - gap];
-					ord[y - gap] = t;
+					ord[y - gap] = tmp;
 				}
 	}
-	for (k = 0; k < n; k++) {
+	for (k = 0; k < n && !rc; k++) {
 		int64_t p = a->present[ord[k]];
+		struct fx x = fx_at(a, ord[k]);
 
-		if (w && np[w - 1] == p) {
+		if (w && t.present[w - 1] == p) {
+			struct fx y = fx_at(&t, w - 1);
+
 			/* one vsync, several layers: input if any of them had it */
-			if (a->input[ord[k]] > ni[w - 1])
-				ni[w - 1] = a->input[ord[k]];
+			if (a->input[ord[k]] > t.input[w - 1])
+				t.input[w - 1] = a->input[ord[k]];
 			/* and janky if any of them was */
-			if (a->x[ord[k]].verdict > nx[w - 1].verdict)
-				nx[w - 1].verdict = a->x[ord[k]].verdict;
+			if (x.verdict > y.verdict)
+				y.verdict = x.verdict;
 			/* and started when the earliest of them did */
-			if (a->x[ord[k]].start != GFXSTAT_NS_NONE &&
-			    (nx[w - 1].start == GFXSTAT_NS_NONE ||
-			     a->x[ord[k]].start < nx[w - 1].start))
-				nx[w - 1].start = a->x[ord[k]].start;
+			if (x.start != GFXSTAT_NS_NONE &&
+			    (y.start == GFXSTAT_NS_NONE || x.start < y.start))
+				y.start = x.start;
+			rc = fx_set(&t, w - 1, t.cap, &y);
 			continue;
 		}
-		np[w] = p;
-		npe[w] = a->period[ord[k]];
-		nr[w] = a->render[ord[k]];
-		ni[w] = a->input[ord[k]];
-		nx[w] = a->x[ord[k]];
+		t.present[w] = p;
+		t.input[w] = a->input[ord[k]];
+		if (col_set(&t.period, w, t.cap, col_get(&a->period, ord[k])) ||
+		    col_set(&t.render, w, t.cap, col_get(&a->render, ord[k])) ||
+		    fx_set(&t, w, t.cap, &x))
+			rc = GFXSTAT_E_NOMEM;
 		w++;
 	}
+	if (!rc) {
+		/* the app's arrays become the sorted ones (t's old ones are freed below) */
+		struct stream old = *a;
+
+		a->present = t.present;
+		a->period = t.period;
+		a->render = t.render;
+		a->input = t.input;
+		a->overrun = t.overrun;
+		a->dur = t.dur;
+		a->start = t.start;
+		a->own_late = t.own_late;
+		a->verdict = t.verdict;
+		a->start_abs = t.start_abs;
+		a->n = w;
+		a->cap = t.cap;
+		t = old;
+	}
+out:
 	free(ord);
-	free(a->present);
-	free(a->period);
-	free(a->render);
-	free(a->input);
-	free(a->x);
-	a->x = nx;
-	a->present = np;
-	a->period = npe;
-	a->render = nr;
-	a->input = ni;
-	a->n = w;
-	a->cap = n ? n : 1;
-	return 0;
+	free(t.present);
+	free(t.period.v);
+	free(t.render.v);
+	free(t.input);
+	free(t.overrun.v);
+	free(t.dur.v);
+	free(t.start.v);
+	free(t.own_late.v);
+	free(t.verdict);
+	return rc;
 }
 
 /*
@@ -1358,7 +1521,12 @@ static int build_apps(struct gfxstat_metrics *m)
 				a->period = l->period;
 				a->render = l->render;
 				a->input = l->input;
-				a->x = l->x;
+				a->overrun = l->overrun;
+				a->dur = l->dur;
+				a->start = l->start;
+				a->own_late = l->own_late;
+				a->verdict = l->verdict;
+				a->start_abs = l->start_abs;
 				a->n = l->n;
 				a->cap = l->n ? l->n : 1;
 				a->ux = l->ux;
@@ -1368,7 +1536,12 @@ static int build_apps(struct gfxstat_metrics *m)
 			}
 		}
 		for (k = 0; k < l->n && !rc && !a->borrowed; k++)
-			rc = push(a, l->present[k], l->period[k], l->render[k], l->input[k], &l->x[k]);
+		{
+			struct fx x = fx_at(l, k);
+
+			rc = push(a, l->present[k], col_get(&l->period, k), col_get(&l->render, k),
+				  l->input[k], &x);
+		}
 		for (k = 0; k < l->nu && !rc && !a->borrowed; k++)
 			rc = push_untimed(a, &l->ux[k]);
 		if (rc) {

@@ -25,6 +25,7 @@
 #define NAME_KEY 258    /* "p:" or "c:", then a name */
 #define COMM_LEN 15     /* a thread's name: the kernel's TASK_COMM_LEN, NUL excluded */
 #define MAX_KEPT 32768  /* frames of work kept for frames explained after the input's end */
+#define PACK_BLOCK 65536 /* the kept works' packed bytes are held in blocks of this size */
 
 struct open_slice {
 	int64_t start;
@@ -41,7 +42,10 @@ struct thread {
 	int depth;
 	int named;      /* its task name was noted (note_name()) */
 	char comm[COMM_LEN + 1]; /* its task name, as its events last gave it, or "" */
-	struct open_slice s[MAX_DEPTH];
+	/* its open sections, as deep as it went (at most MAX_DEPTH): 288 bytes each, and most
+	 * threads open few, so not MAX_DEPTH of them for each of thousands of threads */
+	struct open_slice *s;
+	int cap_s;
 };
 
 enum { WORK_MAIN, WORK_RENDER };
@@ -68,6 +72,23 @@ struct proc {
 	int has_render; /* the process draws on a RenderThread (Android 5+): DrawFrames are frames */
 	unsigned head, n;
 	struct work w[HISTORY];
+};
+
+/*
+ * A kept work (gfxstat_causes_keep_work()): what pick_work() chooses by, beside its packed
+ * bytes. A struct work is ~880 bytes, most of them zeros (unused name bytes, a span's empty
+ * binder slots) and repeated text; with its strings interned and the rest packed
+ * (pack_work(): zero runs counted) one takes ~160 bytes and this index 56 (the bench's
+ * api32-x800.pftrace: 32768 in 7 MB, not 28).
+ */
+struct kept {
+	int64_t start, end, token;
+	int32_t pid;
+	int16_t kind;
+	uint32_t off; /* of its packed bytes */
+	/* its strings, interned in @strs (a frame's doFrame, child and path are the app's few
+	 * section names; its name, "Choreographer#doFrame 191058", the same less its token) */
+	uint32_t name, child, path, comm;
 };
 
 /* A layer's place in its process's work: the end of the last work given to one of its frames. */
@@ -102,8 +123,16 @@ struct gfxstat_causes {
 	/* every frame of work that names its vsync id, in the order they ended
 	 * (gfxstat_causes_keep_work()) */
 	int keep;
-	struct work *kept;
+	struct kept *kept;
 	size_t nkept, cap_kept;
+	/* their packed bytes (pack_work()), in blocks that never move: an offset is block *
+	 * PACK_BLOCK + place */
+	unsigned char **blocks;
+	size_t nblocks, cap_blocks, used; /* @used: bytes taken in the last block */
+	/* the kept works pick_work() chose, unpacked: [0] the doFrame, [1] the DrawFrame of
+	 * one frame (ft_app() holds both at once) */
+	struct work unpacked[2];
+	struct gx_strmap strs; /* the kept works' strings (intern()) */
 };
 
 /* The layer a counter names: "BufferTX - <layer>" on 12+, the layer itself before. */
@@ -158,7 +187,7 @@ struct gfxstat_causes *gfxstat_causes_new(void)
 	if (!c)
 		return NULL;
 	if (gx_strmap_init(&c->thread_ix, MAX_THREADS) || gx_strmap_init(&c->proc_ix, MAX_THREADS) ||
-	    gx_strmap_init(&c->names, MAX_NAMES)) {
+	    gx_strmap_init(&c->names, MAX_NAMES) || gx_strmap_init(&c->strs, 4 * MAX_KEPT)) {
 		gfxstat_causes_free(c);
 		return NULL;
 	}
@@ -169,14 +198,20 @@ void gfxstat_causes_free(struct gfxstat_causes *c)
 {
 	if (!c)
 		return;
+	while (c->nthreads)
+		free(c->threads[--c->nthreads].s);
 	free(c->threads);
 	free(c->procs);
 	free(c->layers);
 	gx_strmap_free(&c->thread_ix);
 	gx_strmap_free(&c->proc_ix);
 	gx_strmap_free(&c->names);
+	gx_strmap_free(&c->strs);
 	free(c->name_pid);
 	free(c->kept);
+	while (c->nblocks)
+		free(c->blocks[--c->nblocks]);
+	free(c->blocks);
 	free(c);
 }
 
@@ -393,6 +428,150 @@ static int work_kind(const char *name)
 	return -1;
 }
 
+/*
+ * @s (of at most @cap bytes) interned in c->strs: "S" and the string; a name whose token
+ * (name_token(): @token, or -1) prints back as its digits, "T" and the name without them.
+ * Return: its index, or -1 when out of memory.
+ */
+static long intern(struct gfxstat_causes *c, const char *s, size_t cap, int64_t token)
+{
+	char key[PATH_LEN + 2], tok[24];
+	size_t n = strnlen(s, cap), d;
+	const char *p = token >= 0 ? strchr(s, ' ') : NULL;
+	int created;
+
+	key[0] = 'S';
+	if (p) {
+		p++;
+		d = strspn(p, "0123456789");
+		if ((size_t)snprintf(tok, sizeof(tok), "%lld", (long long)token) == d &&
+		    !memcmp(tok, p, d)) {
+			key[0] = 'T';
+			memcpy(key + 1, s, (size_t)(p - s));
+			memcpy(key + 1 + (p - s), p + d, n - (size_t)(p - s) - d);
+			n -= d;
+			return gx_strmap_add(&c->strs, key, n + 1, &created);
+		}
+	}
+	memcpy(key + 1, s, n);
+	return gx_strmap_add(&c->strs, key, n + 1, &created);
+}
+
+/* String @i of c->strs into @dst (of @cap bytes), the token put back into a name's. */
+static void interned(const struct gfxstat_causes *c, uint32_t i, int64_t token, char *dst,
+		     size_t cap)
+{
+	const char *p = c->strs.keys[i].p, *sp = p[0] == 'T' ? strchr(p + 1, ' ') : NULL;
+
+	if (sp) /* the name as it was: its first space, the token's digits, the rest */
+		snprintf(dst, cap, "%.*s%lld%s", (int)(sp + 1 - (p + 1)), p + 1, (long long)token,
+			 sp + 1);
+	else
+		snprintf(dst, cap, "%s", p + 1);
+}
+
+/*
+ * Pack @w into @out (room for 2 * sizeof(*w) + 2 bytes): the struct less the fields and
+ * strings the index holds (struct kept) and a span it has not set, all zeroed, then every run
+ * of zero bytes written as a 0 and its length (1-255). Return: its length.
+ */
+static size_t pack_work(const struct work *w, unsigned char *out)
+{
+	struct work z;
+	const unsigned char *b = (const unsigned char *)&z;
+	size_t i = 0, o = 0, n = sizeof(z);
+
+	memset(&z, 0, sizeof(z)); /* the padding too */
+	z.input = w->input;
+	z.child_ns = w->child_ns;
+	z.layer = w->layer;
+	z.tid = w->tid;
+	z.has_span = w->has_span;
+	if (w->has_span)
+		z.span = w->span; /* gfxstat_thread_states_span_end() zeroed it first */
+	while (i < n) {
+		size_t r = 0;
+
+		if (b[i]) {
+			out[o++] = b[i++];
+			continue;
+		}
+		while (i < n && !b[i] && r < 255) {
+			i++;
+			r++;
+		}
+		out[o++] = 0;
+		out[o++] = (unsigned char)r;
+	}
+	return o;
+}
+
+/* Kept work @k unpacked into @w. */
+static void unpack_work(const struct gfxstat_causes *c, const struct kept *k, struct work *w)
+{
+	const unsigned char *in = c->blocks[k->off / PACK_BLOCK] + k->off % PACK_BLOCK;
+	unsigned char *b = (unsigned char *)w;
+	size_t o = 0, n = sizeof(*w);
+
+	while (o < n) {
+		if (*in) {
+			b[o++] = *in++;
+			continue;
+		}
+		memset(b + o, 0, in[1]);
+		o += in[1];
+		in += 2;
+	}
+	interned(c, k->name, k->token, w->name, sizeof(w->name));
+	interned(c, k->child, -1, w->child, sizeof(w->child));
+	interned(c, k->path, -1, w->path, sizeof(w->path));
+	interned(c, k->comm, -1, w->comm, sizeof(w->comm));
+	w->kind = k->kind;
+	w->start = k->start;
+	w->end = k->end;
+	w->token = k->token;
+	w->pid = k->pid;
+}
+
+/* Keep @w, packed, for frames explained after the input's end; out of memory: not kept. */
+static void keep_work(struct gfxstat_causes *c, const struct work *w)
+{
+	unsigned char buf[2 * sizeof(struct work) + 2];
+	size_t n = pack_work(w, buf);
+	long name = intern(c, w->name, sizeof(w->name), w->token);
+	long child = intern(c, w->child, sizeof(w->child), -1);
+	long path = intern(c, w->path, sizeof(w->path), -1);
+	long comm = intern(c, w->comm, sizeof(w->comm), -1);
+	struct kept *k;
+
+	if (name < 0 || child < 0 || path < 0 || comm < 0 || grow((void **)&c->kept, &c->cap_kept, c->nkept, sizeof(*c->kept), 256))
+		return;
+	if (!c->nblocks || c->used + n > PACK_BLOCK) {
+		unsigned char *blk;
+
+		if (grow((void **)&c->blocks, &c->cap_blocks, c->nblocks, sizeof(*c->blocks), 16))
+			return;
+		blk = malloc(PACK_BLOCK);
+		if (!blk)
+			return;
+		c->blocks[c->nblocks++] = blk;
+		c->used = 0;
+	}
+	memcpy(c->blocks[c->nblocks - 1] + c->used, buf, n);
+	k = &c->kept[c->nkept++];
+	k->start = w->start;
+	k->end = w->end;
+	k->token = w->token;
+	k->pid = w->pid;
+	k->kind = (int16_t)w->kind;
+	k->name = (uint32_t)name;
+	k->child = (uint32_t)child;
+	k->path = (uint32_t)path;
+	k->comm = (uint32_t)comm;
+	k->off = (uint32_t)((c->nblocks - 1) * PACK_BLOCK + c->used);
+	c->used += n;
+}
+
 int gfxstat_causes_marker(void *p, const struct gfxstat_ftrace_line *ev,
 			  const struct gfxstat_marker *m)
 {
@@ -422,6 +601,17 @@ int gfxstat_causes_marker(void *p, const struct gfxstat_ftrace_line *ev,
 		t->comm[n] = 0;
 	}
 	if (m->kind == GFXSTAT_MARKER_BEGIN) {
+		if (t->depth < MAX_DEPTH && t->depth >= t->cap_s) {
+			int nc = t->cap_s ? 2 * t->cap_s : 4;
+			struct open_slice *ns;
+
+			nc = nc < MAX_DEPTH ? nc : MAX_DEPTH;
+			ns = realloc(t->s, (size_t)nc * sizeof(*ns));
+			if (!ns)
+				return GFXSTAT_E_NOMEM;
+			t->s = ns;
+			t->cap_s = nc;
+		}
 		if (t->depth < MAX_DEPTH) {
 			struct open_slice *s = &t->s[t->depth];
 
@@ -497,9 +687,8 @@ int gfxstat_causes_marker(void *p, const struct gfxstat_ftrace_line *ev,
 				      gfxstat_thread_states_span_end(c->ts, t->tid, ev->ts_ns, &w->span);
 			/* (FrameTimeline, Android 12+, finds its work by the vsync id the section
 			 * names: only such work is kept) */
-			if (c->keep && w->token >= 0 && c->nkept < MAX_KEPT &&
-			    !grow((void **)&c->kept, &c->cap_kept, c->nkept, sizeof(*c->kept), 256))
-				c->kept[c->nkept++] = *w;
+			if (c->keep && w->token >= 0 && c->nkept < MAX_KEPT)
+				keep_work(c, w);
 		}
 	}
 	return 0;
@@ -781,7 +970,9 @@ struct pick {
 	int64_t token;    /* the vsync id its section names, or -1: by time */
 	int64_t from, to; /* by time: its start within */
 	int64_t near;     /* of several, the one that began nearest this */
-	const struct work *w;
+	const struct work *w;   /* the one chosen: of a process's latest, */
+	const struct kept *k;   /* or kept (unpacked once chosen) */
+	int64_t w_start;        /* its start */
 };
 
 /* |a - b|, and a - b saturated: a marker's time may be anything a file says */
@@ -797,25 +988,45 @@ static int64_t sub_sat(int64_t a, int64_t b)
 	return a - b;
 }
 
+/* Is work of @kind, @pid, @token, @start a candidate, nearer than the one chosen so far? */
+static int better(const struct pick *p, int kind, int32_t pid, int64_t token, int64_t start)
+{
+	if (kind != p->kind || pid != p->pid)
+		return 0;
+	if (p->token >= 0 ? token != p->token : start < p->from || start > p->to)
+		return 0;
+	return (!p->w && !p->k) || dist(start, p->near) < dist(p->w_start, p->near);
+}
+
 static void consider(struct pick *p, const struct work *w)
 {
-	if (w->kind != p->kind || w->pid != p->pid)
-		return;
-	if (p->token >= 0 ? w->token != p->token : w->start < p->from || w->start > p->to)
-		return;
-	if (!p->w || dist(w->start, p->near) < dist(p->w->start, p->near))
+	if (better(p, w->kind, w->pid, w->token, w->start)) {
 		p->w = w;
+		p->k = NULL;
+		p->w_start = w->start;
+	}
+}
+
+static void consider_kept(struct pick *p, const struct kept *k)
+{
+	if (better(p, k->kind, k->pid, k->token, k->start)) {
+		p->w = NULL;
+		p->k = k;
+		p->w_start = k->start;
+	}
 }
 
 #define KEPT_REACH 10000000000LL /* a frame's work ends within 10 s of its start */
 
+/* The work @p chooses; a kept one unpacked into c->unpacked[@slot]. */
 static const struct work *pick_work(const struct gfxstat_causes *c, const struct proc *pr,
-				    struct pick *p, int64_t around)
+				    struct pick *p, int64_t around, int slot)
 {
 	size_t lo = 0, hi = c->nkept;
 	unsigned k;
 
 	p->w = NULL;
+	p->k = NULL;
 	/* the kept works are in the order they ended: from the first that ended after @around
 	 * less the reach, to the first that ended a reach after it */
 	if (around != GFXSTAT_NS_NONE) {
@@ -831,10 +1042,16 @@ static const struct work *pick_work(const struct gfxstat_causes *c, const struct
 	for (; lo < c->nkept; lo++) {
 		if (around != GFXSTAT_NS_NONE && c->kept[lo].end > around + KEPT_REACH)
 			break;
-		consider(p, &c->kept[lo]);
+		consider_kept(p, &c->kept[lo]);
 	}
 	for (k = 0; k < pr->n; k++)
 		consider(p, &pr->w[(pr->head + k) % HISTORY]);
+	if (p->k) {
+		struct work *w = &((struct gfxstat_causes *)c)->unpacked[slot]; /* a scratch */
+
+		unpack_work(c, p->k, w);
+		p->w = w;
+	}
 	return p->w;
 }
 
@@ -857,7 +1074,7 @@ static const struct work *ft_work(const struct gfxstat_causes *c, const struct p
 	p.token = f->token;
 	p.from = p.to = 0;
 	p.near = f->actual_start_ns;
-	if (f->token >= 0 && (w = pick_work(c, pr, &p, f->actual_start_ns)))
+	if (f->token >= 0 && (w = pick_work(c, pr, &p, f->actual_start_ns, kind)))
 		return w;
 	p.token = -1;
 	if (kind == WORK_MAIN) {
@@ -872,7 +1089,7 @@ static const struct work *ft_work(const struct gfxstat_causes *c, const struct p
 		p.to = f->actual_end_ns != GFXSTAT_NS_NONE && f->actual_end_ns > p.from
 			       ? f->actual_end_ns : p.from + budget;
 	}
-	w = pick_work(c, pr, &p, f->actual_start_ns);
+	w = pick_work(c, pr, &p, f->actual_start_ns, kind);
 	/* a work that names a vsync id is another frame's */
 	return w && w->token < 0 ? w : NULL;
 }
