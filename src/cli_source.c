@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Reading one input file through the library's entry point (gfxstat_source.h), and inspect. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,22 @@
 #include "cli_source.h"
 #include "cli_system.h"
 #include "gfxstat/gfxstat_source.h"
+
+/* A count of input lines or events skipped (-q: none of these, as --help says; the damage
+ * that stops a read is still said). */
+static void count_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void count_warn(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	if (cli_quiet)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	cli_warn("%s", buf);
+}
 
 /*
  * Every input of one run is one recording (gfxstat_source.h): one model across them, so a
@@ -191,7 +208,7 @@ static void summarise(struct cli_source *src, const struct gfxstat_source_summar
 			    gfxstat_gfxinfo_count_severity((enum gfxstat_gfxinfo_count)i) ==
 				    GFXSTAT_SEV_INFO)
 				continue;
-			cli_warn("%s: %llu %s", src->path, (unsigned long long)gc->v[i],
+			count_warn("%s: %llu %s", src->path, (unsigned long long)gc->v[i],
 				 gfxstat_gfxinfo_count_doc((enum gfxstat_gfxinfo_count)i));
 		}
 	} else if (sum->have_sfl) {
@@ -206,7 +223,7 @@ static void summarise(struct cli_source *src, const struct gfxstat_source_summar
 			if (!st->v[i] ||
 			    gfxstat_sfl_stat_severity((enum gfxstat_sfl_stat)i) == GFXSTAT_SEV_INFO)
 				continue;
-			cli_warn("%s: %llu %s", src->path, (unsigned long long)st->v[i],
+			count_warn("%s: %llu %s", src->path, (unsigned long long)st->v[i],
 				 gfxstat_sfl_stat_doc((enum gfxstat_sfl_stat)i));
 		}
 	}
@@ -214,7 +231,7 @@ static void summarise(struct cli_source *src, const struct gfxstat_source_summar
 		if (!sum->unwrap.v[i] ||
 		    gfxstat_unwrap_stat_severity((enum gfxstat_unwrap_stat)i) == GFXSTAT_SEV_INFO)
 			continue;
-		cli_warn("%s: %llu %s", src->path, (unsigned long long)sum->unwrap.v[i],
+		count_warn("%s: %llu %s", src->path, (unsigned long long)sum->unwrap.v[i],
 			 gfxstat_unwrap_stat_doc((enum gfxstat_unwrap_stat)i));
 	}
 	snprintf(src->layers_desc, sizeof(src->layers_desc), "%s", sum->containers);
@@ -437,14 +454,14 @@ void cli_source_report(const struct cli_source *src, int verbose)
 	for (k = 0; k < GFXSTAT_STAT_COUNT; k++) {
 		if (!st->v[k] || gfxstat_stat_severity((enum gfxstat_stat)k) == GFXSTAT_SEV_INFO)
 			continue;
-		cli_warn("%s: %llu %s", src->path, (unsigned long long)st->v[k],
+		count_warn("%s: %llu %s", src->path, (unsigned long long)st->v[k],
 			 gfxstat_stat_doc((enum gfxstat_stat)k));
 	}
 	for (k = 0; k < GFXSTAT_MODEL_STAT_COUNT; k++) {
 		if (!src->model.v[k] || k == GFXSTAT_MODEL_identical_inputs ||
 		    gfxstat_model_stat_severity((enum gfxstat_model_stat)k) == GFXSTAT_SEV_INFO)
 			continue;
-		cli_warn("%s: %llu %s", src->path, (unsigned long long)src->model.v[k],
+		count_warn("%s: %llu %s", src->path, (unsigned long long)src->model.v[k],
 			 gfxstat_model_stat_doc((enum gfxstat_model_stat)k));
 	}
 	if (src->have_sf && sf->over_limit)

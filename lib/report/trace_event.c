@@ -6,6 +6,12 @@
 #include "html_local.h"
 #include "gfxstat/gfxstat_sysctx.h"
 
+/* gfxstat's own tracks are processes of their own, numbered past any pid a Linux kernel gives
+ * (PID_MAX_LIMIT, 4 * 1024 * 1024 on 64-bit: include/linux/threads.h), so a traced process
+ * (init is pid 1) never shares their tracks. */
+#define FRAMES_PID "4194305"
+#define SYSTEM_PID "4194306"
+
 /* One B or E marker of the input: matched into slices when written. */
 struct gx_tmark {
 	int64_t ts;
@@ -192,7 +198,7 @@ static void frames_of(struct gx_wr *w, const struct gx_rlayer *r, long tid,
 		 * previous one was presented */
 		if (prev != GFXSTAT_NS_NONE && s < prev)
 			s = prev;
-		gx_wr_printf(w, ",\n{\"ph\":\"X\",\"pid\":1,\"tid\":%ld,\"name\":\"%s\","
+		gx_wr_printf(w, ",\n{\"ph\":\"X\",\"pid\":" FRAMES_PID ",\"tid\":%ld,\"name\":\"%s\","
 			     "\"cat\":\"%s\",\"ts\":", tid, janky[i] ? "janky frame" : "frame",
 			     janky[i] ? "frame,janky" : "frame");
 		put_us(w, s);
@@ -283,7 +289,7 @@ static void sections(struct gx_wr *w, const struct gfxstat_trace_event *t)
 
 static void counter(struct gx_wr *w, const struct gx_tseries *k, int64_t ts, int64_t v)
 {
-	gx_wr_puts(w, ",\n{\"ph\":\"C\",\"pid\":2,\"name\":");
+	gx_wr_puts(w, ",\n{\"ph\":\"C\",\"pid\":" SYSTEM_PID ",\"name\":");
 	gx_wr_json_str(w, k->name, strlen(k->name));
 	gx_wr_puts(w, ",\"ts\":");
 	put_us(w, ts);
@@ -292,14 +298,14 @@ static void counter(struct gx_wr *w, const struct gx_tseries *k, int64_t ts, int
 	gx_wr_printf(w, ":%lld}}", (long long)v);
 }
 
-/* The system series as counter tracks of process 2: a value from its window's start on. */
+/* The system series as counter tracks of gfxstat's own "system" process: a value from its window's start on. */
 static void system_tracks(struct gx_wr *w, const struct gfxstat_trace_event *t)
 {
 	size_t i, j;
 
 	if (!t->nseries)
 		return;
-	gx_wr_puts(w, ",\n{\"ph\":\"M\",\"pid\":2,\"name\":\"process_name\",\"args\":"
+	gx_wr_puts(w, ",\n{\"ph\":\"M\",\"pid\":" SYSTEM_PID ",\"name\":\"process_name\",\"args\":"
 		      "{\"name\":\"gfxstat system\"}}");
 	for (i = 0; i < t->nseries; i++) {
 		const struct gx_tseries *k = &t->series[i];
@@ -328,7 +334,7 @@ int gfxstat_trace_event_write(struct gfxstat_trace_event *t, const struct gfxsta
 		return GFXSTAT_E_NOMEM;
 	w->fn = fn;
 	w->user = user;
-	gx_wr_puts(w, "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n{\"ph\":\"M\",\"pid\":1,"
+	gx_wr_puts(w, "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n{\"ph\":\"M\",\"pid\":" FRAMES_PID ","
 		   "\"name\":\"process_name\",\"args\":{\"name\":\"gfxstat frames\"}}");
 	for (i = 0; i < t->st.nlayers; i++) {
 		const struct gx_rlayer *r = &t->st.layers[i];
@@ -341,7 +347,7 @@ int gfxstat_trace_event_write(struct gfxstat_trace_event *t, const struct gfxsta
 			if (!c->is_app && !strcmp(c->name, r->name))
 				l = c;
 		}
-		gx_wr_printf(w, ",\n{\"ph\":\"M\",\"pid\":1,\"tid\":%zu,\"name\":\"thread_name\","
+		gx_wr_printf(w, ",\n{\"ph\":\"M\",\"pid\":" FRAMES_PID ",\"tid\":%zu,\"name\":\"thread_name\","
 			     "\"args\":{\"name\":", i + 1);
 		gx_wr_json_str(w, r->name, strlen(r->name));
 		gx_wr_puts(w, "}}");
@@ -354,7 +360,7 @@ int gfxstat_trace_event_write(struct gfxstat_trace_event *t, const struct gfxsta
 		snprintf(fpsname, strlen(r->name) + 5, "FPS %s", r->name);
 		/* the FPS of each full window, as `analyze` counts it, at the window's start */
 		for (k = 0; l && k < l->nwindows; k++) {
-			gx_wr_puts(w, ",\n{\"ph\":\"C\",\"pid\":1,\"name\":");
+			gx_wr_puts(w, ",\n{\"ph\":\"C\",\"pid\":" FRAMES_PID ",\"name\":");
 			gx_wr_json_str(w, fpsname, strlen(fpsname));
 			gx_wr_puts(w, ",\"ts\":");
 			put_us(w, l->first_ns + (int64_t)k * window_ns);

@@ -37,3 +37,21 @@ cp "$ex" "$c15/--json"
 	fail "cli: 'frames -- FILE' does not read a file named like an option"
 "$GFXSTAT" analyze "$ex" --no-such-option > /dev/null 2>&1
 [ $? -eq 2 ] && pass || fail "cli: an unknown option after the input is not a usage error"
+
+# -q: "no warnings about skipped input lines". The catapult android_systrace has one event whose
+# timestamp goes back (counted, said without -q); with -q every reading command is silent.
+sys=$SAMPLES/systrace_html/catapult/android_systrace.html
+if [ -f "$sys" ]; then
+	"$GFXSTAT" analyze --json "$sys" > /dev/null 2> "$c15/w.err"
+	grep -q "goes back in time" "$c15/w.err" && pass ||
+		fail "cli: analyze does not warn about the event going back in time"
+	for cmd in "analyze --json" "analyze --janky" "frames" "export -o $c15/q.json" \
+		"report -o $c15/q.html" "gfx -F $c15/q.fps"; do
+		# shellcheck disable=SC2086
+		"$GFXSTAT" $cmd -q "$sys" > /dev/null 2> "$c15/q.err"
+		[ ! -s "$c15/q.err" ] && pass ||
+			fail "cli: '$cmd -q' still warns: $(head -c 200 "$c15/q.err")"
+	done
+else
+	skip "cli: -q: $sys absent"
+fi

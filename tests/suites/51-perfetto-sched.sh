@@ -169,7 +169,7 @@ P51_SUM
 	# export: the series as counter tracks of "gfxstat system"
 	$GFXSTAT export -q -o "$P51/export.json" "$P51_SAMPLE" 2> /dev/null
 	grep -q '"name":"process_name","args":{"name":"gfxstat system"}' "$P51/export.json" &&
-		grep -q '{"ph":"C","pid":2,"name":"cpu0.freq","ts":157479000000.000,"args":{"kHz":' \
+		grep -q '{"ph":"C","pid":4194306,"name":"cpu0.freq","ts":157479000000.000,"args":{"kHz":' \
 			"$P51/export.json" && pass || fail "api32: export lacks the system counter tracks"
 fi
 

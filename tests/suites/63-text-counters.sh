@@ -39,8 +39,8 @@ else
 		fail "text counters: analyze's holds: $(grep -o '"holds":{[^}]*}' "$tc/a.json")"
 	# export: counter tracks of process 2 (Perfetto UI draws them)
 	"$GFXSTAT" export -q "$tc/ct.txt" > "$tc/e.json" 2> /dev/null
-	grep -qF '{"ph":"C","pid":2,"name":"gpu0.freq","ts":683202000000.000,"args":{"kHz":333333}}' "$tc/e.json" &&
-		grep -qF '{"ph":"C","pid":2,"name":"thermal.gpu-therm","ts":683202000000.000,"args":{"mC":52500}}' "$tc/e.json" &&
+	grep -qF '{"ph":"C","pid":4194306,"name":"gpu0.freq","ts":683202000000.000,"args":{"kHz":333333}}' "$tc/e.json" &&
+		grep -qF '{"ph":"C","pid":4194306,"name":"thermal.gpu-therm","ts":683202000000.000,"args":{"mC":52500}}' "$tc/e.json" &&
 		pass || fail "text counters: export's counter tracks: $(grep '"pid":2' "$tc/e.json" | head -n 3)"
 	# inspect names what it holds and what it lacks
 	"$GFXSTAT" inspect "$tc/ct.txt" > "$tc/i.txt" 2> /dev/null

@@ -108,3 +108,23 @@ if [ -x "$GFXSIM" ]; then
 		fi
 	done
 fi
+
+# A traced process may be pid 1 or 2 (init, kthreadd): export's own tracks ("gfxstat frames",
+# "gfxstat system") are numbered past any Linux pid (PID_MAX_LIMIT 4194304), so init's section
+# stays on init's track. The example's first 2000 lines and one section of init added.
+h91=$TMP/h91pid
+mkdir -p "$h91"
+head -2000 "$ROOT/examples/launcher-60hz.trace" > "$h91/t.trace"
+ts=$(sed -n 's/.* \([0-9]*\.[0-9]*\): tracing_mark_write.*/\1/p' "$h91/t.trace")
+t1=$(echo "$ts" | head -1)
+t2=$(echo "$ts" | tail -1)
+printf '           init-1     (    1) [000] ...1 %s: tracing_mark_write: B|1|initwork\n' "$t1" >> "$h91/t.trace"
+printf '           init-1     (    1) [000] ...1 %s: tracing_mark_write: E|1\n' "$t2" >> "$h91/t.trace"
+"$GFXSTAT" export -q -o "$h91/e.json" "$h91/t.trace" 2> "$h91/err"
+if grep -q '"pid":1,"tid":1,"cat":"section","name":"initwork"' "$h91/e.json" &&
+	! grep -q '"pid":1,"name":"process_name","args":{"name":"gfxstat' "$h91/e.json" &&
+	grep -q '"pid":4194305,"name":"process_name","args":{"name":"gfxstat frames"}' "$h91/e.json"; then
+	pass
+else
+	fail "hostile: export's own tracks share a pid with a traced process: $(grep -o '.\{0,40\}initwork.\{0,20\}' "$h91/e.json" | head -1) $(head -c 200 "$h91/err")"
+fi
