@@ -443,8 +443,9 @@ static void screens_poll(struct rec *r, int finish)
 	rc = finish ? gfxstat_screens_finish(r->shots, 3000, on_screen, r)
 		    : gfxstat_screens_poll(r->shots, host_ns(r), on_screen, r);
 	if (rc == GFXSTAT_CAP_E_PERMISSION)
-		cli_warn("%s: no screenshots: %s; the recording goes on without them",
-			 gfxstat_capture_device(r->cap)->serial, gfxstat_screens_refused(r->shots));
+		cli_warn("%s: no screenshots: %s%s", gfxstat_capture_device(r->cap)->serial,
+			 gfxstat_screens_refused(r->shots),
+			 finish ? "" : "; the recording goes on without them");
 	else if (rc == GFXSTAT_CAP_E_NOMEM)
 		cli_warn("out of memory for a screenshot: it is left out");
 }

@@ -21,6 +21,9 @@
 
 /* A PNG larger than this is refused (a 4K screen's is some 10 MB). */
 #define GFXSTAT_SCREENS_MAX_BYTES (64u << 20)
+/* a screencap not done in this long is given up, and no other is taken (a phone encodes one in
+ * about half a second; a hung one would otherwise end the run with nothing said) */
+#define GFXSTAT_SCREENS_TIMEOUT_NS (10 * (int64_t)1000000000)
 
 struct gfxstat_screens_opts {
 	int64_t period_ns;   /* one every period (> 0) */

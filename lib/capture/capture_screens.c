@@ -227,6 +227,15 @@ int gfxstat_screens_poll(struct gfxstat_screens *x, int64_t now_ns, gfxstat_scre
 		rc = drain(x, 0);
 		if (rc == 1)
 			return done(x, fn, user);
+		if (rc == 0 && now_ns - x->started_ns > GFXSTAT_SCREENS_TIMEOUT_NS) {
+			x->t->stream_stop(x->stream);
+			x->stream = NULL;
+			snprintf(x->reason, sizeof(x->reason), "screencap -p did not finish in %d s "
+				 "(%zu bytes came)", (int)(GFXSTAT_SCREENS_TIMEOUT_NS / 1000000000),
+				 x->n);
+			x->refused = 1;
+			return GFXSTAT_CAP_E_PERMISSION;
+		}
 		return rc;
 	}
 	if (x->want_jank) {
@@ -256,9 +265,16 @@ int gfxstat_screens_finish(struct gfxstat_screens *x, int wait_ms, gfxstat_scree
 	if (rc == 1)
 		return done(x, fn, user);
 	if (rc == 0) {
-		/* still running: dropped, not a refusal (the device was slow at the end) */
+		/* still running: dropped; a refusal only when none ever came (a hung screencap
+		 * must be said, not end the run with nothing), else the device was slow at the end */
 		x->t->stream_stop(x->stream);
 		x->stream = NULL;
+		if (!x->count) {
+			snprintf(x->reason, sizeof(x->reason), "screencap -p did not finish by the end "
+				 "of the recording (%zu bytes came)", x->n);
+			x->refused = 1;
+			return GFXSTAT_CAP_E_PERMISSION;
+		}
 	}
 	return rc < 0 ? rc : 0;
 }

@@ -232,6 +232,25 @@ else
 		fail "--overwrite with screenshots: exit $rc, $(ls -A "$s4.w/old" "$s4.w/old/screens" | tr '\n' ' ') $(head -c 300 "$s4.w/err2")"
 	fi
 
+	# -- 4b. a screencap that never answers: said once, the run ends on time ------------
+	# (found by review: it ended 3 s late with nothing said and count 0). The fake's
+	# screencap sleeps 30 s; the run of 2 s waits at most 3 s for it at the end.
+	s4b=$scr/s4b
+	sc_device "$s4b" "$first"
+	echo 30 > "$s4b/FAKE1/slow_screencap"
+	t0=$(date +%s)
+	sc_rec "$s4b.w" "$s4b" -q --screenshots 0.5 --context-ms 0 --duration 2 -o sess
+	rc=$?
+	took=$(( $(date +%s) - t0 ))
+	msgs=$(grep -c 'no screenshots: screencap -p did not finish by the end of the recording' "$s4b.w/err")
+	if [ $rc -eq 0 ] && [ "$msgs" = 1 ] && [ "$took" -lt 15 ] &&
+		[ "$(wc -l < "$s4b.w/sess/screens.csv")" = 1 ] &&
+		grep -q '"refused":"screencap -p did not finish by the end of the recording' "$s4b.w/sess/summary.json"; then
+		pass
+	else
+		fail "hung screencap: exit $rc in $took s, said $msgs times, $(head -c 300 "$s4b.w/err")"
+	fi
+
 	# -- 5. usage: too often, or on the phone --------------------------------------------
 	sc_rec "$scr/u1.w" "$s4" --screenshots 0.1 --duration 1
 	rc=$?

@@ -278,15 +278,17 @@ TEST(refused)
 	CHECK_EQ(gfxstat_png_thumbnail((const unsigned char *)"Capturing failed.\n", 18, 2, &t,
 				       &tn, &w, &h), GFXSTAT_E_INVAL);
 	/* over the limits, said from the header before any pixel is allocated: 16385 px wide
-	 * (GFXSTAT_PNG_MAX_SIDE + 1), and 8192 x 8192 = 67108864 px, twice
-	 * GFXSTAT_PNG_MAX_PIXELS (2^25), each side within it; the rows are not there */
+	 * (GFXSTAT_PNG_MAX_SIDE + 1), 8192 x 8192 = 2^26 px, and 4096 x 4097 = 2^24 + 4096 px,
+	 * just past GFXSTAT_PNG_MAX_PIXELS (2^24), each side within it; the rows are not there */
 	n = make_png(png, GFXSTAT_PNG_MAX_SIDE + 1, 1, 6, 8, 0, rgba_rows, sizeof(rgba_rows));
 	CHECK_EQ(gfxstat_png_thumbnail(png, n, 2, &t, &tn, &w, &h), GFXSTAT_E_LIMIT);
 	n = make_png(png, 8192, 8192, 6, 8, 0, rgba_rows, sizeof(rgba_rows));
 	CHECK_EQ(gfxstat_png_thumbnail(png, n, 2, &t, &tn, &w, &h), GFXSTAT_E_LIMIT);
 	CHECK(t == NULL);
-	/* 4096 x 8192 = 2^25 is within: read, and refused for its missing rows */
-	n = make_png(png, 4096, 8192, 6, 8, 0, rgba_rows, sizeof(rgba_rows));
+	n = make_png(png, 4096, 4097, 6, 8, 0, rgba_rows, sizeof(rgba_rows));
+	CHECK_EQ(gfxstat_png_thumbnail(png, n, 2, &t, &tn, &w, &h), GFXSTAT_E_LIMIT);
+	/* 4096 x 4096 = 2^24 is within: read, and refused for its missing rows */
+	n = make_png(png, 4096, 4096, 6, 8, 0, rgba_rows, sizeof(rgba_rows));
 	CHECK_EQ(gfxstat_png_thumbnail(png, n, 2, &t, &tn, &w, &h), GFXSTAT_E_INVAL);
 }
 #else
