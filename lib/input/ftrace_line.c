@@ -7,8 +7,9 @@
  * timestamp, event), as Perfetto's tokenizer does, but without a regex or a double.
  *
  * Every line of a trace comes here, most of them to be dropped once their event is known, so
- * it is read close to the machine: on x86-64 the usual header with 16-byte compares and bit
- * masks (fast_header()), elsewhere and for anything unusual with loops that read 8 bytes at
+ * it is read close to the machine: first at the kernel's own columns, inline in the text
+ * parser (ftrace_local.h, gx_ftrace_line_kernel()); then, for the lines laid out otherwise, on
+ * x86-64 with 16-byte compares and bit masks (fast_header()), elsewhere and for anything unusual with loops that read 8 bytes at
  * a time where they can (scan_local.h). Both give exactly what the byte loops give; the unit
  * tests hold them to a copy of those. The pid, tgid and cpu are converted last, only for the
  * events someone reads (ftrace_local.h).
@@ -26,7 +27,7 @@
 #define MAX_SEC 9223372035LL
 #define MAX_FRAC_DIGITS 12
 
-static const int64_t pow10_ns[10] = {
+const int64_t gx_pow10_ns[10] = {
 	1000000000, 100000000, 10000000, 1000000, 100000, 10000, 1000, 100, 10, 1,
 };
 
@@ -92,7 +93,7 @@ static int scan_ts(const char **pp, const char *end, int64_t *ns)
 					j = gx_first8(m);
 					if (j && p[k + 1 + j] == ':') {
 						*ns = (int64_t)gx_digits8(w, k) * GFXSTAT_NSEC_PER_SEC +
-						      (int64_t)gx_digits8(f, j) * pow10_ns[j];
+						      (int64_t)gx_digits8(f, j) * gx_pow10_ns[j];
 						*pp = p + k + j + 2;
 						return 0;
 					}
@@ -118,7 +119,7 @@ static int scan_ts(const char **pp, const char *end, int64_t *ns)
 	}
 	if (!nf || p >= end || *p != ':' || sec > MAX_SEC)
 		return -1;
-	*ns = sec * GFXSTAT_NSEC_PER_SEC + frac * pow10_ns[nf < 9 ? nf : 9];
+	*ns = sec * GFXSTAT_NSEC_PER_SEC + frac * gx_pow10_ns[nf < 9 ? nf : 9];
 	*pp = p + 1;
 	return 0;
 }
@@ -562,7 +563,7 @@ timestamp:
 	t1 = gx_load8(x);
 	t2 = gx_load8(x + ts_k + 1);
 	out->ts_ns = (int64_t)gx_digits8(t1, (unsigned)ts_k) * GFXSTAT_NSEC_PER_SEC +
-		     (int64_t)gx_digits8(t2, (unsigned)ts_j) * pow10_ns[ts_j];
+		     (int64_t)gx_digits8(t2, (unsigned)ts_j) * gx_pow10_ns[ts_j];
 	out->ts_text.p = x;
 	out->ts_text.n = (size_t)(ts_k + 1 + ts_j);
 	/* blanks, then "<event>:" within 16 bytes */
@@ -635,9 +636,9 @@ static enum gfxstat_parse_res parse_loops(const char *s, const char *end,
 	return GFXSTAT_PARSE_FAIL;
 }
 
-enum gfxstat_parse_res gx_ftrace_line_head(const char *s, size_t n,
-					   struct gfxstat_ftrace_line *out,
-					   struct gx_ftrace_lazy *lz)
+enum gfxstat_parse_res gx_ftrace_line_head_any(const char *s, size_t n,
+					       struct gfxstat_ftrace_line *out,
+					       struct gx_ftrace_lazy *lz)
 {
 #ifdef __SSE2__
 	if (fast_header(s, s + n, out, lz) == 0)

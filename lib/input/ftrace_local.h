@@ -13,6 +13,16 @@
 #include "../gx_local.h"
 #include "scan_local.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#ifdef __GNUC__
+#define GX_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define GX_ALWAYS_INLINE
+#endif
+
 /* What gx_ftrace_line_fields() still has to convert: the pid, tgid and cpu digits, as the
  * 8 bytes that start with them and their number (tgid_k 0: unknown). */
 struct gx_ftrace_lazy {
@@ -21,27 +31,204 @@ struct gx_ftrace_lazy {
 	unsigned char done; /* the fields are set already */
 };
 
+/* gx_ftrace_line_head() without its first try, gx_ftrace_line_kernel() (ftrace_line.c) */
+GFXSTAT_HIDDEN enum gfxstat_parse_res gx_ftrace_line_head_any(const char *s, size_t n,
+							      struct gfxstat_ftrace_line *out,
+							      struct gx_ftrace_lazy *lz);
+
+GFXSTAT_HIDDEN extern const int64_t gx_pow10_ns[10];
+
+#if GX_SWAR && defined(__SSE2__)
+#define GX_KERNEL_LINE 1
+/* the bytes of @v equal to @c, as bits (bit i: byte i) */
+static inline unsigned gx_eq16(__m128i v, char c)
+{
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
+}
+
+/* the bytes of @v that are ASCII digits, as bits */
+static inline unsigned gx_digit16(__m128i v)
+{
+	__m128i t = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(9)), t));
+}
+
+/* The ':' and ' ' among the 16 bytes at @p, as bits, those at or past @end left out: the 16
+ * bytes that end at @end are read where fewer are left (p - 64 is in the line). */
+static inline unsigned gx_stops16(const char *p, const char *end)
+{
+	__m128i e;
+
+	if (end - p >= 16) {
+		e = _mm_loadu_si128((const __m128i *)(const void *)p);
+		return gx_eq16(e, ':') | gx_eq16(e, ' ');
+	}
+	if (end <= p)
+		return 0;
+	e = _mm_loadu_si128((const __m128i *)(const void *)(end - 16));
+	return (gx_eq16(e, ':') | gx_eq16(e, ' ')) >> (16 - (end - p));
+}
+
+/*
+ * The line as the kernel lays it out (kernel/trace/trace_output.c, trace_print_context():
+ * "%16s-%-5d (%5s) [%03d] " then trace_print_lat_fmt()'s four flag letters): the task
+ * right-aligned in columns 0-15, '-' at 16, the pid left-aligned from 17, the tgid between
+ * the parentheses at 23 and 29, the cpu in 32-34, the flags in 37-40, the timestamp at 42,
+ * one blank, then the event name; without the tgid ("%16s-%-5d [%03d] ", the record-tgid
+ * option off, as most systraces have it) the cpu in 24-26, the flags in 29-32 and the
+ * timestamp at 34. Most lines of a trace are so. Four 16-byte loads give bit
+ * masks (bit i: byte i) of the blanks and digits of the first 64 bytes, and one compare with
+ * a template checks every fixed byte of columns 16-31 at once: inline in the caller, no
+ * search. It accepts only what the general paths (ftrace_line.c) read the same way (no '['
+ * in the task, so the first '[' is the cpu field's; a pid of 1 to 5 digits; at most 7 + 7
+ * timestamp digits; an event name of at most 31 bytes) and sets what they set; -1: not this
+ * layout, the general paths decide (the unit test holds all of them to the byte loops).
+ */
+static inline int gx_ftrace_line_kernel(const char *s, size_t n, struct gfxstat_ftrace_line *out,
+					struct gx_ftrace_lazy *lz)
+{
+	/* columns 16-31: '-' at 16, '(' at 23, ") [" at 29-31; or without the tgid (its
+	 * option off), '-' at 16, " [" at 22-23, "] " at 27-28 */
+	const __m128i tmpl = _mm_setr_epi8('-', 0, 0, 0, 0, 0, 0, '(', 0, 0, 0, 0, 0, ')', ' ', '[');
+	const __m128i tmpl_notgid =
+		_mm_setr_epi8('-', 0, 0, 0, 0, 0, ' ', '[', 0, 0, 0, ']', ' ', 0, 0, 0);
+	__m128i a, b, c, d;
+	unsigned blank, spb, dgb, spc, dg, pid, rest, m;
+	unsigned P, k, h, tk, tj;
+	const char *x, *ev, *pl;
+
+	if (n < 64)
+		return -1;
+	a = _mm_loadu_si128((const __m128i *)(const void *)s);
+	b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+	c = _mm_loadu_si128((const __m128i *)(const void *)(s + 32));
+	d = _mm_loadu_si128((const __m128i *)(const void *)(s + 48));
+	spb = gx_eq16(b, ' ');
+	spc = gx_eq16(c, ' ');
+	dgb = gx_digit16(b);
+	dg = gx_digit16(c) | gx_digit16(d) << 16; /* from column 32 */
+	/* the task: from the first byte no blank, before 16 and no '#'; no '[' in it */
+	blank = gx_eq16(a, ' ') | gx_eq16(a, '\t');
+	if (gx_eq16(a, '[') || blank == 0xffff)
+		return -1;
+	P = (unsigned)__builtin_ctz(~blank);
+	if (s[P] == '#')
+		return -1;
+	/* pid: 1 to 5 digits from 17 (bit 1), then blanks up to 22 (bit 6) */
+	pid = dgb & 0x7e;
+	if (((pid | spb) & 0x7e) != 0x7e || !(pid & 2) || (pid & (pid + 2)) || (pid & 0x40))
+		return -1;
+	k = (unsigned)__builtin_ctz(pid + 2) - 1;
+	lz->pid_w = gx_load8(s + 17);
+	lz->pid_k = (unsigned char)k;
+	lz->cpu_k = 3;
+	lz->tgid_k = 0;
+	if ((_mm_movemask_epi8(_mm_cmpeq_epi8(b, tmpl)) & 0xe081) == 0xe081) {
+		/* with the tgid: ']' at 35; blanks at 36 and 41, none at 37-40; cpu digits at
+		 * 32-34 and none at 37 (the first flag) */
+		if (s[35] != ']' || (spc & 0x3f0) != 0x210 || (dg & 0x2f) != 0x07)
+			return -1;
+		/* tgid, in 24-28 (bits 8-12): blanks, then all dashes (unknown) or all digits */
+		m = spb & 0x1f00;
+		rest = 0x1f00 & ~m;
+		if (!rest || (m & (m + 0x100)))
+			return -1;
+		h = (unsigned)__builtin_ctz(rest);
+		if ((gx_eq16(b, '-') & rest) != rest) {
+			if ((dgb & rest) != rest)
+				return -1;
+			lz->tgid_w = gx_load8(s + 16 + h);
+			lz->tgid_k = (unsigned char)(13 - h);
+		}
+		lz->cpu_w = gx_load8(s + 32);
+		/* the timestamp at 42 (bit 10 of dg); bit 22: past byte 63, where the masks end */
+		x = s + 42;
+		m = (~dg >> 10) | 1u << 22;
+	} else if ((_mm_movemask_epi8(_mm_cmpeq_epi8(b, tmpl_notgid)) & 0x18c1) == 0x18c1) {
+		/* without: cpu digits at 24-26, ']' and a blank at 27-28, flags at 29-32 (no
+		 * blank, the first no digit), a blank at 33 */
+		if ((dgb & 0x2700) != 0x0700 || (spb & 0xe000) || (spc & 3) != 2)
+			return -1;
+		lz->cpu_w = gx_load8(s + 24);
+		/* the timestamp at 34 (bit 2 of dg); bit 30: past byte 63 */
+		x = s + 34;
+		m = (~dg >> 2) | 1u << 30;
+	} else {
+		return -1;
+	}
+	/* "<sec>.<frac>:": 1 to 7 digits each */
+	tk = (unsigned)__builtin_ctz(m);
+	if (!tk || tk > 7 || x[tk] != '.')
+		return -1;
+	m >>= tk + 1;
+	tj = (unsigned)__builtin_ctz(m);
+	if (!tj || tj > 7 || x[tk + 1 + tj] != ':')
+		return -1;
+	out->ts_ns = (int64_t)gx_digits8(gx_load8(x), tk) * GFXSTAT_NSEC_PER_SEC +
+		     (int64_t)gx_digits8(gx_load8(x + tk + 1), tj) * gx_pow10_ns[tj];
+	out->ts_text.p = x;
+	out->ts_text.n = tk + 1 + tj;
+	/* one blank (ev + 1 <= s + 61 is in the line), then "<event>:" within 32 bytes */
+	ev = x + tk + tj + 2;
+	if (ev[0] != ' ' || ev[1] == ' ')
+		return -1;
+	ev++;
+	m = gx_stops16(ev, s + n);
+	if (!m)
+		m = gx_stops16(ev + 16, s + n) << 16;
+	if (!m)
+		return -1;
+	k = (unsigned)__builtin_ctz(m);
+	if (!k || ev[k] != ':')
+		return -1;
+	out->event.p = ev;
+	out->event.n = k;
+	pl = ev + k + 1;
+	pl += pl < s + n && *pl == ' ';
+	out->payload.p = pl;
+	out->payload.n = (size_t)(s + n - pl);
+	out->task.p = s + P;
+	out->task.n = 16 - P;
+	lz->done = 0;
+	return 0;
+}
+#endif
+
 /**
  * gx_ftrace_line_head() - gfxstat_ftrace_line_parse() without the task, pid, tgid and cpu
  * @lz: what gx_ftrace_line_fields() needs to set them, on GFXSTAT_PARSE_OK
  *
  * Return: as gfxstat_ftrace_line_parse(); the same checks are made.
  */
-GFXSTAT_HIDDEN enum gfxstat_parse_res gx_ftrace_line_head(const char *s, size_t n,
-							  struct gfxstat_ftrace_line *out,
-							  struct gx_ftrace_lazy *lz);
+static inline enum gfxstat_parse_res gx_ftrace_line_head(const char *s, size_t n,
+							 struct gfxstat_ftrace_line *out,
+							 struct gx_ftrace_lazy *lz)
+{
+#ifdef GX_KERNEL_LINE
+	if (GX_LIKELY(gx_ftrace_line_kernel(s, n, out, lz) == 0))
+		return GFXSTAT_PARSE_OK;
+#endif
+	return gx_ftrace_line_head_any(s, n, out, lz);
+}
 
 /* The task, pid, tgid and cpu of a line gx_ftrace_line_head() accepted (inline: it runs for
  * most lines, and a call costs as much as its three conversions). */
-static inline void gx_ftrace_line_fields(struct gx_ftrace_lazy *lz,
-					 struct gfxstat_ftrace_line *out)
+static inline GX_ALWAYS_INLINE void gx_ftrace_line_fields(struct gx_ftrace_lazy *lz,
+							  struct gfxstat_ftrace_line *out)
 {
 	if (lz->done)
 		return;
 	lz->done = 1;
-	out->pid = (int32_t)gx_digits8(lz->pid_w, lz->pid_k);
-	out->tgid = lz->tgid_k ? (int32_t)gx_digits8(lz->tgid_w, lz->tgid_k) : -1;
-	out->cpu = (int32_t)gx_digits8(lz->cpu_w, lz->cpu_k);
+	out->pid = (int32_t)(lz->pid_k <= 4 ? gx_digits4(lz->pid_w, lz->pid_k)
+					    : gx_digits8(lz->pid_w, lz->pid_k));
+	out->tgid = !lz->tgid_k       ? -1
+		    : lz->tgid_k <= 4 ? (int32_t)gx_digits4(lz->tgid_w, lz->tgid_k)
+				      : (int32_t)gx_digits8(lz->tgid_w, lz->tgid_k);
+	/* the kernel's "%03d": three digits, read as such */
+	out->cpu = lz->cpu_k == 3 ? (int32_t)((lz->cpu_w & 0xf) * 100 + (lz->cpu_w >> 8 & 0xf) * 10 +
+					      (lz->cpu_w >> 16 & 0xf))
+				  : (int32_t)gx_digits8(lz->cpu_w, lz->cpu_k);
 }
 
 /* gfxstat_ftrace_line_parse() by its portable loops only, without the SSE2 path (tests). */

@@ -49,6 +49,8 @@ static inline int gx_line_reader_feed_with(struct gfxstat_line_reader *r, const 
 					   size_t n, gfxstat_line_fn fn, void *user)
 {
 	const char *p = buf, *end = p + n, *nl;
+	size_t max = r->max_line;
+	uint64_t nlines;
 	int rc;
 
 	GX_STAT_ADD(r->stats, bytes, n);
@@ -83,22 +85,31 @@ static inline int gx_line_reader_feed_with(struct gfxstat_line_reader *r, const 
 		}
 		p = nl + 1;
 	}
-	while (p < end) {
+	/* the usual line (no BOM to look for, not too long) inline, counted once at the end */
+	for (nlines = 0; p < end; p = nl + 1) {
 		size_t len;
 
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
 			break;
 		len = (size_t)(nl - p);
-		if (GX_UNLIKELY(len > r->max_line)) {
-			gx_line_too_long(r);
-		} else {
-			rc = gx_line_emit(r, p, len, fn, user);
-			if (rc)
+		if (GX_UNLIKELY(len > max || r->stream_start)) {
+			if (len > max) {
+				gx_line_too_long(r);
+			} else if ((rc = gx_line_emit(r, p, len, fn, user)) != 0) {
+				GX_STAT_ADD(r->stats, lines, nlines);
 				return rc;
+			}
+			continue;
 		}
-		p = nl + 1;
+		len -= len && p[len - 1] == '\r';
+		nlines++;
+		if (fn(user, p, len)) {
+			GX_STAT_ADD(r->stats, lines, nlines);
+			return GFXSTAT_E_ABORTED;
+		}
 	}
+	GX_STAT_ADD(r->stats, lines, nlines);
 	if (p < end) {
 		size_t len = (size_t)(end - p);
 

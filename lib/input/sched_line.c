@@ -10,6 +10,10 @@
 #include "scan_local.h"
 #include "sched_local.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 enum ftype {
 	F_STR,   /* struct gfxstat_str; a task name may hold spaces: it runs to the next key */
 	F_I32,   /* decimal, may be negative */
@@ -355,6 +359,14 @@ static unsigned irq_context(const struct gfxstat_ftrace_line *line)
 
 	if (!q || !start || q <= start)
 		return 0;
+	/* the usual " d.h2 " before the timestamp: what the loops below find, read in place */
+	if (q - start >= 6 && q[-1] == ' ' && q[-6] == ' ' && q[-2] != ' ' && q[-3] != ' ' &&
+	    q[-4] != ' ' && q[-5] != ' ') {
+		if (q[-2] == ']')
+			return 0;
+		q -= 5;
+		goto letter;
+	}
 	while (q > start && q[-1] == ' ')
 		q--;
 	tok = q;
@@ -362,7 +374,9 @@ static unsigned irq_context(const struct gfxstat_ftrace_line *line)
 		tok--;
 	if (q - tok < 4 || q[-1] == ']')
 		return 0;
-	switch (tok[2]) {
+	q = tok;
+letter:
+	switch (q[2]) {
 	case 'h':
 		return GFXSTAT_SCHED_IRQ_HARD;
 	case 's':
@@ -466,6 +480,24 @@ static inline int name_to(const char **pp, const char *end, const char *key, siz
 {
 	const char *p = *pp, *last = end - kn - 1; /* a key fits after a space before @last */
 
+#ifdef __SSE2__
+	/* a task name is at most 15 bytes: its blank is nearly always among the next 16 */
+	if (last - p >= 16) {
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+			_mm_loadu_si128((const __m128i *)(const void *)p), _mm_set1_epi8(' ')));
+
+		if (m) {
+			const char *b = p + __builtin_ctz(m);
+
+			if (b[1] == key[0] && eqn(b + 1, key, kn)) {
+				out->p = p;
+				out->n = (size_t)(b - p);
+				*pp = b + 1 + kn;
+				return 0;
+			}
+		}
+	}
+#endif
 	while (p < last && (p = gx_find_byte(p, last, ' ')) != NULL) {
 		if (p[1] == key[0] && eqn(p + 1, key, kn)) {
 			out->p = *pp;
@@ -478,21 +510,192 @@ static inline int name_to(const char **pp, const char *end, const char *key, siz
 	return -1;
 }
 
+#if GX_SWAR
+/* @p holds the 8-byte literal @s (in the payload: the caller checked the length) */
+#define AT8(p, s) (gx_load8(p) == gx_load8(s))
+
+/* The decimal of 1 to 7 digits at @p that a blank ends (8 bytes readable at @p): its
+ * length, 0 when there is none. dec()'s word read without its bounds. */
+static inline unsigned digits_to_blank(const char *p, int32_t *out)
+{
+	uint64_t w = gx_load8(p), m = gx_nondigit8(w);
+	unsigned k;
+
+	if (!m)
+		return 0;
+	k = gx_first8(m);
+	if (!k || p[k] != ' ')
+		return 0;
+	*out = (int32_t)(k <= 4 ? gx_digits4(w, k) : gx_digits8(w, k));
+	return k;
+}
+
+/* A task name without blanks at @p (16 bytes readable there): the blank after it, or NULL
+ * (a name with a blank, or none, goes to name_to() and the general parser). */
+static inline const char *name_end(const char *p)
+{
+#ifdef __SSE2__
+	unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+		_mm_loadu_si128((const __m128i *)(const void *)p), _mm_set1_epi8(' ')));
+
+	return m ? p + __builtin_ctz(m) : NULL;
+#else
+	uint64_t m = gx_eq8(gx_load8(p), GX_BYTES(' '));
+
+	if (m)
+		return p + gx_first8(m);
+	m = gx_eq8(gx_load8(p + 8), GX_BYTES(' '));
+	return m ? p + 8 + gx_first8(m) : NULL;
+#endif
+}
+
+/* The decimal of 1 to 7 digits from @q to @end, the payload's last field (8 payload bytes
+ * lie before @end): the 8 bytes that end the payload, those before @q shifted out as zero
+ * bytes (no digits). */
+static inline int digits_to_end(const char *q, const char *end, int32_t *out)
+{
+	unsigned k = (unsigned)(end - q);
+	uint64_t w;
+
+	if (end - q < 1 || end - q > 7)
+		return -1;
+	w = gx_load8(end - 8) >> (8 * (8 - k));
+	if (gx_first8(gx_nondigit8(w)) != k)
+		return -1;
+	*out = (int32_t)(k <= 4 ? gx_digits4(w, k) : gx_digits8(w, k));
+	return 0;
+}
+
+/*
+ * sched_switch as the kernel prints it (include/trace/events/sched.h), every field at the
+ * place the one before puts it: the lengths checked once for the fixed part, then once
+ * for the rest, instead of before each field. Names without blanks, pids and prios of 1 to
+ * 7 digits, a state of one letter S or R; anything else is left to fast_parse()'s steps and
+ * the general parser (-1). The payload is at least 84 bytes ("prev_comm= prev_pid=0
+ * prev_prio=0 prev_state=S ==> next_comm= next_pid=0 next_prio=0").
+ */
+static inline int fast_switch(struct gfxstat_sched_event *ev, const char *p, const char *end)
+{
+	const char *b, *q, *st;
+	unsigned k;
+
+	/* p + 10 + 16 (a name), + 10 + 8 (pid), + 11 + 8 (prio), + 12 + 4 (state): p + 79 */
+	if (end - p < 84 || !AT8(p, "prev_com") || p[8] != 'm' || p[9] != '=')
+		return -1;
+	q = p + 10;
+	b = name_end(q);
+	if (b && AT8(b, " prev_pi") && b[8] == 'd' && b[9] == '=') {
+		ev->sw.prev_comm.p = q;
+		ev->sw.prev_comm.n = (size_t)(b - q);
+		q = b + 10;
+	} else if (name_to(&q, end, "prev_pid=", 9, &ev->sw.prev_comm) || end - q < 49) {
+		return -1; /* (a name with blanks: 49 bytes left keep the reads below in it) */
+	}
+	if (!(k = digits_to_blank(q, &ev->sw.prev_pid)))
+		return -1;
+	q += k;
+	if (!AT8(q, " prev_pr") || !AT8(q + 3, "ev_prio="))
+		return -1;
+	q += 11;
+	if (!(k = digits_to_blank(q, &ev->sw.prev_prio)))
+		return -1;
+	q += k;
+	if (!AT8(q, " prev_st") || !AT8(q + 4, "v_state="))
+		return -1;
+	st = q + 12;
+	if (st[1] == ' ' && (st[0] == 'S' || st[0] == 'R')) {
+		/* gfxstat_task_state_parse()'s first cases */
+		ev->sw.prev_state = st[0] == 'S' ? GFXSTAT_TASK_INTERRUPTIBLE : GFXSTAT_TASK_RUNNABLE;
+		q = st + 1;
+	} else {
+		for (q = st; q < end && *q != ' '; q++)
+			;
+		ev->sw.prev_state = gfxstat_task_state_parse((struct gfxstat_str){ st, (size_t)(q - st) });
+	}
+	/* " ==> next_comm=" (15), a name and its blank (16 read), " next_pid=" (10), a pid
+	 * (8 read: " next_pid=0 next_prio=0" is 23 bytes), " next_prio=" (11), a prio of 1 to
+	 * 7 digits to the end */
+	if (end - q < 15 + 16 || !AT8(q, " ==> nex") || !AT8(q + 7, "xt_comm="))
+		return -1;
+	q += 15;
+	b = name_end(q);
+	if (b && end - b >= 23 && AT8(b, " next_pi") && b[8] == 'd' && b[9] == '=') {
+		ev->sw.next_comm.p = q;
+		ev->sw.next_comm.n = (size_t)(b - q);
+		q = b + 10;
+	} else if (name_to(&q, end, "next_pid=", 9, &ev->sw.next_comm) || end - q < 13) {
+		return -1;
+	}
+	if (!(k = digits_to_blank(q, &ev->sw.next_pid)))
+		return -1;
+	q += k;
+	if (end - q < 12 || end - q > 18 || !AT8(q, " next_pr") || !AT8(q + 3, "xt_prio="))
+		return -1;
+	return digits_to_end(q + 11, end, &ev->sw.next_prio);
+}
+
+/* sched_wakeup_template as the kernel prints it: "comm=%s pid=%d prio=%d target_cpu=%03d"
+ * (no "success=", which 3.x kernels add: fast_parse()'s steps read those), as fast_switch() */
+static inline int fast_wake(struct gfxstat_sched_event *ev, const char *p, const char *end)
+{
+	const char *b, *q;
+	unsigned k;
+
+	/* "comm= pid=0 prio=0 target_cpu=0"; a name of up to 15 is read as 16 bytes */
+	if (end - p < 31 || gx_load4(p) != gx_load4("comm") || p[4] != '=')
+		return -1;
+	q = p + 5;
+	b = name_end(q);
+	if (b && end - b >= 26 && b[0] == ' ' && gx_load4(b + 1) == gx_load4("pid=")) {
+		ev->wake.comm.p = q;
+		ev->wake.comm.n = (size_t)(b - q);
+		q = b + 5;
+	} else if (name_to(&q, end, "pid=", 4, &ev->wake.comm) || end - q < 21) {
+		return -1;
+	}
+	/* q + 7 + 6 + 8 <= end: the pid, " prio=", the prio read */
+	if (!(k = digits_to_blank(q, &ev->wake.pid)))
+		return -1;
+	q += k;
+	if (q[0] != ' ' || gx_load4(q + 1) != gx_load4("prio") || q[5] != '=')
+		return -1;
+	q += 6;
+	if (!(k = digits_to_blank(q, &ev->wake.prio)))
+		return -1;
+	q += k;
+	if (end - q < 13 || !AT8(q, " target_") || gx_load4(q + 8) != gx_load4("cpu="))
+		return -1;
+	return digits_to_end(q + 12, end, &ev->wake.target_cpu);
+}
+#endif
+
 static int fast_parse(struct gfxstat_sched_event *ev, const char *p, const char *end)
 {
 	switch (ev->kind) {
 	case GFXSTAT_SCHED_SWITCH: {
 		const char *st;
 
+#if GX_SWAR
+		if (!fast_switch(ev, p, end))
+			return 0;
+#endif
 		if (lit(&p, end, "prev_comm=", 10) ||
 		    name_to(&p, end, "prev_pid=", 9, &ev->sw.prev_comm) ||
 		    dec(&p, end, &ev->sw.prev_pid) || lit(&p, end, " prev_prio=", 11) ||
 		    dec(&p, end, &ev->sw.prev_prio) || lit(&p, end, " prev_state=", 12))
 			return -1;
 		st = p;
-		while (p < end && *p != ' ')
+		if (end - p >= 2 && p[1] == ' ' && (p[0] == 'S' || p[0] == 'R')) {
+			/* most switches: one letter (gfxstat_task_state_parse()'s first cases) */
+			ev->sw.prev_state = p[0] == 'S' ? GFXSTAT_TASK_INTERRUPTIBLE
+							: GFXSTAT_TASK_RUNNABLE;
 			p++;
-		ev->sw.prev_state = gfxstat_task_state_parse((struct gfxstat_str){ st, (size_t)(p - st) });
+		} else {
+			while (p < end && *p != ' ')
+				p++;
+			ev->sw.prev_state = gfxstat_task_state_parse(
+				(struct gfxstat_str){ st, (size_t)(p - st) });
+		}
 		if (lit(&p, end, " ==> next_comm=", 15) ||
 		    name_to(&p, end, "next_pid=", 9, &ev->sw.next_comm) ||
 		    dec(&p, end, &ev->sw.next_pid) || lit(&p, end, " next_prio=", 11) ||
@@ -505,6 +708,10 @@ static int fast_parse(struct gfxstat_sched_event *ev, const char *p, const char 
 	case GFXSTAT_SCHED_WAKEUP_NEW: {
 		int32_t ok;
 
+#if GX_SWAR
+		if (!fast_wake(ev, p, end))
+			return 0;
+#endif
 		if (lit(&p, end, "comm=", 5) || name_to(&p, end, "pid=", 4, &ev->wake.comm) ||
 		    dec(&p, end, &ev->wake.pid) || lit(&p, end, " prio=", 6) ||
 		    dec(&p, end, &ev->wake.prio))
@@ -576,9 +783,11 @@ enum gfxstat_parse_res gfxstat_sched_line_parse(const struct gfxstat_ftrace_line
 	return gx_sched_line_parse_kind(line, kind, out);
 }
 
-enum gfxstat_parse_res gx_sched_line_parse_kind(const struct gfxstat_ftrace_line *line,
+/* The parse, with the fast paths (@fast) or by the key tables only (the unit test's
+ * reference for them). */
+static inline enum gfxstat_parse_res parse_kind(const struct gfxstat_ftrace_line *line,
 						enum gfxstat_sched_kind kind,
-						struct gfxstat_sched_event *out)
+						struct gfxstat_sched_event *out, int fast)
 {
 	const struct field *fs, *f;
 	const char *p = line->payload.p, *end = p + line->payload.n;
@@ -595,7 +804,7 @@ enum gfxstat_parse_res gx_sched_line_parse_kind(const struct gfxstat_ftrace_line
 	out->irq = kind == GFXSTAT_SCHED_WAKING || kind == GFXSTAT_SCHED_WAKEUP ||
 			   kind == GFXSTAT_SCHED_WAKEUP_NEW ? irq_context(line) : 0;
 	/* the fast path sets every field of its kinds' members; the others' bytes are not read */
-	if (!fast_parse(out, p, end))
+	if (fast && !fast_parse(out, p, end))
 		return GFXSTAT_PARSE_OK;
 	init_payload(kind, out);
 	fs = fields_of[kind];
@@ -641,4 +850,18 @@ enum gfxstat_parse_res gx_sched_line_parse_kind(const struct gfxstat_ftrace_line
 	if ((seen & need) != need)
 		return GFXSTAT_PARSE_FAIL;
 	return GFXSTAT_PARSE_OK;
+}
+
+enum gfxstat_parse_res gx_sched_line_parse_kind(const struct gfxstat_ftrace_line *line,
+						enum gfxstat_sched_kind kind,
+						struct gfxstat_sched_event *out)
+{
+	return parse_kind(line, kind, out, 1);
+}
+
+enum gfxstat_parse_res gx_sched_line_parse_general(const struct gfxstat_ftrace_line *line,
+						   enum gfxstat_sched_kind kind,
+						   struct gfxstat_sched_event *out)
+{
+	return parse_kind(line, kind, out, 0);
 }

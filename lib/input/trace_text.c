@@ -39,7 +39,7 @@ static int on_sched(struct gfxstat_trace_parser *p, struct gfxstat_ftrace_line *
 		    struct gx_ftrace_lazy *lz)
 {
 	struct gfxstat_sched_event se;
-	enum gfxstat_sched_kind kind = gfxstat_sched_kind_of(ev->event);
+	enum gfxstat_sched_kind kind = gx_sched_kind_fast(ev->event);
 
 	if (!(p->sched_kinds & GFXSTAT_SCHED_BIT(kind)))
 		/* not a scheduler event (NONE is never set), or not asked for */
