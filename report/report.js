@@ -54,6 +54,20 @@
 		seedT0 = Math.min.apply(null, st.map(function (r) { return r[0]; }));
 		END = Math.max.apply(null, st.map(function (r) { return r[0] - seedT0 + 1; }));
 	}
+	// a dump with no present time at all (gfxinfo without framestats): no clock to draw on.
+	// Its lanes show the frames in the order they were drawn (x: the frame's rank, from 0),
+	// each at its own duration; the axis says so.
+	var untimedOnly = layers.length > 0 && layers.every(function (l) { return !l.t; }) &&
+		layers.some(function (l) { return l.u; });
+	if (untimedOnly) {
+		END = 0;
+		layers.forEach(function (l) {
+			var d = udur(l), o = new Float64Array(d.length);
+			for (var i = 0; i < d.length; i++) o[i] = i;
+			l._ox = o;
+			END = Math.max(END, d.length - 1);
+		});
+	}
 	if (!(END > 0)) END = 1;
 	var view0 = { min: 0, max: END };
 	var charts = [], cur = { min: 0, max: END }, pick = document.getElementById('layer-pick');
@@ -76,6 +90,18 @@
 		l.t = null; // the string is not needed again
 		return x;
 	}
+
+	// a layer's frames with no present: their own durations (ms), in the order read
+	function udur(l) {
+		if (l._u) return l._u;
+		l._u = l.u ? Float64Array.from(l.u.split(','), function (v) { return +v / 1e3; }) : new Float64Array(0);
+		return l._u;
+	}
+	// where a layer's frames sit on the x-axis: presents, or ranks when there is no clock
+	function xsOf(l) { return l._ox || presents(l); }
+	// the janky frames on the timeline: those with a present, or with no clock the untimed ones
+	function jOf(l) { return untimedOnly ? { k: l.uj || [], l: l.ujl, c: l.ujk, t: l.ujc } :
+		{ k: l.j || [], l: l.jl, c: l.jk, t: l.jc }; }
 
 	function hzAt(t) {
 		var hz = modes.length ? modes[0][1] : 0;
@@ -133,8 +159,14 @@
 		if (s.min != null && !syncing) setAll(s.min, s.max, u);
 	}
 	function xAxis(last) {
-		// lanes share one x-axis: only the last one prints its values
-		return last ? { label: 'seconds from the start of the recording', labelSize: 18, labelGap: 0,
+		// lanes share one x-axis: only the last one prints its values (ranks: whole numbers)
+		var a = xAxis0(last);
+		if (untimedOnly) a.incrs = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 1e4, 2e4, 5e4, 1e5, 1e6];
+		return a;
+	}
+	function xAxis0(last) {
+		return last ? { label: untimedOnly ? 'frame, in the order drawn (this dump has no present times: no clock)' :
+			'seconds from the start of the recording', labelSize: 18, labelGap: 0,
 			size: 30, values: function (u, vals) { return vals.map(function (v) { return +v.toFixed(3); }); } } :
 			{ size: 4, values: function (u, vals) { return vals.map(function () { return ''; }); } };
 	}
@@ -182,20 +214,34 @@
 
 	// ---- lane 1: FPS of each full window (GameBench's per-second FPS) ----------------------
 	function fpsLane() {
-		var el = lane('lane-fps', 'FPS', '(each second; dashed: the refresh rate, dotted: the content\'s rate)');
+		var el = lane('lane-fps', 'FPS', untimedOnly ? '' : '(each full second a step, held from its last ' +
+			'full second to the last frame; a second with no frame is a gap; dashed: the refresh rate, ' +
+			'dotted: the content\'s rate)');
 		var sets = [], series = [{}], subj = apps.length ? apps.concat(layers.filter(function (l) {
-			return !l.app; })) : layers, refresh = 0, lastX = 0;
+			return !l.app; })) : layers, refresh = 0;
+		fpsDrawn = [];
+		if (untimedOnly) {
+			el.textContent = 'No FPS: this dump has no present times, so there is no clock to count ' +
+				'frames per second by. The lanes below show its frames in the order they were drawn, ' +
+				'each at its own duration.';
+			return;
+		}
 		subj.forEach(function (l, i) {
 			if (!l.wfps || !l.wfps.length) return;
 			var x = [], y = [];
-			l.wfps.forEach(function (v, k) { x.push(l.first_s + k * l.window_s); y.push(v); });
-			// the last window held until its end
-			x.push(l.first_s + l.wfps.length * l.window_s); y.push(l.wfps[l.wfps.length - 1]);
-			lastX = Math.max(lastX, x[x.length - 1]);
+			// each window's FPS a step over [start, start + window) (uPlot's stepped, align 1:
+			// a value holds until the next point); a window with no frame lies inside an idle
+			// wait (an interval of 1 s, over wait_ms): a gap, not 0 FPS
+			l.wfps.forEach(function (v, k) { x.push(l.first_s + k * l.window_s); y.push(v > 0 ? v : null); });
+			// metrics.c gives full windows only: the part-window after the last one has no FPS
+			// of its own, so the last step is held to the layer's last frame (the hint says so)
+			var end = Math.max(l.first_s + l.wfps.length * l.window_s, l.last_s || 0);
+			x.push(end); y.push(y[y.length - 1]);
+			fpsDrawn.push({ name: l.name, kind: l.kind, idx: series.length });
 			sets.push([x, y]);
 			series.push({ label: l.name, stroke: COLORS[i % COLORS.length], width: 1.5,
-				show: !l.sys || !apps.length,
-				spanGaps: true, paths: uPlot.paths.stepped({ align: 1 }), points: { show: false } });
+				show: !l.sys || !apps.length, spanGaps: false,
+				paths: uPlot.paths.stepped({ align: 1, alignGaps: 1 }), points: { show: false } });
 			refresh = Math.max(refresh, l.refresh_hz);
 			l._color = COLORS[i % COLORS.length];
 		});
@@ -225,7 +271,8 @@
 		subj.forEach(function (l) {
 			if (!l.wfps || !l.wfps.length || !(l.cadence_fps > 0) ||
 				Math.abs(l.cadence_fps - refresh) < 0.02 * refresh) return;
-			sets.push([[l.first_s, l.first_s + l.wfps.length * l.window_s], [l.cadence_fps, l.cadence_fps]]);
+			sets.push([[l.first_s, Math.max(l.first_s + l.wfps.length * l.window_s, l.last_s || 0)],
+				[l.cadence_fps, l.cadence_fps]]);
 			series.push({ label: 'content rate ' + l.name, stroke: l._color, dash: [2, 3], width: 1,
 				show: !l.sys || !apps.length, spanGaps: true, points: { show: false } });
 		});
@@ -249,6 +296,7 @@
 				}] } }), data, el);
 		laneKeys(el, series, u).forEach(function (b) { vals.push(b); });
 		keep(u, 'lane-fps');
+		fpsChart = u;
 	}
 
 	// ---- lane 2: frame times of the picked layer ----------------------------------------
@@ -256,7 +304,7 @@
 	// (an interval of wait_ms or more: nothing to draw) is a gap, not a slow frame. Typed
 	// arrays built once; janky frames and the budget are drawn by a hook over the visible
 	// range only (a 2-hour capture has a million frames).
-	var ft = null, ftBox = null, hist = null;
+	var ft = null, ftBox = null, hist = null, fpsDrawn = [], fpsChart = null;
 	// steps while a frame is wider than a pixel; when thousands share a pixel, uPlot's line
 	// (which keeps each pixel's min and max: the same picture) instead of millions of steps
 	var stepPaths = uPlot.paths.stepped({ align: -1 }), linePaths = uPlot.paths.linear();
@@ -266,18 +314,23 @@
 	function frameLane(l) {
 		// y[i]: the time of frame i, from present i-1 to present i, drawn as a step over
 		// that span (the screen showed frame i-1 all along); frame 0 has none (NaN)
-		var x = presents(l), n = x.length, m = n > 1 ? n - 1 : 0;
+		// (no clock: x is each frame's rank and y its own duration, every one drawn)
+		var x = xsOf(l), n = x.length, m = n > 1 ? n - 1 : 0, ud = udur(l);
 		var y = new Float64Array(n), nw = 0, i;
-		y[0] = NaN;
-		for (i = 1; i < n; i++) {
-			var iv = (x[i] - x[i - 1]) * 1e3;
-			if (iv >= WAIT) { y[i] = NaN; nw++; } else y[i] = iv;
+		if (l._ox) y.set(ud);
+		else {
+			y[0] = NaN;
+			for (i = 1; i < n; i++) {
+				var iv = (x[i] - x[i - 1]) * 1e3;
+				if (iv >= WAIT) { y[i] = NaN; nw++; } else y[i] = iv;
+			}
 		}
 		var waits = new Uint32Array(nw);
 		for (i = 1, nw = 0; i < n; i++) if (y[i] !== y[i]) waits[nw++] = i;
-		// janky frames: index (in presents), own time, class, cause
-		var J = l.j.map(function (k, q) { return { k: k, ms: l.jl ? l.jl[q] : null,
-			cls: l.jk ? l.jk[q] : 'unknown', cause: l.jc[q] }; });
+		// janky frames: index (in presents, or ranks), own time, class, cause
+		var jo = jOf(l);
+		var J = jo.k.map(function (k, q) { return { k: k, ms: jo.l ? jo.l[q] : null,
+			cls: jo.c ? jo.c[q] : 'unknown', cause: jo.t ? jo.t[q] : null }; });
 		J.sort(function (a, b) { return a.k - b.k; });
 		var byK = {};
 		J.forEach(function (j) { byK[j.k] = j; });
@@ -286,11 +339,22 @@
 		J.forEach(function (j) { if (j.ms != null && j.ms > jmax) jmax = j.ms; });
 		var budget = l.cadence_ms || l.period_ms;
 		if (ft) { ft.destroy(); charts.splice(charts.indexOf(ft), 1); ft = null; }
-		if (!ftBox) ftBox = lane('lane-ft', 'Frame times', '(ms each frame took; dashed: the time each frame was due)');
+		if (!ftBox) ftBox = lane('lane-ft', 'Frame times', untimedOnly ?
+			'(ms each frame took, its own duration, in the order drawn; dashed: the time each frame was due)' :
+			'(ms each frame took; dashed: the time each frame was due)');
 		var el = ftBox;
 		el.textContent = '';
 		l._y = y; l._J = J;
-		if (n < 2) { el.textContent = 'This layer has fewer than 2 timed frames.'; return; }
+		// the distribution: the frames' intervals, and the own durations of those with no
+		// present (analyze ranks both: its "work ms" of a dump with no times)
+		var dist = l._ox ? y : ud.length ? Float64Array.from(Array.from(y).concat(Array.from(ud))) : y;
+		if (n < 2) {
+			el.textContent = ud.length ? 'This layer\'s ' + ud.length + ' frames have no present time, so ' +
+				'they are not on this timeline: their durations are in the distribution, their janky ' +
+				'frames in the table below.' : 'This layer has fewer than 2 timed frames.';
+			finish(l, dist);
+			return;
+		}
 		var overlay = function (u) {
 			var ctx = u.ctx, sx = u.scales.x, lo = 0, hi = J.length, b = u.bbox, r = 3.5 * devicePixelRatio;
 			ctx.save();
@@ -359,12 +423,23 @@
 				if (k != null) showFrame(l, k);
 			}] } }), [x, y], el);
 		keep(ft, 'lane-ft');
-		// the distribution is drawn after the page is interactive
-		setTimeout(function () { histChart(l, y, m); window.gfxstatDone = true; }, 0);
+		finish(l, dist);
+	}
+	// the distribution, drawn after the page is interactive; then the page is done (on every
+	// path: a layer with no timed frame too)
+	function finish(l, v) {
+		setTimeout(function () { histChart(l, v); window.gfxstatDone = true; }, 0);
 	}
 
 	function showFrame(l, k) {
-		var x = presents(l), y = l._y, j = l._byK[k] || null, d = document.getElementById('frame-detail');
+		var x = xsOf(l), y = l._y, j = l._byK[k] || null, d = document.getElementById('frame-detail');
+		if (l._ox) {
+			// no clock: the frame's rank and its own duration
+			d.textContent = shortName(l.name, 48) + '  frame ' + k + ' in the order drawn (no present ' +
+				'time), took ' + y[k].toFixed(1) + ' ms' + (j ? '\nJANKY: ' + (j.cause || 'no cause recorded') : '  on time');
+			d.title = l.name;
+			return;
+		}
 		var abs = T0 + BigInt(Math.round(x[k] * 1e9)), s = abs.toString();
 		var iv = y[k], text = shortName(l.name, 48) + '  frame ' + k + ' at ' +
 			x[k].toFixed(3) + ' s';
@@ -377,36 +452,49 @@
 	}
 
 	// ---- lane 3: every layer's janky frames, by cause colour ----------------------------
-	var jankRows = [];
+	var jankRows = [], jankMarks = 0;
 	function jankLane() {
-		jankRows = layers.filter(function (l) { return l.j && l.j.length; });
+		jankRows = layers.filter(function (l) { return jOf(l).k.length; });
 		jankRows.sort(function (a, b) { return (a.sys - b.sys) || (b.frames - a.frames); });
+		// janky frames with no present cannot sit on a clock: counted here, listed in the table
+		var off = untimedOnly ? 0 : layers.reduce(function (a, l) { return a + (l.uj ? l.uj.length : 0); }, 0);
 		var el = lane('lane-jank', 'Janky frames', '(each layer a row, coloured by cause; click one to see it)');
+		if (off) {
+			var p = document.createElement('p');
+			p.className = 'note jank-untimed';
+			p.textContent = off + ' janky frame' + (off === 1 ? '' : 's') + ' with no present time ' +
+				(off === 1 ? 'is' : 'are') + ' not on this lane (no time to place ' + (off === 1 ? 'it' : 'them') +
+				' at): see the janky frames table below.';
+			el.parentNode.insertBefore(p, el);
+		}
 		var rows = Math.max(1, jankRows.length), rh = 20;
 		var draw = function (u) {
 			var ctx = u.ctx, b = u.bbox, pr = devicePixelRatio, h = b.height / rows;
+			jankMarks = 0;
 			ctx.save();
 			ctx.font = Math.round(11 * pr) + 'px sans-serif';
 			ctx.textAlign = 'left'; ctx.textBaseline = 'alphabetic';
 			jankRows.forEach(function (l, r) {
-				var x = presents(l), y0 = b.top + r * h;
+				var x = xsOf(l), y0 = b.top + r * h, jo = jOf(l);
 				ctx.fillStyle = r % 2 ? 'rgba(0,0,0,0.03)' : 'rgba(0,0,0,0)';
 				ctx.fillRect(b.left, y0, b.width, h);
 				// the row's name, then its frames over it (a frame is never hidden)
 				var name = shortName(l.name, Math.max(12, Math.min(40, Math.floor(b.width / pr / 14))));
 				ctx.fillStyle = l === sel ? '#000' : '#777';
 				ctx.fillText(name, b.left + 5 * pr, y0 + h / 2 + 4 * pr);
-				l.j.forEach(function (k, q) {
+				jo.k.forEach(function (k, q) {
 					var t = x[k];
 					if (t < u.scales.x.min || t > u.scales.x.max) return;
 					var px = u.valToPos(t, 'x', true);
-					ctx.fillStyle = classColor(l.jk ? l.jk[q] : 'unknown');
+					jankMarks++;
+					ctx.fillStyle = classColor(jo.c ? jo.c[q] : 'unknown');
 					ctx.fillRect(px - pr, y0 + 2 * pr, 3 * pr, h - 4 * pr);
 				});
 			});
 			if (!jankRows.length) {
 				ctx.fillStyle = '#2e7d32';
-				ctx.fillText('No janky frame.', b.left + 5 * pr, b.top + b.height / 2 + 4 * pr);
+				ctx.fillText(off ? 'No janky frame with a present time.' : 'No janky frame.', b.left + 5 * pr,
+					b.top + b.height / 2 + 4 * pr);
 			}
 			ctx.restore();
 			modeMarks(u, false);
@@ -422,8 +510,8 @@
 			if (!jankRows.length) return;
 			var r = Math.floor(e.offsetY / (u.over.clientHeight / rows)), l = jankRows[r];
 			if (!l) return;
-			var x = presents(l), t = u.posToVal(e.offsetX, 'x'), best = -1, bd = Infinity;
-			l.j.forEach(function (k) { var dd = Math.abs(x[k] - t); if (dd < bd) { bd = dd; best = k; } });
+			var x = xsOf(l), t = u.posToVal(e.offsetX, 'x'), best = -1, bd = Infinity;
+			jOf(l).k.forEach(function (k) { var dd = Math.abs(x[k] - t); if (dd < bd) { bd = dd; best = k; } });
 			if (best >= 0 && Math.abs(u.valToPos(x[best], 'x') - e.offsetX) <= 6) focusFrame(l, x[best], false);
 		});
 		keep(u, 'lane-jank');
@@ -630,12 +718,13 @@
 				ctx.restore();
 			}] } }, [xs, ys], el);
 		hist.histOf = l.name;
+		hist.frames = v.length;
 	}
 
 	// ---- the legend of colours and marks -------------------------------------------------
 	function legend() {
 		var el = document.getElementById('legend'), seen = {}, parts = [];
-		layers.forEach(function (l) { (l.jk || []).forEach(function (k) { seen[k] = 1; }); });
+		layers.forEach(function (l) { (jOf(l).c || []).forEach(function (k) { seen[k] = 1; }); });
 		parts.push('<span><i class="ln" style="border-color:#1f77b4"></i>frame time</span>');
 		parts.push('<span><i class="ln dash" style="border-color:#2ca02c"></i>due (the content\'s cadence)</span>');
 		Object.keys(CLASSES).forEach(function (k) {
@@ -659,7 +748,7 @@
 	// the timeline zoomed around time @t of layer @l (the frame presented there ringed)
 	function focusFrame(l, t, scroll) {
 		if (l) pickLayer(l);
-		var x = sel ? presents(sel) : null, k = -1;
+		var x = sel ? xsOf(sel) : null, k = -1;
 		if (x) {
 			var a = 0, z = x.length;
 			while (a < z) { var md = (a + z) >> 1; if (x[md] < t - 1e-6) a = md + 1; else z = md; }
@@ -667,7 +756,8 @@
 			focusMark = { l: sel, k: k };
 			showFrame(sel, k);
 		}
-		var half = Math.min(END / 2, 0.5); // a second around it: some 60 frames at 60 Hz
+		// a second around it: some 60 frames at 60 Hz (with no clock: 60 frames)
+		var half = Math.min(END / 2, untimedOnly ? 30 : 0.5);
 		var min = Math.max(0, t - half), max = Math.min(END, t + half);
 		if (max - min < 2 * half) { if (min === 0) max = Math.min(END, 2 * half); else min = Math.max(0, END - 2 * half); }
 		setAll(min, max, null);
@@ -731,11 +821,13 @@
 	document.querySelectorAll('table.sortable').forEach(sortable);
 	// a janky frame's row, the worst moment of a verdict: the timeline moves there
 	document.addEventListener('click', function (e) {
-		var tr = e.target.closest && e.target.closest('table.janky tbody tr[data-t], a.at[data-t], #scrolls tr[data-t]');
+		var tr = e.target.closest && e.target.closest('table.janky tbody tr[data-t], a.at[data-t], #scrolls tr[data-t]' +
+			(untimedOnly ? ', table.janky tbody tr[data-ord]' : ''));
 		if (!tr) return;
 		e.preventDefault();
 		var td = tr.querySelector('td.lay'), name = tr.dataset.layer || (td && td.title);
-		focusFrame(name ? byName(name) : null, +tr.dataset.t, true);
+		// a frame with no present: at its rank, when the timeline is one of ranks
+		focusFrame(name ? byName(name) : null, tr.dataset.t !== undefined ? +tr.dataset.t : +tr.dataset.ord, true);
 	});
 	// the trace clock of a row's time, in its tooltip (written here, not in every row)
 	document.addEventListener('mouseover', function (e) {
@@ -753,9 +845,27 @@
 	});
 	window.gfxstatTimeline = {
 		end_s: END,
+		// 1: the dump has no present time; x is each frame's rank, not seconds
+		untimed: untimedOnly,
+		// what the FPS lane drew per layer or app (its end, its gaps), the janky marks in view,
+		// and the distribution (the layer, how many frames it holds)
+		fps: function () {
+			// from the data the FPS chart holds: where each line starts and ends, its nulls
+			// (gaps) and zeros, and how many windows it steps over (its points less the end)
+			return fpsDrawn.map(function (f) {
+				var xs = fpsChart.data[0], ys = fpsChart.data[f.idx], pts = [];
+				for (var i = 0; i < xs.length; i++) if (ys[i] !== undefined) pts.push([xs[i], ys[i]]);
+				return { name: f.name, kind: f.kind, first: pts[0][0], end: pts[pts.length - 1][0],
+					windows: pts.length - 1, gaps: pts.slice(0, -1).filter(function (p) { return p[1] === null; }).length,
+					zeros: pts.filter(function (p) { return p[1] === 0; }).length,
+					spanGaps: !!fpsChart.series[f.idx].spanGaps };
+			});
+		},
+		jankMarks: function () { return jankMarks; },
+		hist: function () { return hist ? { layer: hist.histOf, frames: hist.frames } : null; },
 		// the last present of any layer, from the data (the tests hold END against it)
 		lastPresent: function () {
-			return layers.reduce(function (a, l) { var x = presents(l); return x.length ? Math.max(a, x[x.length - 1]) : a; }, 0);
+			return layers.reduce(function (a, l) { var x = xsOf(l); return x.length ? Math.max(a, x[x.length - 1]) : a; }, 0);
 		},
 		layer: function () { return sel ? sel.name : null; },
 		ranges: function () {

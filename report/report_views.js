@@ -119,7 +119,7 @@
 			min: P.map(function (p) { return p.min; }), max: P.map(function (p) { return p.max; }),
 			sd: P.map(function (p) { return p.sd; }), runs: P.map(function (p) { return p.runs; }),
 			significant: sig };
-		h3(S.metric + ' (' + S.unit + ') of ' + S.app + ' by ' + S.by);
+		h3((LABEL[S.metric] || S.metric) + (S.unit ? ' (' + S.unit + ')' : '') + ' of ' + S.app + ' by ' + S.by);
 		var el = box(), pad = (hi - lo) * 0.1 || Math.abs(hi) * 0.1 || 1;
 		var whiskers = function (u) {
 			var ctx = u.ctx;
@@ -147,7 +147,7 @@
 		};
 		new uPlot({ width: W(), height: 260,
 			series: [{ label: S.by, value: function (u, v) { return v == null ? '' : (P[v] || {}).key; } },
-				{ label: 'mean ' + S.metric, stroke: '#1f77b4', width: 2,
+				{ label: 'mean ' + (LABEL[S.metric] || S.metric), stroke: '#1f77b4', width: 2,
 					points: { show: true, size: 7 } }],
 			scales: { x: { time: false, range: function () { return [-0.5, n - 0.5]; } },
 				y: { range: function () { return [lo - pad, hi + pad]; } } },
@@ -187,9 +187,11 @@
 					return (LABEL[m.name] || m.name) + ' ' + num(m.base) + ' \u2192 ' + num(m.new) + unitOf(m);
 				}).join(', ');
 			}
+			// "and N more" rather than an ellipsis: a sentence that ends with one full stop
+			function more(list) { return list.length > 3 ? ' and ' + (list.length - 3) + ' more' : ''; }
 			p.textContent = state === 'same' ? 'No significant change: every 95 % interval holds 0.' :
-				(worse.length ? 'Worse: ' + said(worse) + (worse.length > 3 ? ', \u2026' : '') + '. ' : '') +
-				(better.length ? 'Better: ' + said(better) + (better.length > 3 ? ', \u2026' : '') + '.' : '');
+				[worse.length ? 'Worse: ' + said(worse) + more(worse) + '.' : '',
+					better.length ? 'Better: ' + said(better) + more(better) + '.' : ''].filter(Boolean).join(' ');
 			art.appendChild(p);
 			var ul = document.createElement('ul');
 			ul.className = 'chips';
@@ -254,20 +256,31 @@
 		tables.appendChild(t);
 		var SIDE = [['base', '#1f77b4', 'rgba(31,119,180,0.35)'], ['new', '#ff7f0e', 'rgba(255,127,14,0.35)']];
 		(C.layers ? [] : rows).forEach(function (a) {
-			var got = { timelines: [], frames: [], hist: [], labels: [] };
+			var got = { timelines: [], frames: [], hist: [], labels: [], end: 0, ranges: {} };
 			// the FPS timelines: every recording of both sides, from its own first frame
-			var sets = [], series = [{}], fsets = [], fseries = [{}];
+			var sets = [], series = [{}], fsets = [], fseries = [{}], end = 0;
 			V.sides.forEach(function (S, k) {
 				S.recordings.forEach(function (R, q) {
 					var A = R.apps.filter(function (x) { return x.name === a.name; })[0];
 					var tag = SIDE[k][0] + (S.recordings.length > 1 ? ' #' + (q + 1) : '');
 					if (!A) return;
+					end = Math.max(end, A.last_s || 0);
 					if (A.wfps.length) {
-						sets.push([A.wfps.map(function (_, i) { return A.first_s + i * A.window_s; }), A.wfps]);
-						series.push({ label: tag, stroke: SIDE[k][1], width: 1.5, points: { show: false } });
-						got.timelines.push({ side: SIDE[k][0], recording: q, fps: A.wfps.slice() });
+						// each window a step over [start, start + window); a window with no frame
+						// (inside an idle wait) a gap; metrics.c gives full windows only, so the
+						// last step is held to the recording's last frame
+						var x = A.wfps.map(function (_, i) { return A.first_s + i * A.window_s; });
+						var y = A.wfps.map(function (v) { return v > 0 ? v : null; });
+						var e = Math.max(A.first_s + A.wfps.length * A.window_s, A.last_s || 0);
+						x.push(e); y.push(y[y.length - 1]);
+						sets.push([x, y]);
+						series.push({ label: tag, stroke: SIDE[k][1], width: 1.5, points: { show: false },
+							spanGaps: false, paths: uPlot.paths.stepped({ align: 1, alignGaps: 1 }) });
+						got.timelines.push({ side: SIDE[k][0], recording: q, fps: A.wfps.slice(), first: A.first_s, end: e,
+							last_s: A.last_s, gaps: y.slice(0, -1).filter(function (v) { return v === null; }).length });
 					}
 					if (A.ft_s && A.ft_s.length) {
+						end = Math.max(end, A.ft_s[A.ft_s.length - 1]);
 						fsets.push([A.ft_s, A.ft_ms]);
 						fseries.push({ label: tag + ' ms', stroke: SIDE[k][1], width: 0,
 							paths: function () { return null; },
@@ -280,19 +293,26 @@
 				if (ss.length > 1) return uPlot.join(ss);
 				return [ss[0][0], ss[0][1]];
 			}
-			h3(a.name + ': FPS per second, base and new');
+			// both charts over the whole of the longest recording: [0, its last frame]
+			got.end = end;
+			var xr = { time: false, range: function () { return [0, end > 0 ? end : 1]; } };
+			// the x-range each chart shows, kept as it is set (for the test)
+			var keepX = function (name) { return { setScale: [function (u, k) {
+				if (k === 'x') got.ranges[name] = [u.scales.x.min, u.scales.x.max]; }] }; };
+			h3(a.name + ': FPS per second, base and new (each full second a step, the last held to ' +
+				'the last frame; a second with no frame is a gap)');
 			var el = box();
 			if (sets.length) {
 				new uPlot({ width: W(), height: 220, series: series,
-					scales: { x: { time: false } }, axes: [{ label: 's from the first frame' },
-						{ label: 'FPS' }] }, joined(sets), el);
+					scales: { x: xr, y: { range: function (u, mn, mx) { return [0, Math.max(mx || 0, 1) * 1.08]; } } },
+					axes: [{ label: 's from the first frame' }, { label: 'FPS' }], hooks: keepX('fps') }, joined(sets), el);
 			} else el.textContent = 'No full FPS window on either side.';
 			h3(a.name + ': frame times, base and new');
 			var el3 = box();
 			if (fsets.length) {
 				new uPlot({ width: W(), height: 220, series: fseries,
-					scales: { x: { time: false } }, axes: [{ label: 's from the first frame' },
-						{ label: 'frame ms' }] }, joined(fsets), el3);
+					scales: { x: xr }, axes: [{ label: 's from the first frame' },
+						{ label: 'frame ms' }], hooks: keepX('ft') }, joined(fsets), el3);
 			} else el3.textContent = 'No timed frame on either side.';
 			// the frame-time distributions as CDFs on a log axis (the tail stays visible)
 			var hs = V.sides.map(function (S) {

@@ -26,9 +26,7 @@ static const struct cli_opt history_opts[] = {
 	{ OPT_APP, "app", "PKG", "only this package" },
 	{ OPT_DEVICE, "device", "SERIAL", "only this device" },
 	{ OPT_LABEL, "label", "L", "only runs with this label" },
-	{ OPT_METRIC, "metric", "NAME", "trend: the metric (janky_pct, fps, p99_ms, ...)" },
-	{ OPT_BY, "by", "label|version|day", "trend: how runs are grouped (label)" },
-	{ OPT_FORMAT, "format", "table|json", "trend: output format (table)" },
+	/* (--metric, --by, --format are trend's: history lists runs, it groups nothing) */
 	{ 0, NULL, NULL, NULL },
 };
 
@@ -52,7 +50,8 @@ static const struct cli_cmd history_cmd = {
 	"List the saved runs: when, label, device, source, and each app's FPS and janky %.",
 	"Runs are saved by 'gfxstat compare --save' (and record/analyze --save). The store is\n"
 	"$XDG_DATA_HOME/gfxstat/history.db unless --db names a SQLite file or a\n"
-	"postgresql:// URL.\n\nExit status: 0 ok, 2 usage, 5 the store cannot be read.\n",
+	"postgresql:// URL. One metric over labels, versions or days: 'gfxstat trend'.\n"
+	"A store that cannot be opened or read exits with 5.\n",
 	history_opts,
 };
 
@@ -75,8 +74,8 @@ static const struct cli_cmd trend_cmd = {
 	"saying the step, its interval and both groups; --junit FILE writes the verdicts. An\n"
 	"app with a single group, or a group with one run, cannot step: skipped, and said (save\n"
 	"two or more runs a label: 'record --repeat', 'compare --save' saves each recording of\n"
-	"NEW). --app PKG with no run fails. --metric is then optional (its table is printed).\n\n"
-	"Exit status: 0 ok, 1 a gate failed, 2 usage, 5 the store cannot be read.\n",
+	"NEW). --app PKG with no run fails. --metric is then optional (its table is printed).\n"
+	"A store that cannot be opened or read exits with 5.\n",
 	trend_opts,
 };
 
@@ -172,12 +171,13 @@ static int history_row(void *user, int ncol, const char *const *c)
 	if (ncol < 10)
 		return 0;
 	if (!h->rows++)
-		printf("%-5s %-20s %-16s %-14s %-9s %-28s %-12s %8s %9s  %s\n", "run", "when (UTC)",
-		       "label", "device", "source", "app", "version", "fps", "janky_pct",
+		/* source: as wide as the longest frame format's name ("systrace-html") */
+		printf("%-5s %-20s %-16s %-14s %-13s %-28s %-12s %8s %9s  %s\n", "run", "when (UTC)",
+		       "label", "device", "source", "app", "version", "FPS", "janky %",
 		       "session");
 	when_text(c[1], when, sizeof(when));
 	/* labels, apps and paths come from the store: shown, not sent raw to the terminal */
-	printf("%-5s %-20s %-16s %-14s %-9s %-28s %-12s %8.2f %9.2f  %s\n", c[0], when,
+	printf("%-5s %-20s %-16s %-14s %-13s %-28s %-12s %8.2f %9.2f  %s\n", c[0], when,
 	       cli_shown(or_dash(c[2])), cli_shown(or_dash(c[3])), cli_shown(or_dash(c[4])),
 	       cli_shown(or_dash(c[5])), cli_shown(or_dash(c[6])),
 	       c[7] ? atof(c[7]) : NAN, c[8] ? atof(c[8]) : NAN, cli_shown(or_dash(c[9])));

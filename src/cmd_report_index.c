@@ -8,6 +8,7 @@
  * sessions is read folder by folder.
  */
 #define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -70,6 +71,64 @@ static char *cat3(const char *a, const char *b, const char *c)
 	if (s)
 		snprintf(s, n, "%s%s%s", a, b, c);
 	return s;
+}
+
+/* The real path of the folder holding @file (which need not exist yet), or NULL. */
+static char *real_dir(const char *file)
+{
+	const char *s = strrchr(file, '/');
+	char *d, *r;
+
+	if (!s)
+		return realpath(".", NULL);
+	if (s == file)
+		return realpath("/", NULL);
+	d = strndup(file, (size_t)(s - file));
+	r = d ? realpath(d, NULL) : NULL;
+	free(d);
+	return r;
+}
+
+/*
+ * The link from a page in @from_dir (a real path) to @to (its folder must exist): relative,
+ * so that the index and its reports open from wherever they are reached, and move together.
+ * NULL when out of memory or when @to's folder cannot be resolved.
+ */
+static char *rel_link(const char *from_dir, const char *to)
+{
+	char *tdir = real_dir(to), *r;
+	const char *a, *b, *base = base_name(to);
+	size_t common = 0, i, up = 0, n;
+
+	if (!tdir)
+		return NULL;
+	/* the longest common run of whole components */
+	for (i = 0;; i++) {
+		char ca = from_dir[i], cb = tdir[i];
+
+		if ((ca == '/' || !ca) && (cb == '/' || !cb))
+			common = i;
+		if (ca != cb || !ca)
+			break;
+	}
+	a = from_dir + common;
+	b = tdir + common;
+	for (; *a; a++)
+		up += *a == '/';
+	n = up * 3 + strlen(b) + strlen(base) + 2;
+	r = malloc(n);
+	if (r) {
+		r[0] = 0;
+		for (i = 0; i < up; i++)
+			strcat(r, "../");
+		if (*b) {
+			strcat(r, b + 1);
+			strcat(r, "/");
+		}
+		strcat(r, base);
+	}
+	free(tdir);
+	return r;
 }
 
 static int add_row(struct idx *x, const char *name, const char *input, const char *out,
@@ -144,22 +203,35 @@ static void put_cell(FILE *f, const char *k, double v, const char *unit)
 	fputs("</td>", f);
 }
 
-/* the FPS windows as a small line chart, all rows on one scale [0, @ymax] */
+/* the FPS windows as a small step chart, all rows on one scale [0, @ymax]: each full second
+ * a step over its width (one second is one step), a second with no frame a gap, as the
+ * report's FPS lane draws them; a recording with no full second says so */
 static void put_spark(FILE *f, const struct cli_report_head *h, double ymax)
 {
 	const double w = 160, ht = 30;
 	size_t i;
+	int open = 0;
 
-	if (h->nw < 2 || !(ymax > 0)) {
-		fputs("<td class=\"spark\"></td>", f);
+	if (!h->nw || !(ymax > 0)) {
+		fprintf(f, "<td class=\"spark t hint\" title=\"FPS is counted per full second\">%s</td>",
+			h->line[0] ? "under 1 s of frames: no full second" : "");
 		return;
 	}
 	fprintf(f, "<td class=\"spark\"><svg width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-		"role=\"img\"><title>FPS per second, 0 to %.0f</title><polyline fill=\"none\" "
-		"stroke=\"#1f77b4\" stroke-width=\"1.2\" points=\"", w, ht + 2, w, ht + 2, ymax);
-	for (i = 0; i < h->nw; i++)
-		fprintf(f, "%s%.1f,%.1f", i ? " " : "", w * (double)i / (double)(h->nw - 1),
-			1 + ht - ht * (h->wfps[i] > ymax ? ymax : h->wfps[i]) / ymax);
+		"role=\"img\"><title>FPS per second, 0 to %.0f (%zu full second%s)</title><path "
+		"fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1.2\" d=\"", w, ht + 2, w, ht + 2, ymax,
+		h->nw, h->nw == 1 ? "" : "s");
+	for (i = 0; i < h->nw; i++) {
+		double y = 1 + ht - ht * (h->wfps[i] > ymax ? ymax : h->wfps[i]) / ymax;
+
+		if (!(h->wfps[i] > 0)) {
+			open = 0;
+			continue;
+		}
+		fprintf(f, "%s%.1f,%.1fH%.1f", open ? "L" : "M", w * (double)i / (double)h->nw, y,
+			w * (double)(i + 1) / (double)h->nw);
+		open = 1;
+	}
 	fputs("\"/></svg></td>", f);
 }
 
@@ -428,6 +500,23 @@ int cli_report_index(const char *dir, const char *out, const char *title)
 	if (cli_output_create(&io, out, 0)) {
 		rc = CLI_OUTPUT;
 		goto done;
+	}
+	/* the links from where the index is, not from the working directory (-o elsewhere) */
+	{
+		char *from = real_dir(out);
+
+		for (i = 0; from && i < x.n; i++) {
+			char *h;
+
+			if (x.row[i].failed || !x.row[i].out[0])
+				continue;
+			h = rel_link(from, x.row[i].out);
+			if (h) {
+				free(x.row[i].href);
+				x.row[i].href = h;
+			}
+		}
+		free(from);
 	}
 	for (i = 0; i < x.n && !cli_interrupted(); i++) {
 		struct idx_row *r = &x.row[i];

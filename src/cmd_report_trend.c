@@ -52,13 +52,48 @@ static const char *const sum_head[SUM_COLS] = { "metric", "previous", "latest", 
 static const char *const sum_keys[SUM_COLS] = { "metric", "prev", "latest", "diff", "ci",
 						"verdict", "runs" };
 
-/* three significant digits, as the page's charts and the compare page print them */
-static void num3(char *b, size_t cap, double v, int sign)
+/* A metric in plain words, as the compare page names it (report_views.js LABEL). */
+static const char *metric_words(const char *metric)
 {
-	double a = fabs(v);
-	int dec = a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : a >= 0.1 ? 3 : 4;
+	static const char *const w[][2] = {
+		{ "fps", "FPS" }, { "janky_pct", "janky frames" }, { "p50_ms", "median frame" },
+		{ "p90_ms", "p90 frame" }, { "p99_ms", "p99 frame" }, { "jank_per_min", "jank/min" },
+		{ "big_jank_per_min", "big jank/min" }, { "hitch_ms_per_s", "hitch time" },
+		{ "scroll_fps", "scroll FPS" }, { "frozen_frames", "frozen frames" },
+	};
+	size_t i;
 
-	snprintf(b, cap, sign ? "%+.*f" : "%.*f", dec, v);
+	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++)
+		if (!strcmp(w[i][0], metric))
+			return w[i][1];
+	return metric;
+}
+
+/* The decimals that give @ref three significant digits (33.9 FPS, 16.7 ms, 5.02 %, 0.123),
+ * as the page's charts and the compare page print them. */
+static int dec3(double ref)
+{
+	double a = fabs(ref);
+	int dec;
+
+	if (!(a > 0) || !isfinite(a))
+		return 0; /* a mean of 0 (no frozen frame): "0" */
+	if (a >= 100)
+		return 0;
+	dec = 2 - (int)floor(log10(a));
+	return dec > 6 ? 6 : dec;
+}
+
+/* @v to @dec decimals; @sign: a change, signed, and a change that rounds to nothing "0" with
+ * those decimals unsigned (never "+0.0000" or "-0.00") */
+static void numd(char *b, size_t cap, double v, int dec, int sign)
+{
+	double unit = pow(10, -dec);
+
+	if (sign && fabs(v) < unit / 2)
+		snprintf(b, cap, "%.*f", dec, 0.0);
+	else
+		snprintf(b, cap, sign ? "%+.*f" : "%.*f", dec, v);
 }
 
 /* a metric's row of the summary: its latest group against the previous one, with trend's
@@ -71,22 +106,25 @@ static void summary_row(char *c, const char *metric, const struct trend_table *t
 	const struct cli_trend_point *l = &t->last, *p = &t->prev;
 	char a[32], b[32];
 	size_t k;
+	/* the change and its interval to the precision of the means they compare: a step of
+	 * 0 beside means of 2.27 reads "0.00", not "+0.0000" */
+	double ref = t->rows > 1 && fabs(p->mean) > fabs(l->mean) ? p->mean : l->mean;
 
 	for (k = 0; k < SUM_COLS; k++)
 		c[k * 64] = 0;
-	snprintf(c, 64, "%s", metric);
-	num3(a, sizeof(a), p->mean, 0);
+	snprintf(c, 64, "%s", metric_words(metric));
+	numd(a, sizeof(a), p->mean, dec3(p->mean), 0);
 	if (t->rows > 1)
 		snprintf(c + 64, 64, "%.36s: %.16s%s%.6s", t->prev_key, a, unit[0] ? " " : "", unit);
-	num3(a, sizeof(a), l->mean, 0);
+	numd(a, sizeof(a), l->mean, dec3(l->mean), 0);
 	snprintf(c + 128, 64, "%.36s: %.16s%s%.6s", t->last_key, a, unit[0] ? " " : "", unit);
 	if (l->has_step) {
-		num3(a, sizeof(a), l->diff, 1);
+		numd(a, sizeof(a), l->diff, dec3(ref), 1);
 		snprintf(c + 192, 64, "%s", a);
 	}
 	if (l->has_ci) {
-		num3(a, sizeof(a), l->lo, 1);
-		num3(b, sizeof(b), l->hi, 1);
+		numd(a, sizeof(a), l->lo, dec3(ref), 1);
+		numd(b, sizeof(b), l->hi, dec3(ref), 1);
 		snprintf(c + 256, 64, "[%.24s, %.24s]", a, b);
 	}
 	if (!l->has_step)
@@ -247,7 +285,7 @@ int cli_report_history(const struct cli_report_view *v)
 		for (r = 0; r < tt[i].rows * TREND_COLS; r++)
 			cells[r] = tt[i].text + r * 64;
 		tt[i].cells = cells;
-		snprintf(captions[i], sizeof(captions[i]), "%s by %s", names[i],
+		snprintf(captions[i], sizeof(captions[i]), "%s by %s", metric_words(names[i]),
 			 v->by ? v->by : "label");
 		memset(&tab[ntab], 0, sizeof(tab[ntab]));
 		tab[ntab].caption = captions[i];

@@ -325,9 +325,11 @@ static int read_recording(struct cmp_side *s, const char *path, struct cli_sbuf 
 			cli_sb_puts(b, ",");
 		cli_sb_puts(b, "{\"name\":");
 		cli_sb_str(b, l->app);
-		cli_sb_printf(b, ",\"frames\":%llu,\"first_s\":%.6f,\"window_s\":%.6f,\"wfps\":[",
-			  (unsigned long long)l->frames,
+		/* last_s: its last frame, where its FPS line ends (past its last full window) */
+		cli_sb_printf(b, ",\"frames\":%llu,\"first_s\":%.6f,\"last_s\":%.6f,"
+			      "\"window_s\":%.6f,\"wfps\":[", (unsigned long long)l->frames,
 			  (double)(l->first_ns - (t0 == GFXSTAT_NS_NONE ? l->first_ns : t0)) / 1e9,
+			  (double)(l->last_ns - (t0 == GFXSTAT_NS_NONE ? l->first_ns : t0)) / 1e9,
 			  (double)mo.window_ns / 1e9);
 		for (k = 0; k < l->nwindows; k++)
 			cli_sb_printf(b, "%s%.3f", k ? "," : "", l->window_fps[k]);

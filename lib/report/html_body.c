@@ -148,7 +148,12 @@ static void janky_row(struct gfxstat_html *h, struct gx_wr *w,
 			     gx_html_class_name(gx_html_why_of(h, l->name, j->present_ns, 0)),
 			     (double)(j->present_ns - t0) / 1e9);
 	else
-		gx_wr_puts(w, "<tr><td></td>");
+		/* no present: its rank among the layer's untimed frames (the timeline of a dump
+		 * with no times is one of ranks: report.js goes there on a click) */
+		gx_wr_printf(w, "<tr data-ord=\"%llu\" data-class=\"%s\"><td></td>",
+			     (unsigned long long)(j->index - (l->frames - l->untimed)),
+			     gx_html_class_name(gx_html_why_of(h, l->name, GFXSTAT_NS_NONE,
+							       j->index - (l->frames - l->untimed))));
 	gx_wr_name_cell(w, l->name, 40);
 	if (j->length_ns != GFXSTAT_NS_NONE)
 		gx_wr_printf(w, "<td>%.1f</td><td>%.1f</td>", (double)j->length_ns / 1e6,
@@ -194,8 +199,8 @@ static void janky_table(struct gfxstat_html *h, const struct gfxstat_metrics *m,
 		     "the timeline.", nrows);
 	/* the longest first (an insertion into a short sorted list) */
 	for (i = 0; i < nrows; i++) {
-		if (rows[i].frame->present_ns == GFXSTAT_NS_NONE ||
-		    rows[i].frame->length_ns == GFXSTAT_NS_NONE)
+		/* (a frame with no present too: its own duration is its length) */
+		if (rows[i].frame->length_ns == GFXSTAT_NS_NONE)
 			continue;
 		worst[nw] = rows[i];
 		for (q = nw; q > 0 && longer(&worst[q], &worst[q - 1]) < 0; q--) {

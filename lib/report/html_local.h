@@ -84,6 +84,8 @@ struct gfxstat_html {
 	int causes_sorted;
 	struct gx_strmap unames; /* layers with untimed frames, */
 	uint64_t *ucount;        /* and how many each had so far */
+	int64_t **udur;          /* and their own durations, in the order read (the report's
+				  * distribution and janky lane of a dump with no present times) */
 	size_t capu;
 	char **seed;           /* fps.csv rows, without '\n' */
 	size_t nseed, capseed;

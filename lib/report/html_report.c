@@ -37,6 +37,9 @@ void gfxstat_html_free(struct gfxstat_html *h)
 		free(h->causes[i].cause);
 	free(h->causes);
 	gx_strmap_free(&h->unames);
+	for (i = 0; h->udur && i < h->capu; i++)
+		free(h->udur[i]);
+	free(h->udur);
 	free(h->ucount);
 	for (i = 0; i < h->nseed; i++)
 		free(h->seed[i]);
@@ -56,6 +59,7 @@ static long untimed_layer(struct gfxstat_html *h, const struct gfxstat_frame *f)
 	if (u >= 0 && (size_t)u >= h->capu) {
 		size_t nc = h->capu ? h->capu * 2 : 16;
 		uint64_t *n;
+		int64_t **d;
 
 		while (nc <= (size_t)u)
 			nc *= 2;
@@ -64,6 +68,11 @@ static long untimed_layer(struct gfxstat_html *h, const struct gfxstat_frame *f)
 			return GFXSTAT_E_NOMEM;
 		memset(n + h->capu, 0, (nc - h->capu) * sizeof(*n));
 		h->ucount = n;
+		d = realloc(h->udur, nc * sizeof(*d));
+		if (!d)
+			return GFXSTAT_E_NOMEM;
+		memset(d + h->capu, 0, (nc - h->capu) * sizeof(*d));
+		h->udur = d;
 		h->capu = nc;
 	}
 	return u;
@@ -79,8 +88,20 @@ int gfxstat_html_frame(void *hv, const struct gfxstat_frame *f)
 
 		if (u < 0)
 			return (int)u;
-		if (f->duration_ns != GFXSTAT_NS_NONE)
+		if (f->duration_ns != GFXSTAT_NS_NONE) {
+			uint64_t k = h->ucount[u];
+
+			/* 16 first, then doubled each time it is full (a power of two from 16) */
+			if (!k || (k >= 16 && !(k & (k - 1)))) {
+				int64_t *d = realloc(h->udur[u], (k ? 2 * k : 16) * sizeof(*d));
+
+				if (!d)
+					return GFXSTAT_E_NOMEM;
+				h->udur[u] = d;
+			}
+			h->udur[u][k] = f->duration_ns;
 			h->ucount[u]++;
+		}
 		return 0;
 	}
 	if (f->vsync_period_ns > 0 && f->vsync_period_ns != GFXSTAT_NS_NONE) {
@@ -291,6 +312,53 @@ static double rel_s(int64_t t, int64_t t0)
 	return (double)(t - t0) / 1e9;
 }
 
+/* A layer's frames with no present time (a gfxinfo dump without framestats): "u", their own
+ * durations in microseconds in the order read; "uj", the janky ones by their rank among them
+ * (janky_frame.index past the layer's timed frames, as the janky table finds their causes),
+ * with "ujl" their time in ms, "ujc" their cause and "ujk" their class. */
+static void data_untimed(struct gfxstat_html *h, const struct gfxstat_layer_metrics *l,
+			 struct gx_wr *w)
+{
+	long u = l->untimed ? gx_strmap_find(&h->unames, l->name, strlen(l->name)) : -1;
+	uint64_t base = l->frames - l->untimed, k, n = u >= 0 ? h->ucount[u] : 0;
+	size_t i, pass;
+
+	if (u < 0 || !n)
+		return;
+	gx_wr_puts(w, ",\"u\":\"");
+	for (k = 0; k < n; k++)
+		gx_wr_printf(w, "%s%lld", k ? "," : "", (long long)((h->udur[u][k] + 500) / 1000));
+	gx_wr_puts(w, "\"");
+	for (pass = 0; pass < 4; pass++) {
+		static const char *const key[] = { "uj", "ujl", "ujc", "ujk" };
+		int first = 1;
+
+		gx_wr_printf(w, ",\"%s\":[", key[pass]);
+		for (i = 0; i < l->njanky_list; i++) {
+			const struct gfxstat_janky_frame *j = &l->janky_list[i];
+			uint64_t ord = j->index - base;
+			const char *c;
+
+			if (j->present_ns != GFXSTAT_NS_NONE || j->index < base || ord >= n)
+				continue;
+			gx_wr_puts(w, first ? "" : ",");
+			first = 0;
+			if (pass == 0)
+				gx_wr_printf(w, "%llu", (unsigned long long)ord);
+			else if (pass == 1 && j->length_ns != GFXSTAT_NS_NONE)
+				gx_wr_printf(w, "%.3f", (double)j->length_ns / 1e6);
+			else if (pass == 2 && (c = gx_html_cause_of(h, l->name, GFXSTAT_NS_NONE, ord)))
+				gx_wr_json_str(w, c, strlen(c));
+			else if (pass == 3)
+				gx_wr_printf(w, "\"%s\"", gx_html_class_name(gx_html_why_of(
+					h, l->name, GFXSTAT_NS_NONE, ord)));
+			else
+				gx_wr_puts(w, "null");
+		}
+		gx_wr_puts(w, "]");
+	}
+}
+
 /* One layer's chart data: presents as microsecond deltas from the origin, janky indices. */
 static void data_layer(struct gfxstat_html *h, const struct gfxstat_layer_metrics *l,
 		       int64_t t0, int64_t window_ns, struct gx_wr *w)
@@ -313,8 +381,9 @@ static void data_layer(struct gfxstat_html *h, const struct gfxstat_layer_metric
 	if (l->intervals || l->frame_ms_max > 0)
 		gx_wr_printf(w, ",\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f", l->frame_ms_p50,
 			     l->frame_ms_p90, l->frame_ms_p99);
-	gx_wr_printf(w, ",\"first_s\":%.6f,\"window_s\":%.6f,\"wfps\":[", rel_s(l->first_ns, t0),
-		     (double)window_ns / 1e9);
+	/* last_s: the FPS line runs to the last frame (past the last full window) */
+	gx_wr_printf(w, ",\"first_s\":%.6f,\"last_s\":%.6f,\"window_s\":%.6f,\"wfps\":[",
+		     rel_s(l->first_ns, t0), rel_s(l->last_ns, t0), (double)window_ns / 1e9);
 	for (i = 0; i < l->nwindows; i++)
 		gx_wr_printf(w, "%s%.3f", i ? "," : "", l->window_fps[i]);
 	gx_wr_puts(w, "],\"scrolls\":[");
@@ -381,7 +450,10 @@ static void data_layer(struct gfxstat_html *h, const struct gfxstat_layer_metric
 		gx_wr_printf(w, "%s\"%s\"", k++ ? "," : "",
 			     gx_html_class_name(gx_html_why_of(h, l->name, j->present_ns, 0)));
 	}
-	gx_wr_puts(w, "]}");
+	gx_wr_puts(w, "]");
+	if (!l->is_app)
+		data_untimed(h, l, w);
+	gx_wr_puts(w, "}");
 }
 
 static void data_block(struct gfxstat_html *h, const struct gfxstat_metrics *m, int64_t window_ns,

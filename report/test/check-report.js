@@ -7,7 +7,10 @@
 // analyze's first "causes" entry; the first 900 px show a verdict, its janky share and the
 // timeline; every lane of the timeline spans the whole recording; no visible time is on the
 // trace clock; clicking a janky-frame row moves the timeline to it; at 420 px wide the page
-// does not scroll sideways.
+// does not scroll sideways. The FPS lane's steps run from each line's first frame to its last
+// (analyze's duration_s), a window with no frame a gap. A dump with no present time at all:
+// the timeline is one of ranks and says so, its distribution holds every frame, its janky
+// lane every janky frame, and a janky row's click moves the lanes to its rank.
 // usage: node check-report.js REPORT.html [ANALYZE.json] [--seed-rows N] [--shot PNG]
 //        [--max-tti-ms MS]
 //        node check-report.js INDEX.html --index N   (a folder of sessions: N reports)
@@ -15,7 +18,8 @@
 //             is `gfxstat trend --format json` of one metric)
 //        node check-report.js CMP.html --compare COMPARE.json [--analyze BASE.json NEW.json]
 //             (report --compare: the table equals `compare --format json`; with one recording
-//             a side, the drawn FPS timelines equal each side's `analyze --json` window_fps)
+//             a side, the drawn FPS timelines equal each side's `analyze --json` window_fps,
+//             run to its last frame, and both charts' x-range covers every recording)
 'use strict';
 const path = require('path');
 const fs = require('fs');
@@ -105,7 +109,10 @@ function fail(msg) { errors.push(msg); }
 		out.first = { verdict: top('#verdict article.verdict'),
 			pct: top('#verdict [data-k="janky_pct"]'), lane: top('#lanes canvas') };
 		const T = window.gfxstatTimeline;
-		out.timeline = T ? { end_s: T.end_s, last: T.lastPresent(), ranges: T.ranges() } : null;
+		out.timeline = T ? { end_s: T.end_s, last: T.lastPresent(), ranges: T.ranges(), untimed: T.untimed,
+			fps: T.fps ? T.fps() : null, jankMarks: T.jankMarks ? T.jankMarks() : null,
+			hist: T.hist ? T.hist() : null, layer: T.layer() } : null;
+		out.hasTimeline = !!document.getElementById('timeline');
 		const data = JSON.parse(document.getElementById('gfxstat-data').textContent);
 		out.t0_s = data.t0_ns ? Number(data.t0_ns) / 1e9 : 0;
 		out.text = document.body.innerText;
@@ -141,6 +148,24 @@ function fail(msg) { errors.push(msg); }
 	if (opt('--shot')) await page.screenshot({ path: opt('--shot'), fullPage: false });
 	// a report of frames (not a folder of fps.csv, not a view page)
 	const frames = dom.timeline && dom.timeline.ranges.some((r) => r.id === 'lane-ft');
+	if (frames && analyze && dom.timeline.untimed) {
+		// no clock: a click on a janky frame's row (which has its rank, not a time) moves the
+		// timeline of ranks to it
+		const rows = await page.$$('#janky-worst tbody tr[data-ord]');
+		if (!rows.length) fail('no clock: the longest janky frames have no row to click');
+		else {
+			const row = rows[Math.floor(rows.length / 2)];
+			const want = await row.evaluate((r) => ({ k: +r.dataset.ord, layer: r.querySelector('td.lay').title }));
+			await row.click();
+			const got = await page.evaluate(() => ({ ranges: window.gfxstatTimeline.ranges(),
+				layer: window.gfxstatTimeline.layer() }));
+			got.ranges.forEach((r) => {
+				if (!(r.min <= want.k && r.max >= want.k) || r.max - r.min > dom.timeline.end_s - 1)
+					fail('after a click on the janky frame of rank ' + want.k + ', ' + r.id + ' shows [' + r.min + ', ' + r.max + ']');
+			});
+			if (got.layer !== want.layer) fail('after a click on ' + want.layer + ', the frame lane shows ' + got.layer);
+		}
+	}
 	if (frames && analyze) {
 		// a click on a janky frame's row (the middle one) moves the timeline to that frame
 		// (the longest janky frames: the table in view; all of them are folded below it)
@@ -258,6 +283,45 @@ function fail(msg) { errors.push(msg); }
 					fail('lane ' + r.id + ' spans [' + r.min + ', ' + r.max + '], the recording [0, ' + T.end_s + ']');
 			});
 		}
+		// the FPS lane: each layer's or app's steps run from its first frame to its last (the
+		// last full window held over the part-window after it: metrics.c gives full windows
+		// only), and a window with no frame (inside an idle wait) is a gap, never 0 FPS
+		if (T && !T.untimed) {
+			// (its lines: the apps and the layers of no app; with no app, every layer)
+			const anyApp = analyze.layers.some((l) => l.kind === 'app');
+			if (!T.fps) fail('the page does not say what its FPS lane drew');
+			else for (const l of analyze.layers) {
+				if (!l.window_fps || !l.window_fps.length || (anyApp && l.kind === 'layer' && l.app)) continue;
+				const f = T.fps.find((x) => x.kind === l.kind && x.name === l.name);
+				if (!f) { fail('FPS lane: no line for ' + l.kind + ' ' + l.name); continue; }
+				// duration_s: its last frame minus its first (analyze), the line's length
+				const len = Math.max(l.window_fps.length, l.duration_s);
+				if (Math.abs(f.end - f.first - len) > 2e-6)
+					fail('FPS lane: ' + l.name + ' runs ' + (f.end - f.first).toFixed(6) + ' s, its frames ' + len.toFixed(6) + ' s');
+				const zeros = l.window_fps.filter((v) => v === 0).length;
+				if (f.windows !== l.window_fps.length || f.gaps !== zeros || f.zeros || (zeros && f.spanGaps))
+					fail('FPS lane: ' + l.name + ' draws ' + f.windows + ' windows, ' + f.gaps + ' gaps and ' + f.zeros +
+						' at 0 FPS; analyze has ' + l.window_fps.length + ' windows, ' + zeros + ' without a frame');
+			}
+		}
+		// a dump with no present time: no time axis, its frames by rank; the distribution holds
+		// every frame of the layer shown (analyze's "untimed": their own durations), the janky
+		// lane every janky frame
+		const untimedOnly = analyze.layers.every((l) => l.kind === 'app' || !l.frames || l.untimed === l.frames) &&
+			analyze.layers.some((l) => l.untimed > 0);
+		if (T && !!T.untimed !== untimedOnly) fail('the timeline ' + (T.untimed ? 'has no clock' : 'has a clock') +
+			', analyze --json says ' + (untimedOnly ? 'no frame has a present time' : 'frames have presents'));
+		if (T && untimedOnly) {
+			const shown = analyze.layers.find((l) => l.kind === 'layer' && l.name === T.layer);
+			if (!T.hist || !shown || T.hist.frames !== shown.untimed)
+				fail('distribution of ' + T.layer + ': ' + JSON.stringify(T.hist) + ', analyze has ' + (shown && shown.untimed) + ' frames');
+			const jw = analyze.layers.filter((l) => l.kind === 'layer').reduce((a, l) => a + l.janky_frames, 0);
+			if (T.jankMarks !== jw) fail('the janky lane marks ' + T.jankMarks + ' frames, analyze has ' + jw);
+			if (/seconds from the start/.test(dom.text) || !/no present times/.test(dom.text))
+				fail('a dump with no present times: the page does not say so, or shows a time axis');
+			if (Math.abs(T.end_s - (Math.max(...analyze.layers.map((l) => l.untimed || 0)) - 1)) > 1e-9)
+				fail('the timeline of ranks ends at ' + T.end_s + ', not at the last frame');
+		}
 		// no visible time on the trace clock (it is in tooltips, CSV and JSON only)
 		// (told apart where they cannot overlap: the clock's origin past the recording's length)
 		if (T && dom.t0_s > T.end_s + 2) {
@@ -330,6 +394,21 @@ function fail(msg) { errors.push(msg); }
 				if (want.length && (drawn.length !== 1 || JSON.stringify(drawn[0].fps) !== JSON.stringify(want)))
 					fail(a.name + ' ' + side + ': FPS timeline drawn ' + JSON.stringify(drawn.map((x) => x.fps)).slice(0, 200) +
 						', analyze ' + JSON.stringify(want).slice(0, 200));
+				// its steps run to its last frame (analyze's duration_s past its first), a
+				// window with no frame a gap, and both charts' x-range over all of it
+				if (want.length && drawn.length === 1) {
+					const d = drawn[0], len = Math.max(want.length, l.duration_s);
+					if (Math.abs(d.end - d.first - len) > 2e-6)
+						fail(a.name + ' ' + side + ': FPS line runs ' + (d.end - d.first) + ' s, the recording ' + len + ' s');
+					if (d.gaps !== want.filter((x) => x === 0).length)
+						fail(a.name + ' ' + side + ': ' + d.gaps + ' gaps drawn, analyze has ' + want.filter((x) => x === 0).length + ' windows without a frame');
+					['fps', 'ft'].forEach((c) => {
+						const r = v.ranges && v.ranges[c];
+						if (!r || r[0] !== 0 || r[1] < d.end - 1e-9 || r[1] < v.end - 1e-9)
+							fail(a.name + ': the ' + c + ' chart spans ' + JSON.stringify(r) + ', ' + side + ' runs to ' + d.end +
+								' s (frames to ' + v.end + ' s)');
+					});
+				}
 			});
 		}
 	}

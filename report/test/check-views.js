@@ -10,7 +10,10 @@
 //     trend's latest and previous means (three significant digits) and a verdict coloured
 //     as trend's significant step and the metric's direction say.
 //   --index ANALYZE.json...: `analyze --json` of each recording in order: the row's FPS,
-//     janky share and p90 equal the busiest app's; the mean +- sd row equals their mean.
+//     janky share and p90 equal the busiest app's; the mean +- sd row equals their mean; its
+//     FPS chart a step per second with frames, or a note when there is no whole second.
+//   (compare: each card's headline a sentence ending in one full stop; trend: metrics named
+//     in words, the change to the means' precision)
 // usage: node check-views.js PAGE.html (--compare C.json | --trend T.json... | --index A.json...)
 'use strict';
 const path = require('path');
@@ -26,7 +29,12 @@ const readJson = (f) => JSON.parse(fs.readFileSync(f));
 const errors = [];
 const fail = (m) => errors.push(m);
 // the pages' rounding: three significant digits, whole numbers from 100 (C) / 1000 (JS) up
-const sig3 = (v) => { const a = Math.abs(v); return v.toFixed(a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3); };
+const dec3 = (v) => { const a = Math.abs(v); return !(a > 0) ? 0 : a >= 100 ? 0 : Math.min(6, 2 - Math.floor(Math.log10(a))); };
+const sig3 = (v) => v.toFixed(dec3(v));
+// the metrics in plain words, as the compare page names them (report_views.js LABEL)
+const WORDS = { fps: 'FPS', janky_pct: 'janky frames', p50_ms: 'median frame', p90_ms: 'p90 frame',
+	p99_ms: 'p99 frame', jank_per_min: 'jank/min', big_jank_per_min: 'big jank/min',
+	hitch_ms_per_s: 'hitch time', scroll_fps: 'scroll FPS', frozen_frames: 'frozen frames' };
 const HIGHER_BETTER = { fps: 1, scroll_fps: 1 };
 
 (async () => {
@@ -51,6 +59,7 @@ const HIGHER_BETTER = { fps: 1, scroll_fps: 1 };
 		const got = await page.evaluate(() => ({
 			cards: Array.from(document.querySelectorAll('#compare-verdict article.cmp-app')).map((a) => ({
 				app: a.dataset.app, state: a.dataset.state, cls: a.className,
+				headline: (a.querySelector('.headline') || {}).textContent || '',
 				color: getComputedStyle(a).borderLeftColor,
 				chips: Array.from(a.querySelectorAll('.chip')).map((l) => ({ metric: l.dataset.metric,
 					verdict: l.dataset.verdict, cls: l.className })) })),
@@ -78,6 +87,9 @@ const HIGHER_BETTER = { fps: 1, scroll_fps: 1 };
 			const state = w && b ? 'mixed' : w ? 'worse' : b ? 'better' : 'same';
 			if (!card) { fail('no verdict card for ' + a.name); continue; }
 			if (card.state !== state) fail(a.name + ': card says ' + card.state + ', compare ' + state);
+			// a sentence ends once: no stray mark before a full stop ("33.3 ms, \u2026.")
+			if (/[,;:\u2026.]\s*[.,]|\s[.,]/.test(card.headline) || !/\.$/.test(card.headline))
+				fail(a.name + ': headline punctuated oddly: ' + JSON.stringify(card.headline));
 			// the card's colour: red worse, green better (the report's --bad and --ok)
 			const rgb = { worse: 'rgb(198, 40, 40)', better: 'rgb(46, 125, 50)', mixed: 'rgb(230, 81, 0)',
 				same: 'rgb(117, 117, 117)' }[state];
@@ -124,8 +136,20 @@ const HIGHER_BETTER = { fps: 1, scroll_fps: 1 };
 			if (!got.above) fail('the summary is not above the charts');
 			for (const f of trends) {
 				const t = readJson(f), P = t.points, L = P[P.length - 1], Pv = P[P.length - 2];
-				const r = got.rows.find((x) => x.metric === t.metric);
-				if (!r) { fail('summary has no row for ' + t.metric); continue; }
+				// (named in words, as on the compare page, not by its key)
+				const r = got.rows.find((x) => x.metric === (WORDS[t.metric] || t.metric));
+				if (!r) { fail('summary has no row for ' + t.metric + ' (as "' + WORDS[t.metric] + '")'); continue; }
+				// a change to the precision of the means it compares (decimals: those of the
+				// larger mean's three significant digits), never a signed zero ("+0.0000")
+				const dp = Math.max(Math.abs(L.mean), Pv ? Math.abs(Pv.mean) : 0);
+				const decs = (x) => ((x.match(/\.(\d+)/) || ['', ''])[1]).length;
+				for (const k of ['diff', 'ci']) {
+					const txt = r[k] || '';
+					(txt.match(/[+\u2212-]?\d+(\.\d+)?/g) || []).forEach((x) => {
+						if (decs(x) !== dec3(Pv && Math.abs(Pv.mean) > Math.abs(L.mean) ? Pv.mean : L.mean) || /^[+\u2212-]0(\.0+)?$/.test(x))
+							fail(t.metric + ': ' + k + ' "' + txt + '" not to the means\' precision (' + dp + ')');
+					});
+				}
 				const u = t.unit ? ' ' + t.unit : '';
 				if (r.latest !== L.key + ': ' + sig3(L.mean) + u)
 					fail(t.metric + ': latest ' + r.latest + ', store ' + L.key + ': ' + L.mean);
@@ -144,7 +168,10 @@ const HIGHER_BETTER = { fps: 1, scroll_fps: 1 };
 	if (index) {
 		const got = await page.evaluate(() => ({
 			rows: Array.from(document.querySelectorAll('#sessions tbody tr.rec')).map((r) => {
-				const k = { name: r.dataset.key, spark: !!r.querySelector('td.spark svg polyline') };
+				// the FPS chart: its steps (one "H" a second drawn), or the note in its place
+				const sp = r.querySelector('td.spark'), pa = sp && sp.querySelector('svg path');
+				const k = { name: r.dataset.key, steps: pa ? (pa.getAttribute('d').match(/H/g) || []).length : null,
+					note: sp && !pa ? sp.textContent.trim() : '' };
 				r.querySelectorAll('[data-k]').forEach((e) => { k[e.dataset.k] = e.dataset.v || e.textContent; });
 				return k; }),
 			mean: Array.from(document.querySelectorAll('#sessions tfoot [data-k]')).reduce((o, e) => {
@@ -170,7 +197,12 @@ const HIGHER_BETTER = { fps: 1, scroll_fps: 1 };
 				cols[k].push(want[k]);
 				if (!close(+r[k], want[k])) fail('row ' + i + ' ' + k + ': ' + r[k] + ', analyze ' + want[k]);
 			}
-			if (!r.spark) fail('row ' + i + ': no chart');
+			// one step per second with frames (analyze's window_fps above 0: a second with no
+			// frame is a gap); a recording under a whole second says so instead of a blank
+			const secs = (l.window_fps || []).filter((v) => v > 0).length;
+			if (l.window_fps && l.window_fps.length ? r.steps !== secs : !r.note)
+				fail('row ' + i + ': FPS chart of ' + r.steps + ' steps' + (r.note ? ' (' + r.note + ')' : '') +
+					', analyze has ' + secs + ' seconds with frames of ' + (l.window_fps || []).length);
 		});
 		for (const k of Object.keys(cols)) {
 			const v = cols[k];

@@ -70,9 +70,13 @@ if command -v node > /dev/null; then
 		const d = JSON.parse(fs.readFileSync(process.argv[1]));
 		const names = {}, slices = {}, bad = [];
 		let janky = 0;
+		// the frame tracks: the process named "gfxstat frames" (numbered past any Linux pid;
+		// the app sections are on their own processes)
+		const fp = (d.traceEvents.find((e) => e.ph === "M" && e.name === "process_name" &&
+			e.args && e.args.name === "gfxstat frames") || {}).pid;
+		if (fp === undefined) bad.push("no \"gfxstat frames\" process");
 		for (const e of d.traceEvents) {
-			// the frame tracks: process 1 (the app sections are on their own processes)
-			if (e.pid !== 1) continue;
+			if (e.pid !== fp) continue;
 			if (e.ph === "M" && e.name === "thread_name") names[e.tid] = e.args.name;
 			if (e.ph === "X") {
 				slices[e.tid] = (slices[e.tid] || 0) + 1;
@@ -134,6 +138,17 @@ if "$GFXSTAT" report -q "$rep/run" 2> "$rep/run.err" && [ -s "$rep/run/index.htm
 		node "$CHECK" "$rep/run/iter-02/report.html" "$rep/run2.json" > "$rep/run2.out" 2>&1 &&
 			pass || fail "report of session iter-02: $(head -c 600 "$rep/run2.out")"
 	fi
+	# the index written elsewhere (-o, from the run folder's parent): its links lead from
+	# where the index is, not from the working directory; opened from yet another folder
+	mkdir -p "$rep/elsewhere/deeper"
+	if (cd "$rep" && "$GFXSTAT" report -q run -o "$rep/elsewhere/deeper/runidx.html") 2> "$rep/runo.err"; then
+		if [ "$have_browser" = 1 ]; then
+			(cd / && node "$CHECK" "$rep/elsewhere/deeper/runidx.html" --index 2) > "$rep/runo.out" 2>&1 &&
+				pass || fail "index written with -o elsewhere: $(head -c 600 "$rep/runo.out")"
+		fi
+	else
+		fail "report run -o elsewhere: $(cat "$rep/runo.err")"
+	fi
 else
 	fail "report of a run folder: $(cat "$rep/run.err")"
 fi
@@ -163,6 +178,25 @@ if [ -d "$SAMPLES" ]; then
 	report_check nowinandroid "$SAMPLES/perfetto/nowinandroid-sidky/trace.perfetto-trace"
 	report_check anavmode "$SAMPLES/gfxinfo/aNavMode/gfxinfo.txt"
 	report_check jb "$SAMPLES/systrace_html/catapult/android_systrace.html"
+	# every other sample with frames (INDEX.md): a gfxinfo dump with no present time at all
+	# (NuvioTV: 120 frames, 111 janky, no framestats) has a timeline of ranks, no time axis,
+	# its distribution and janky lane from the frames' own durations; framestats; atrace
+	# text plain and zlib; Perfetto; SurfaceFlinger --latency; systrace zips
+	report_check nuvio "$SAMPLES/gfxinfo/NuvioTV/gfxinfo.txt"
+	report_check soundvis "$SAMPLES/gfxinfo/Sound-to-Visualiation-Kotlin/framestats.txt"
+	report_check atrace "$SAMPLES/atrace_text/catapult/decompressed_atrace_data.txt"
+	report_check atracez "$SAMPLES/atrace_text/catapult/compressed_atrace_data.txt"
+	report_check api32 "$SAMPLES/perfetto/perfetto-testdata/api32_startup_warm.perfetto-trace"
+	report_check sflat "$SAMPLES/sf_latency/catapult-devil/surface_stats_collector_test_rows.txt"
+	report_check sflatw "$SAMPLES/sf_latency/catapult-devil/surface_stats_collector_test_rows_with_warning.txt"
+	for z in flutter-wanandroid trace_input_blog_launcher_scroll wangzherongyao; do
+		report_check "$z" "$SAMPLES/systrace_html/Gracker-SystraceForBlog/$z.html.zip"
+	done
+	# the samples with no frame: an input error, no page
+	for f in sf_latency/zTT/latency.txt sf_latency/zTT/temp.txt systrace_html/catapult/counter_tracks.html; do
+		"$GFXSTAT" report -q -o "$rep/noframes.html" "$SAMPLES/$f" > /dev/null 2>&1
+		[ $? = 3 ] && [ ! -e "$rep/noframes.html" ] && pass || fail "report of $f (no frames): want exit 3, no file"
+	done
 	if command -v unzip > /dev/null; then
 		unzip -o -q -d "$rep" "$SAMPLES/systrace_html/Gracker-SystraceForBlog/xiaomi_launcher.zip"
 		report_check xiaomi "$rep/xiaomi_launcher.html"
@@ -293,6 +327,20 @@ if [ "$have_browser" = 1 ]; then
 			pass || fail "index of a run folder: $(head -c 600 "$rep/runb.v.out")"
 	else
 		fail "report of run folder runb: $(cat "$rep/runb.err")"
+	fi
+	# short iterations: 1.75 s (one full second: one step) and 0.8 s (none: a note, not a
+	# blank cell)
+	mkdir -p "$rep/runs/iter-01" "$rep/runs/iter-02"
+	"$BUILD/gfxsim" --seed 91 --duration 1.75 --apps 1 --idle 0 2> /dev/null | gzip -c > "$rep/runs/iter-01/trace.txt.gz"
+	"$BUILD/gfxsim" --seed 92 --duration 0.8 --apps 1 --idle 0 2> /dev/null | gzip -c > "$rep/runs/iter-02/trace.txt.gz"
+	if "$GFXSTAT" report -q "$rep/runs" 2> "$rep/runs.err"; then
+		for k in 1 2; do
+			"$GFXSTAT" analyze -q --json "$rep/runs/iter-0$k/trace.txt.gz" > "$rep/rs$k.json" 2> /dev/null
+		done
+		node "$VIEWS" "$rep/runs/index.html" --index "$rep/rs1.json" "$rep/rs2.json" > "$rep/runs.v.out" 2>&1 &&
+			pass || fail "index of short iterations: $(head -c 600 "$rep/runs.v.out")"
+	else
+		fail "report of run folder runs: $(cat "$rep/runs.err")"
 	fi
 fi
 

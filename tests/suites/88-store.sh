@@ -26,6 +26,11 @@ store_checks() { # store_checks DB NAME
 	if [ $rc = 0 ] && [ "$(grep -c ' v1 ' "$st/h.txt")" = 2 ] &&
 		[ "$(grep -c ' v2 ' "$st/h.txt")" = 2 ]; then pass
 	else fail "$2: two labelled runs not in history (exit $rc)"; cat "$st/h.txt"; fi
+	# the columns line up: each row's app starts under the header's "app" (a source such as
+	# ftrace-text fits its column), and the header names FPS and janky % in words
+	if awk 'NR == 1 { a = index($0, " app ") + 1; ok = /FPS +janky %/; next }
+		index($0, " com.example.") + 1 != a { ok = 0 } END { exit !ok }' "$st/h.txt"; then pass
+	else fail "$2: history columns do not line up"; cat "$st/h.txt"; fi
 	"$GFXSTAT" history --db "$1" --label v2 --app com.example.app1 > "$st/h2.txt" 2>&1
 	if [ "$(grep -c com.example. "$st/h2.txt")" = 1 ]; then pass
 	else fail "$2: history --label --app"; cat "$st/h2.txt"; fi
@@ -93,8 +98,15 @@ if [ "$n" = 4 ]; then pass; else fail "sqlite: 4 concurrent writers saved $n run
 # the default store is under XDG_DATA_HOME
 XDG_DATA_HOME=$st/xdg "$GFXSTAT" compare -q --save "$st/a.trace" "$st/a.trace" > /dev/null
 if [ -f "$st/xdg/gfxstat/history.db" ]; then pass; else fail "no store under XDG_DATA_HOME"; fi
-"$GFXSTAT" history --db "$st/h.db" --by week > /dev/null 2>&1
-if [ $? = 2 ]; then pass; else fail "history: a bad --by is not a usage error"; fi
+"$GFXSTAT" trend --db "$st/h.db" --app com.example.app1 --metric fps --by week > /dev/null 2>&1
+if [ $? = 2 ]; then pass; else fail "trend: a bad --by is not a usage error"; fi
+# history lists runs: trend's options are not its own, and its --help says the exit
+# status once (the common block), with no "trend:" option in its list
+"$GFXSTAT" history --db "$st/h.db" --metric fps > /dev/null 2>&1
+if [ $? = 2 ]; then pass; else fail "history --metric: want a usage error (a trend option)"; fi
+"$GFXSTAT" history --help > "$st/hh.txt" 2>&1
+if [ "$(grep -ci 'exit status' "$st/hh.txt")" = 1 ] && ! grep -q 'trend:' "$st/hh.txt"; then pass
+else fail "history --help: exit status $(grep -ci 'exit status' "$st/hh.txt") times, or trend's options listed"; fi
 
 # PostgreSQL: a real server, trust auth on 127.0.0.1 only, in its own folder (tests/pg.sh)
 . "$ROOT/tests/pg.sh"
