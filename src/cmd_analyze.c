@@ -85,15 +85,19 @@ static const char analyze_details[] =
 	"recording; --csv and --janky take one recording.\n"
 	"\n"
 	"The table answers \"how smooth was it?\" first: per app, then per layer, its frames,\n"
-	"FPS, janky share (the one definition above), frame-time p50/p90/p99 and the worst\n"
-	"frames with their causes (at a time from the recording's first present, the trace\n"
-	"clock in brackets); --all or --metrics LIST add the families above.\n"
+	"FPS, janky share (the one definition above), frame-time p50/p90/p99 (of the intervals)\n"
+	"and the worst frames with their causes (at a time from the recording's first present,\n"
+	"the trace clock in brackets); --all or --metrics LIST add the families above. A janky\n"
+	"frame's length, there and in --janky, is its own time where the source gives it\n"
+	"(gfxinfo: IntendedVsync to its end; FrameTimeline: expected start to actual end; a\n"
+	"trace: its doFrame's start to its present), else its interval. --janky's CSV has\n"
+	"time_s (from the first present, as the worst frames) and trace_clock_s.\n"
 	"A janky frame's cause is one class (busy, slow_cpu, cpu_starved, sleeping, blocked_io,\n"
 	"gpu, gc, surfaceflinger, app_work, idle, unknown) with its evidence: where the trace has\n"
 	"the scheduler's events (the 'sched freq' categories), from the states of the threads\n"
 	"that did its work (docs/metrics.md). The table's \"why\" line and JSON's \"causes\" group\n"
 	"the janky frames by cause, most jank time first, with how late they were (FrameTimeline:\n"
-	"actual end past expected end; else length past the cadence period; or \"not known\");\n"
+	"actual end past expected end; else its interval past the cadence period; or \"not known\");\n"
 	"--janky --format json gives each frame's doFrame thread (main_thread) and RenderThread:\n"
 	"states, CPUs, frequency, binder calls, waker.\n"
 	"No frame (or none that --layer/--app match: the layers and apps found are listed),\n"
@@ -431,6 +435,7 @@ static int print_janky(struct analyze_run *r)
 {
 	size_t i, nrows;
 	struct gfxstat_janky_ref *rows;
+	int64_t origin = cli_analyze_origin(r->m);
 
 	nrows = gfxstat_metrics_janky_all(r->m, &rows);
 	if (nrows == (size_t)-1)
@@ -443,11 +448,14 @@ static int print_janky(struct analyze_run *r)
 		const struct cause_rec *c = cause_at(r, l->name, j->present_ns,
 						     j->index - (l->frames - l->untimed));
 		if (!r->njanky++)
-			printf("time_s,layer,frame_ms,vsyncs,cadence_fps,cause\n");
+			printf("time_s,trace_clock_s,layer,frame_ms,vsyncs,cadence_fps,cause\n");
+		/* from the recording's start, as the worst lines and the report say it; the
+		 * trace's own clock beside it, to find the frame in the trace */
 		if (j->present_ns != GFXSTAT_NS_NONE)
-			printf("%.6f,", (double)j->present_ns / 1e9);
+			printf("%.6f,%.6f,", (double)(j->present_ns - origin) / 1e9,
+			       (double)j->present_ns / 1e9);
 		else
-			printf(",");
+			printf(",,");
 		printf("\"%s\",", csv_name(l->name));
 		if (j->length_ns != GFXSTAT_NS_NONE)
 			printf("%.3f,%.1f,", (double)j->length_ns / 1e6,

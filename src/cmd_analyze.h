@@ -46,6 +46,10 @@ void cli_analyze_text_why(cli_headline_fn fn, void *user);
 void cli_analyze_text_wait(int64_t wait_ns);
 
 /* The text report: per app a headline, then per layer; @families adds the other tools'. */
+/* The start of the recording, the origin of the times analyze shows: the first present of any
+ * layer (the HTML report's gx_html_time_origin()), 0 when no frame has one. */
+int64_t cli_analyze_origin(const struct gfxstat_metrics *m);
+
 void cli_analyze_text(const struct gfxstat_metrics *m, unsigned families, cli_cause_fn cause,
 		      void *user);
 

@@ -81,20 +81,26 @@ static void worst_add(struct worst *w, size_t *n, const struct gfxstat_layer_met
  */
 static int64_t origin_ns;
 
-static void set_origin(const struct gfxstat_metrics *m)
+int64_t cli_analyze_origin(const struct gfxstat_metrics *m)
 {
 	size_t k, n = gfxstat_metrics_count(m);
 	int have = 0;
+	int64_t o = 0;
 
-	origin_ns = 0;
 	for (k = 0; k < n; k++) {
 		const struct gfxstat_layer_metrics *l = gfxstat_metrics_get(m, k);
 
-		if (l->frames > l->untimed && (!have || l->first_ns < origin_ns)) {
-			origin_ns = l->first_ns;
+		if (l->frames > l->untimed && (!have || l->first_ns < o)) {
+			o = l->first_ns;
 			have = 1;
 		}
 	}
+	return o;
+}
+
+static void set_origin(const struct gfxstat_metrics *m)
+{
+	origin_ns = cli_analyze_origin(m);
 }
 
 static int cmp_span(const void *a, const void *b)

@@ -346,28 +346,45 @@ static struct gfxstat_cause_clusters *cluster_one(const struct gfxstat_metrics *
 	return cc;
 }
 
+/* SurfaceFlinger's own refreshes, the "(display)" layer: the screen's timeline, no producer */
+static int layer_is_display(const struct gfxstat_layer_metrics *l)
+{
+	return !l->is_app && (l->source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY ||
+			      l->source == GFXSTAT_SRC_FTRACE_DISPLAY);
+}
+
 /*
- * The clusters of the run: an app's janky frames as its own timeline has them (its layers'
+ * The clusters of the run: each app's janky frames as its own timeline has them (its layers'
  * frames merged, as its table block counts them: a doFrame presented on two of its surfaces
- * is not counted once per surface), and those of each layer of no app. Their frames add up to
- * the apps' and those layers' janky frames.
+ * is not counted once per surface), and those of each other producer (a layer of no app);
+ * the display's own, SurfaceFlinger's refreshes (layer_is_display()), only when no
+ * producer has a janky frame. The display's janky frames are the visible result of the
+ * producers' (an app's late buffer is a display frame that missed), so ranking them beside
+ * the apps' would count one stall twice and put SurfaceFlinger on top of a run whose app was
+ * slow (list_jank: "SurfaceFlinger: 3 of 13" beside the app's "sleeping in input handling: 8
+ * of 10"). Their frames add up to the producers' janky frames (or else the display's).
  */
 static struct gfxstat_cause_clusters *cluster_all(const struct gfxstat_metrics *m, cli_why_fn why,
 						  void *user)
 {
 	struct gfxstat_cause_clusters *cc = gfxstat_cause_clusters_new();
 	size_t k, n = gfxstat_metrics_count(m);
+	int display;
 
-	for (k = 0; k < n && cc; k++) {
-		const struct gfxstat_layer_metrics *l = gfxstat_metrics_get(m, k);
+	/* the producers' first; the display's only when they have none */
+	for (display = 0; display < 2 && cc && !gfxstat_cause_clusters_frames(cc); display++)
+		for (k = 0; k < n && cc; k++) {
+			const struct gfxstat_layer_metrics *l = gfxstat_metrics_get(m, k);
 
-		if (!l->is_app && l->app && l->app[0])
-			continue; /* counted in its app's timeline */
-		if (cluster_row(cc, m, l, why, user)) {
-			gfxstat_cause_clusters_free(cc);
-			cc = NULL;
+			if (!l->is_app && l->app && l->app[0])
+				continue; /* counted in its app's timeline */
+			if (layer_is_display(l) != display)
+				continue;
+			if (cluster_row(cc, m, l, why, user)) {
+				gfxstat_cause_clusters_free(cc);
+				cc = NULL;
+			}
 		}
-	}
 	return cc;
 }
 

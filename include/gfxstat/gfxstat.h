@@ -676,14 +676,17 @@ enum gfxstat_matrix_level {
 /* A janky frame: when, how long, and what it was judged against. */
 struct gfxstat_janky_frame {
 	int64_t present_ns;  /* NONE for an untimed frame */
-	/* its interval when counted; after an idle wait (or first): its own duration, else its
-	 * overrun, else NONE -- never an idle gap */
+	/* its own time where the source gives it (gfxinfo: IntendedVsync to its end; FrameTimeline:
+	 * expected start to actual end; a trace: its doFrame's start to its present), else its
+	 * interval when counted; after an idle wait (or first): its own duration, else its
+	 * overrun, else NONE -- never an idle gap (docs/metrics.md) */
 	int64_t length_ns;
 	int64_t cadence_ns;  /* the cadence period in force (refresh period x cadence) */
 	uint64_t index;      /* its position among the layer's frames, from 0 */
 	/* how late it was by Android's own account: a FrameTimeline frame's actual end past its
 	 * expected end, a gfxinfo row's GpuCompleted past its FrameDeadline (Android 12+); else
-	 * its length past cadence_ns; NONE when neither says it was late */
+	 * its interval past cadence_ns (a frame with a start: only its latency past the median);
+	 * NONE when neither says it was late */
 	int64_t late_ns;
 };
 

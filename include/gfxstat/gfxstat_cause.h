@@ -114,7 +114,7 @@ void gfxstat_cause_clusters_free(struct gfxstat_cause_clusters *cc);
 
 /**
  * gfxstat_cause_clusters_add() - count one janky frame of cause @c
- * @jank_ns: how late it was (its source's deadline, else its length beyond its cadence
+ * @jank_ns: how late it was (its source's deadline, else its interval beyond its cadence
  *           period); GFXSTAT_NS_NONE when not known: counted in late_unknown
  * Return: 0, or GFXSTAT_E_NOMEM.
  */
@@ -123,7 +123,9 @@ int gfxstat_cause_clusters_add(struct gfxstat_cause_clusters *cc, enum gfxstat_c
 
 /**
  * gfxstat_cause_clusters_get() - the clusters, most jank time first (then most frames, then
- * by signature); valid until the next add or free
+ * by signature), those of one summary merged into one (their frames and jank time added, the
+ * signature and class of their part ranked first: two never read the same); valid until the
+ * next add, get or free
  * Return: their number.
  */
 size_t gfxstat_cause_clusters_get(struct gfxstat_cause_clusters *cc,

@@ -3,6 +3,17 @@
  * The janky frames of a run grouped by the signature of their cause (gfxstat_cause.h): which
  * cause cost the most jank time. Ranked by total jank time, then frames, then signature, so
  * the order is the same on every run.
+ *
+ * What is shown of a cluster is its summary, and two signatures can read the same: gfxsim's
+ * "sleeping|main|traversal > inflate|" and "sleeping|main|traversal > draw > Record
+ * View#draw()|" are both "main thread sleeping in traversal (measure, layout, draw)", and a
+ * headline "2 of 16 janky frames" under that phrase hid that 9 of the 16 read so. Clusters of
+ * one summary are therefore merged for what is shown (gfxstat_cause_clusters_get()): their
+ * frames and jank time add up, and the signature is that of their part ranked first. Merging,
+ * not naming what differs in every summary, because the summaries come from several
+ * producers (thread states, gfxinfo phases, FrameTimeline's bits, SurfaceFlinger), each of
+ * which would have to keep its phrases one-to-one with its signatures; merging holds for any
+ * phrase, and each frame's own line (--janky, the worst frames) still says the full path.
  */
 #include <stdlib.h>
 
@@ -18,6 +29,7 @@ struct gfxstat_cause_clusters {
 	struct gx_strmap ix;
 	int sorted;
 	uint64_t frames;
+	struct gfxstat_cause_cluster *m; /* get()'s: the clusters merged by summary */
 };
 
 struct gfxstat_cause_clusters *gfxstat_cause_clusters_new(void)
@@ -38,6 +50,7 @@ void gfxstat_cause_clusters_free(struct gfxstat_cause_clusters *cc)
 	if (!cc)
 		return;
 	free(cc->c);
+	free(cc->m);
 	gx_strmap_free(&cc->ix);
 	free(cc);
 }
@@ -129,11 +142,57 @@ static int cmp_cluster(const void *a, const void *b)
 size_t gfxstat_cause_clusters_get(struct gfxstat_cause_clusters *cc,
 				  const struct gfxstat_cause_cluster **out)
 {
+	struct gx_strmap by;
+	size_t k, nm = 0;
+
 	if (cc->n > 1)
 		qsort(cc->c, cc->n, sizeof(*cc->c), cmp_cluster);
 	cc->sorted = 1;
-	*out = cc->c;
-	return cc->n;
+	free(cc->m);
+	cc->m = malloc((cc->n ? cc->n : 1) * sizeof(*cc->m));
+	/* out of memory: the clusters by signature, unmerged, rather than none */
+	if (!cc->m || gx_strmap_init(&by, MAX_CLUSTERS)) {
+		free(cc->m);
+		cc->m = NULL;
+		*out = cc->c;
+		return cc->n;
+	}
+	/* in rank order, so each merged cluster takes the signature (and class) of its part
+	 * ranked first */
+	for (k = 0; k < cc->n; k++) {
+		const struct gfxstat_cause_cluster *x = &cc->c[k];
+		int created = 0;
+		long i = gx_strmap_add(&by, x->summary, strlen(x->summary), &created);
+
+		if (i < 0) { /* no memory: this one stays on its own */
+			cc->m[nm++] = *x;
+			continue;
+		}
+		if (created) {
+			cc->m[nm++] = *x;
+			continue;
+		}
+		/* the map's indexes follow insertion, as the merged array's do while no add
+		 * failed; a failed add (above) shifts them, so look for it */
+		{
+			size_t j = (size_t)i < nm ? (size_t)i : 0;
+
+			while (j < nm && strcmp(cc->m[j].summary, x->summary))
+				j++;
+			if (j == nm) {
+				cc->m[nm++] = *x;
+				continue;
+			}
+			cc->m[j].frames += x->frames;
+			cc->m[j].jank_ns += x->jank_ns;
+			cc->m[j].late_unknown += x->late_unknown;
+		}
+	}
+	gx_strmap_free(&by);
+	if (nm > 1)
+		qsort(cc->m, nm, sizeof(*cc->m), cmp_cluster);
+	*out = cc->m;
+	return nm;
 }
 
 uint64_t gfxstat_cause_clusters_frames(const struct gfxstat_cause_clusters *cc)

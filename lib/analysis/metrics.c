@@ -39,6 +39,7 @@ struct fx {
 	int64_t dur;     /* its own work (duration_ns), or NONE */
 	int64_t start;   /* SurfaceFlinger-marker frames: when the app began it, or NONE */
 	int64_t own_late; /* its end - its deadline by the source's own account, or NONE */
+	int64_t len;     /* its own length as a janky frame shows it (frame_len()), or NONE */
 	signed char verdict; /* the source's own janky verdict: 1, 0, or -1 none */
 };
 
@@ -64,7 +65,7 @@ struct stream {
 	struct col period, render;          /* per frame; NONE when unknown */
 	signed char *input;                 /* per frame: input handled 1/0, unknown -1 */
 	/* per frame, its struct fx (fx_at()): start as present - start (start_abs: as is) */
-	struct col overrun, dur, start, own_late;
+	struct col overrun, dur, start, own_late, len;
 	signed char *verdict;
 	int start_abs;
 	size_t n, cap;
@@ -149,6 +150,7 @@ static void stream_free(struct stream *s)
 		free(s->dur.v);
 		free(s->start.v);
 		free(s->own_late.v);
+		free(s->len.v);
 		free(s->verdict);
 		free(s->ux);
 	}
@@ -285,6 +287,7 @@ static struct fx fx_at(const struct stream *s, size_t i)
 	x.dur = col_get(&s->dur, i);
 	x.start = fx_start(s, i);
 	x.own_late = col_get(&s->own_late, i);
+	x.len = col_get(&s->len, i);
 	x.verdict = s->verdict[i];
 	return x;
 }
@@ -315,7 +318,8 @@ static int fx_set(struct stream *s, size_t i, size_t cap, const struct fx *x)
 	s->verdict[i] = x->verdict;
 	return col_set(&s->overrun, i, cap, x->overrun) || col_set(&s->dur, i, cap, x->dur) ||
 			       col_set(&s->start, i, cap, st) ||
-			       col_set(&s->own_late, i, cap, x->own_late)
+			       col_set(&s->own_late, i, cap, x->own_late) ||
+			       col_set(&s->len, i, cap, x->len)
 		       ? GFXSTAT_E_NOMEM : 0;
 }
 
@@ -361,7 +365,8 @@ static int push(struct stream *s, int64_t present, int64_t period, int64_t rende
 		s->present = a;
 		if (col_reserve(&s->period, nc) || col_reserve(&s->render, nc) ||
 		    col_reserve(&s->overrun, nc) || col_reserve(&s->dur, nc) ||
-		    col_reserve(&s->start, nc) || col_reserve(&s->own_late, nc))
+		    col_reserve(&s->start, nc) || col_reserve(&s->own_late, nc) ||
+		    col_reserve(&s->len, nc))
 			return GFXSTAT_E_NOMEM;
 		s->cap = nc;
 	}
@@ -398,20 +403,35 @@ static int64_t frame_overrun(const struct gfxstat_frame *f)
 	return GFXSTAT_NS_NONE;
 }
 
-/*
- * How late janky frame @e (@x what it says of itself) was: past its deadline by Android's own
- * account (FrameTimeline; gfxinfo framestats with FrameDeadline); else its length beyond its
- * cadence period; else NONE (a janky frame is late by something: an unknown amount is said
- * so, never 0). A frame that ended before its deadline (FrameTimeline: janky for
- * SurfaceFlinger's or the display's reasons) is judged by its length.
- */
-static int64_t janky_late(const struct fx *x, const struct gfxstat_janky_frame *e)
+/* How much of @over (an interval's excess over its cadence or refresh period) the frame's own
+ * latency explains: all of it without a start, else its latency excess, within [0, @over]. */
+static int64_t own_excess(int64_t over, int64_t exc)
 {
+	if (exc == GFXSTAT_NS_NONE)
+		return over;
+	return exc < 0 ? 0 : exc < over ? exc : over;
+}
+
+/*
+ * How late janky frame @x was: past its deadline by Android's own account (FrameTimeline;
+ * gfxinfo framestats with FrameDeadline); else @step (its interval when counted, else its own
+ * duration or overrun) beyond its cadence period @cad, of which a frame whose start the trace
+ * shows counts only its latency beyond the layer's median, @exc (own_excess(), as the hitch
+ * time: its start-to-present length holds the normal pipeline latency, which is no lateness);
+ * else NONE (a janky frame is late by something: an unknown amount is said so, never 0). A
+ * frame that ended before its deadline (FrameTimeline: janky for SurfaceFlinger's or the
+ * display's reasons) is judged by @step.
+ */
+static int64_t janky_late(const struct fx *x, int64_t step, int64_t cad, int64_t exc)
+{
+	int64_t over;
+
 	if (x->own_late != GFXSTAT_NS_NONE && x->own_late > 0)
 		return x->own_late;
-	if (e->length_ns == GFXSTAT_NS_NONE || e->cadence_ns <= 0 || e->length_ns <= e->cadence_ns)
+	if (step == GFXSTAT_NS_NONE || cad <= 0 || step <= cad)
 		return GFXSTAT_NS_NONE;
-	return e->length_ns - e->cadence_ns;
+	over = own_excess(step - cad, exc);
+	return over > 0 ? over : GFXSTAT_NS_NONE;
 }
 
 /*
@@ -442,6 +462,59 @@ static int64_t own_late(const struct gfxstat_frame *f)
 	    g > 0 && d > 0)
 		return g - d;
 	return GFXSTAT_NS_NONE;
+}
+
+/*
+ * How long frame @f took by its own account, the length a janky frame shows (and the worst
+ * frames rank by), or NONE where the source does not time the frame (then its interval is
+ * shown). It runs from when the frame was meant to start, so that every part of it -- a
+ * stage, a wait for the vsync, how late it ended -- fits inside:
+ * - gfxinfo framestats: the later of FrameCompleted and GpuCompleted - IntendedVsync. hwui's
+ *   FrameInfo::totalDuration() (frameworks/base libs/hwui/FrameInfo.h), what JankTracker
+ *   buckets into the percentiles (libs/hwui/JankTracker.cpp finishFrame(),
+ *   mData->reportFrame(totalDuration)), is FrameCompleted - IntendedVsync too, but less the
+ *   SyncQueued..SyncStart stall it leaves to the previous frame: a StatusBar row of the
+ *   aNavMode sample stalled 67.3 ms there, totalDuration 13.8 ms, and was 61.1 ms past its
+ *   FrameDeadline by JankTracker's own test (GpuCompleted, own_late()). The stall is this
+ *   frame's wait, and its GPU end is what made it late, so both are in its length. It starts
+ *   at FrameDeadline where that is earlier: a RenderThread-animation row (Flags 2) of the
+ *   same sample has a FrameDeadline 13.3 ms before its IntendedVsync, and is late by it.
+ * - gfxinfo legacy table: Draw + Prepare + Process + Execute (duration_ns).
+ * - FrameTimeline: actual end - expected start. Perfetto's actual_frame_timeline_slice dur is
+ *   actual end - actual start (what duration_ns holds, Macrobenchmark's frameDurationCpu),
+ *   which leaves out a late start; the expected start is the vsync the frame was predicted
+ *   for (SurfaceFrame mPredictions.startTime, frameworks/native services/surfaceflinger/
+ *   FrameTimeline/FrameTimeline.cpp), FrameTimeline's IntendedVsync, and its deadline
+ *   (expected end) is after it, so the lateness (actual end - expected end) never exceeds it.
+ * - ftrace frames of SurfaceFlinger's markers whose app start the trace shows: that start
+ *   (the app's Choreographer#doFrame) to the present, the span the cause's "took N ms from
+ *   its start to the display" and its main-thread sections lie in.
+ * - other sources with a duration of their own (the app's doFrame start to DrawFrame end):
+ *   that duration.
+ */
+static int64_t frame_len(const struct gfxstat_frame *f)
+{
+	int64_t iv = f->fi[GFXSTAT_FI_INTENDED_VSYNC], fc = f->fi[GFXSTAT_FI_FRAME_COMPLETED],
+		gc = f->fi[GFXSTAT_FI_GPU_COMPLETED], dl = f->fi[GFXSTAT_FI_FRAME_DEADLINE];
+
+	/* slots hwui never filled hold 0 (own_late()) */
+	if (f->source == GFXSTAT_SRC_GFXINFO && iv != GFXSTAT_NS_NONE && fc != GFXSTAT_NS_NONE &&
+	    iv > 0 && fc > iv && f->duration_ns != GFXSTAT_NS_NONE) {
+		int64_t end = gc != GFXSTAT_NS_NONE && gc > fc ? gc : fc;
+		int64_t beg = dl != GFXSTAT_NS_NONE && dl > 0 && dl < iv ? dl : iv;
+
+		return end - beg;
+	}
+	if (f->source == GFXSTAT_SRC_FTRACE && f->actual_start_ns != GFXSTAT_NS_NONE &&
+	    f->present_ns != GFXSTAT_NS_NONE && f->actual_start_ns < f->present_ns)
+		return f->present_ns - f->actual_start_ns;
+	if ((f->source == GFXSTAT_SRC_FRAMETIMELINE ||
+	     f->source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY) &&
+	    f->actual_end_ns != GFXSTAT_NS_NONE && f->expected_start_ns != GFXSTAT_NS_NONE &&
+	    f->actual_end_ns > f->expected_start_ns)
+		return f->actual_end_ns - f->expected_start_ns;
+	return f->duration_ns != GFXSTAT_NS_NONE && f->duration_ns > 0 ? f->duration_ns
+									: GFXSTAT_NS_NONE;
 }
 
 int gfxstat_metrics_frame(void *mp, const struct gfxstat_frame *f)
@@ -480,6 +553,7 @@ int gfxstat_metrics_frame(void *mp, const struct gfxstat_frame *f)
 	x.overrun = frame_overrun(f);
 	x.own_late = own_late(f);
 	x.dur = f->duration_ns;
+	x.len = frame_len(f);
 	/* a frame of SF's markers whose app work the trace shows: judged from its start */
 	x.start = f->source == GFXSTAT_SRC_FTRACE && f->actual_start_ns != GFXSTAT_NS_NONE &&
 			  f->present_ns != GFXSTAT_NS_NONE && f->actual_start_ns < f->present_ns
@@ -957,15 +1031,6 @@ static int latency_median(const struct stream *s, int64_t *v, int64_t *med)
 	return 1;
 }
 
-/* How much of @over (an interval's excess over its cadence or refresh period) the frame's own
- * latency explains: all of it without a start, else its latency excess, within [0, @over]. */
-static int64_t own_excess(int64_t over, int64_t exc)
-{
-	if (exc == GFXSTAT_NS_NONE)
-		return over;
-	return exc < 0 ? 0 : exc < over ? exc : over;
-}
-
 /* Taobao jank-FPS windows of one run of counted intervals, all judged at @p (a cadence
  * period), kept when under 5/6 of 1/@p; returns the new count kept in @s->jw */
 static size_t taobao_run(struct stream *s, const int64_t *iv, size_t start, size_t end, int64_t p,
@@ -1310,24 +1375,33 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s, size_
 	for (i = 0; i < n; i++) {
 		struct gfxstat_janky_frame *e;
 		struct fx x;
+		int64_t step;
 
 		if (!janky_at(o, s, i, use, late))
 			continue;
 		x = fx_at(s, i);
 		e = &s->jl[m->njanky_list++];
 		e->present_ns = s->present[i];
-		/* its interval when counted; after an idle wait (or first) the interval is the
-		 * gap, not the frame: its own duration, else how late it ended, else unknown */
-		e->length_ns = i && counted[i - 1] && iv[i - 1] > 0 ? iv[i - 1]
-			       : x.dur != GFXSTAT_NS_NONE ? x.dur
-			       : x.overrun != GFXSTAT_NS_NONE && x.overrun > 0
-				       ? x.overrun
-				       : GFXSTAT_NS_NONE;
+		/* its step: its interval when counted; after an idle wait (or first) the
+		 * interval is the gap, not the frame: its own duration, else how late it ended,
+		 * else unknown */
+		step = i && counted[i - 1] && iv[i - 1] > 0 ? iv[i - 1]
+		       : x.dur != GFXSTAT_NS_NONE ? x.dur
+		       : x.overrun != GFXSTAT_NS_NONE && x.overrun > 0 ? x.overrun
+									: GFXSTAT_NS_NONE;
+		/* its length: its own time where the source gives it (frame_len()), else its
+		 * step. The interval would put another frame's time in it (8.3 ms for a frame
+		 * that waited 41.6 ms for its vsync, then presented one refresh after its
+		 * neighbour) */
+		e->length_ns = x.len != GFXSTAT_NS_NONE ? x.len : step;
 		/* the frame's own period: the first frame has no interval (and a one-frame
 		 * stream no second frame to borrow one from) */
 		e->cadence_ns = frame_period(s, i, period) * (int64_t)(i ? cad[i - 1] : 1);
 		e->index = i;
-		e->late_ns = janky_late(&x, e);
+		e->late_ns = janky_late(&x, step, e->cadence_ns,
+					by_start && x.start != GFXSTAT_NS_NONE
+						? s->present[i] - x.start - lat_med
+						: GFXSTAT_NS_NONE);
 	}
 	for (k = 0; k < s->nu && !o->scroll_only; k++) {
 		const struct fx *x = &s->ux[k];
@@ -1337,10 +1411,10 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s, size_
 			continue;
 		e = &s->jl[m->njanky_list++];
 		e->present_ns = GFXSTAT_NS_NONE;
-		e->length_ns = x->dur;
+		e->length_ns = x->len != GFXSTAT_NS_NONE ? x->len : x->dur;
 		e->cadence_ns = period;
 		e->index = n + k;
-		e->late_ns = janky_late(x, e);
+		e->late_ns = janky_late(x, x->dur, period, GFXSTAT_NS_NONE);
 	}
 	m->janky_frames = m->njanky_list;
 	m->janky_list = s->jl;
@@ -1405,6 +1479,9 @@ static int sort_app(struct stream *a)
 			/* and janky if any of them was */
 			if (x.verdict > y.verdict)
 				y.verdict = x.verdict;
+			/* and took as long as the longest of them */
+			if (x.len != GFXSTAT_NS_NONE && (y.len == GFXSTAT_NS_NONE || x.len > y.len))
+				y.len = x.len;
 			/* and started when the earliest of them did */
 			if (x.start != GFXSTAT_NS_NONE &&
 			    (y.start == GFXSTAT_NS_NONE || x.start < y.start))
@@ -1432,6 +1509,7 @@ static int sort_app(struct stream *a)
 		a->dur = t.dur;
 		a->start = t.start;
 		a->own_late = t.own_late;
+		a->len = t.len;
 		a->verdict = t.verdict;
 		a->start_abs = t.start_abs;
 		a->n = w;
@@ -1448,6 +1526,7 @@ out:
 	free(t.dur.v);
 	free(t.start.v);
 	free(t.own_late.v);
+	free(t.len.v);
 	free(t.verdict);
 	return rc;
 }
@@ -1525,6 +1604,7 @@ static int build_apps(struct gfxstat_metrics *m)
 				a->dur = l->dur;
 				a->start = l->start;
 				a->own_late = l->own_late;
+				a->len = l->len;
 				a->verdict = l->verdict;
 				a->start_abs = l->start_abs;
 				a->n = l->n;

@@ -140,30 +140,48 @@ static int add_cluster(struct gfxstat_cause_clusters *cc, const struct gx_hwhy *
 					      late_ns(j));
 }
 
+/* SurfaceFlinger's own refreshes, the "(display)" layer: the screen's timeline, no producer */
+static int layer_is_display(const struct gfxstat_layer_metrics *l)
+{
+	return !l->is_app && (l->source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY ||
+			      l->source == GFXSTAT_SRC_FTRACE_DISPLAY);
+}
+
 /*
  * The clusters of the janky frames of @s (of the whole recording when @s is NULL, as
- * analyze's "causes": each app's from its own timeline, each layer of no app's from its own),
- * as `analyze` clusters them: by cause signature, most jank time first. NULL when out of
- * memory.
+ * analyze's "causes": each app's from its own timeline, each other producer's (a layer of no
+ * app) from its own; the display's only when no producer has a janky frame, as its janky
+ * frames are the visible result of theirs: src/cmd_analyze_why.c cluster_all()), as
+ * `analyze` clusters them: by cause, most jank time first. NULL when out of memory.
+ * @display: set to 1 when the display's frames are the ones counted
  */
 static struct gfxstat_cause_clusters *clusters(struct gfxstat_html *h,
 					       const struct gfxstat_metrics *m,
-					       const struct gfxstat_layer_metrics *s)
+					       const struct gfxstat_layer_metrics *s, int *display)
 {
 	struct gfxstat_cause_clusters *cc = gfxstat_cause_clusters_new();
 	size_t i, k, n = s ? 1 : gfxstat_metrics_count(m);
+	int d;
 
-	for (k = 0; k < n && cc; k++) {
-		const struct gfxstat_layer_metrics *y = s ? s : gfxstat_metrics_get(m, k);
+	for (d = 0; d < 2 && cc && !gfxstat_cause_clusters_frames(cc); d++) {
+		*display = d;
+		for (k = 0; k < n && cc; k++) {
+			const struct gfxstat_layer_metrics *y = s ? s : gfxstat_metrics_get(m, k);
 
-		if (!s && !y->is_app && y->app && y->app[0])
-			continue; /* counted in its app's timeline */
-		for (i = 0; i < y->njanky_list; i++)
-			if (add_cluster(cc, why_for(h, m, y, &y->janky_list[i]), &y->janky_list[i])) {
-				gfxstat_cause_clusters_free(cc);
-				cc = NULL;
-				break;
-			}
+			if (!s && !y->is_app && y->app && y->app[0])
+				continue; /* counted in its app's timeline */
+			if (!s && layer_is_display(y) != d)
+				continue;
+			for (i = 0; i < y->njanky_list; i++)
+				if (add_cluster(cc, why_for(h, m, y, &y->janky_list[i]),
+						&y->janky_list[i])) {
+					gfxstat_cause_clusters_free(cc);
+					cc = NULL;
+					break;
+				}
+		}
+		if (s)
+			break;
 	}
 	return cc;
 }
@@ -259,6 +277,7 @@ static void verdict_card(struct gfxstat_html *h, const struct gfxstat_metrics *m
 	struct gfxstat_cause_clusters *cc;
 	const struct gfxstat_cause_cluster *c;
 	size_t i, nc;
+	int display = 0;
 	int differ = l->refresh_hz > 0 && fabs(t - l->refresh_hz) > 0.02 * l->refresh_hz;
 
 	for (i = 0; i < l->njanky_list; i++) {
@@ -348,7 +367,7 @@ static void verdict_card(struct gfxstat_html *h, const struct gfxstat_metrics *m
 		}
 		gx_wr_puts(w, "</p>");
 	}
-	cc = l->janky_frames ? clusters(h, m, l) : NULL;
+	cc = l->janky_frames ? clusters(h, m, l, &display) : NULL;
 	nc = cc ? gfxstat_cause_clusters_get(cc, &c) : 0;
 	if (nc) {
 		gx_wr_puts(w, "<p class=\"why\"><b>Top cause:</b> ");
@@ -376,6 +395,7 @@ void gx_html_verdict(struct gfxstat_html *h, const struct gfxstat_metrics *m, st
 	int64_t t0 = gx_html_time_origin(h);
 	struct gfxstat_cause_clusters *cc;
 	const struct gfxstat_cause_cluster *c;
+	int display = 0;
 
 	/* the apps, busiest first; with none, the layers (kept sorted, the busiest few) */
 	for (i = 0; i < n; i++)
@@ -398,12 +418,18 @@ void gx_html_verdict(struct gfxstat_html *h, const struct gfxstat_metrics *m, st
 	for (i = 0; i < np; i++)
 		verdict_card(h, m, pick[i], t0, w);
 	gx_wr_puts(w, "</div>");
-	/* the recording's top cause, over every layer's janky frames (analyze's "causes") */
-	cc = clusters(h, m, NULL);
+	/* the recording's top cause, as analyze's "causes": the janky frames of what draws,
+	 * else the display's; the page says which */
+	cc = clusters(h, m, NULL, &display);
 	nc = cc ? gfxstat_cause_clusters_get(cc, &c) : 0;
 	gx_wr_puts(w, "<p class=\"hint\">");
 	if (nc) {
-		gx_wr_puts(w, "Across the recording, the top cause of janky frames: ");
+		gx_wr_puts(w, display ? "Across the recording, the top cause of janky frames (the "
+					"display's: no app or other layer has a janky frame): "
+				      : "Across the recording, the top cause of janky frames (those "
+					"of the apps and other layers that draw; the display's own "
+					"are how their late frames look on screen, so they are not "
+					"ranked beside them): ");
 		cluster_line(w, "recording_top_cause", &c[0], gfxstat_cause_clusters_frames(cc));
 		gx_wr_puts(w, ". ");
 	}
@@ -439,7 +465,13 @@ void gx_html_top(struct gfxstat_html *h, const struct gfxstat_metrics *m, const 
 	gx_wr_puts(w, "<header><h1>");
 	gx_wr_html(w, title, strlen(title));
 	gx_wr_puts(w, "</h1><p class=\"sub\">");
-	if (m && gfxstat_metrics_count(m)) {
+	if (m && gfxstat_metrics_count(m) && !h->st.nlayers) {
+		/* no frame with a present (gfxinfo without framestats): no span, no clock */
+		gx_wr_printf(w, "No present times in this dump: no clock, no span and no FPS; the "
+			     "timeline shows the frames in the order drawn, each at its own duration; "
+			     "%zu app%s, %zu layer%s.", apps, apps == 1 ? "" : "s", layers,
+			     layers == 1 ? "" : "s");
+	} else if (m && gfxstat_metrics_count(m)) {
 		gx_wr_puts(w, "<span data-k=\"span_s\" data-v=\"");
 		gx_wr_printf(w, "%.6f\">", (double)(end - t0) / 1e9);
 		seconds(w, (double)(end - t0) / 1e9);

@@ -85,9 +85,9 @@ janky_consistent() { # janky_consistent INPUT
 		for (i = 1; i <= NF; i++) if ($i == "janky") s += $(i + 1) } END { print s + 0 }' "$an/t.txt")
 	got=$(awk 'NR > 1 && !/^no janky/' "$an/j.csv" | wc -l | tr -d ' ')
 	[ "$want" = "$got" ] && pass || fail "analyze --janky on $(basename "$1"): $got rows, table says $want"
-	# time order, and a length for every row (field 3: frame_ms)
+	# time order, and a length for every row (field 4: frame_ms, after time_s, trace_clock_s)
 	bad=$(awk -F, 'NR > 1 && $1 != "" { if ($1 + 0 < prev) o++; prev = $1 + 0 }
-		NR > 1 && ($3 == "" || $3 + 0 <= 0) { z++ } END { print o + 0, z + 0 }' "$an/j.csv")
+		NR > 1 && ($4 == "" || $4 + 0 <= 0) { z++ } END { print o + 0, z + 0 }' "$an/j.csv")
 	[ "$bad" = "0 0" ] && pass || fail "analyze --janky on $(basename "$1"): out of order / 0 ms rows: $bad"
 }
 janky_consistent "$ROOT/examples/launcher-60hz.trace"
@@ -129,10 +129,14 @@ fi
 # -- an idle gap is not jank: frames with the app's start are judged from it ------------------
 # launcher-60hz: app2's 283.4 ms frame at 1939277.672 is no idle gap. Its doFrame began at
 # 1939277.370847 and ended at .638065 (267.2 ms, an inflate inside traversal; the simulator's
-# truth: late_vsyncs 16): janky, and explained by that doFrame.
+# truth: late_vsyncs 16): janky, and explained by that doFrame. Its length is its own, from
+# that doFrame's start to its present: 1939277.671961 - 1939277.370847 = 301.114 ms (H13: was
+# its interval, 283.4 ms, shorter than the 267.2 ms doFrame plus its wait for the display).
+# Its time is from the recording's start, the first present of any layer, 1939277.155329
+# (`gfxstat frames`): 0.516632 s, the trace clock in the second column.
 "$GFXSTAT" analyze -q --janky "$ROOT/examples/launcher-60hz.trace" > "$an/ij.csv"
-grep -q '^1939277.671961,.*main thread: Choreographer#doFrame 267.2 ms' "$an/ij.csv" && pass ||
-	fail "analyze --janky launcher-60hz: the 283.4 ms frame not explained by its 267.2 ms doFrame"
+grep -q '^0.516632,1939277.671961,"[^"]*",301.114,.*main thread: Choreographer#doFrame 267.2 ms' "$an/ij.csv" && pass ||
+	fail "analyze --janky launcher-60hz: the 301.1 ms frame not explained by its 267.2 ms doFrame"
 grep -q 'idle:' "$an/ij.csv" && fail "analyze --janky lists a frame as idle" || pass
 if [ -d "$SAMPLES" ] && command -v unzip > /dev/null; then
 	# list_jank: TestFpsActivity's frame at 1229153.875306 comes 367.9 ms after the one before
@@ -152,18 +156,23 @@ fi
 # -- a janky frame after an idle wait is listed at its own length, never the gap --------------
 if [ -d "$SAMPLES" ]; then
 	# nowinandroid: the main activity's frame at 578092.968652 comes 525.049 ms after the one
-	# before (an idle wait, >= 500 ms); FrameTimeline gives its own duration, 17.320 ms (2.1
-	# vsyncs at 120 Hz), which is listed (was 525.049 ms, 63.0 vsyncs)
+	# before (an idle wait, >= 500 ms); FrameTimeline gives its own length (H13: from its
+	# expected start, 578092933164230, to its actual end, 578092956461737: 23.298 ms, 2.8
+	# vsyncs at 120 Hz; its actual slice alone, from 578092939142197, is 17.320 ms; at first
+	# it was the gap, 525.049 ms). Time from the start, the first present 578088468372868:
+	# 4.500279 s.
 	"$GFXSTAT" analyze -q --janky "$SAMPLES/perfetto/nowinandroid-sidky/trace.perfetto-trace" |
-		grep -q '^578092.968652,"[^"]*",17.320,2.1,' && pass ||
-		fail "analyze --janky nowinandroid: the frame after a 525 ms wait not listed at 17.320 ms"
+		grep -q '^4.500279,578092.968652,"[^"]*",23.298,2.8,' && pass ||
+		fail "analyze --janky nowinandroid: the frame after a 525 ms wait not listed at 23.298 ms"
 	# aNavMode: andronavibar's frame at 25799.977709 follows a 139.8 s wait; its own length
-	# (FrameCompleted - IntendedVsync) is 176.119 ms (was 139774.099 ms). No row is a wait:
-	# 54 rows were 1 s or more (waits of up to 158.8 s); the longest own duration is 841.7 ms
+	# is FrameCompleted (= GpuCompleted) 25799942636075 - IntendedVsync 25799766328015 =
+	# 176.308 ms (H13: hwui's totalDuration, 176.119 ms, leaves out its SyncQueued..SyncStart
+	# stall of 0.189 ms; at first it was the wait, 139774.099 ms). No row is a wait: 54 rows
+	# were 1 s or more (waits of up to 158.8 s); the longest own length is 842.0 ms
 	"$GFXSTAT" analyze -q --janky "$SAMPLES/gfxinfo/aNavMode/gfxinfo.txt" > "$an/nj.csv"
-	grep -q '^25799.977709,"[^"]*",176.119,' "$an/nj.csv" && pass ||
-		fail "analyze --janky aNavMode: andronavibar's frame after a wait not at 176.119 ms"
-	n=$(awk -F, 'NR > 1 && $3 + 0 >= 1000 { n++ } END { print n + 0 }' "$an/nj.csv")
+	grep -q '^[0-9.]*,25799.977709,"[^"]*",176.308,' "$an/nj.csv" && pass ||
+		fail "analyze --janky aNavMode: andronavibar's frame after a wait not at 176.308 ms"
+	n=$(awk -F, 'NR > 1 && $4 + 0 >= 1000 { n++ } END { print n + 0 }' "$an/nj.csv")
 	[ "$n" = 0 ] && pass || fail "analyze --janky aNavMode: $n rows of 1 s or more (idle waits)"
 fi
 

@@ -15,9 +15,11 @@
 # App Resynced Jitter or Unknown Jank, so: janky are A@5, B@8 and the 2nd and 3rd dropped
 # frames, each for App Deadline Missed (SurfaceFlinger Scheduling does not make a surface
 # frame janky, so it is not the label).
-#   --janky: A@5 at 1.083333 s (16.667 ms: T5 - T4), B@8 at 1.133333 s (100.000 ms: B's
-#   interval T8 - T2 = 6 P), then the two untimed ones (10.000 ms, their own duration), every
-#   cause "FrameTimeline: App Deadline Missed". Before the fix the first untimed one got the
+#   --janky: A@5 at 1.083333 s on the trace clock, 0.066667 s from the start (T5 - T1 = 4 P),
+#   B@8 at 1.133333 s, 0.116667 s (7 P), each 16.667 ms long: its own length, actual end -
+#   expected start = (T - P) - (T - 2 P) = P (H13; B's was its interval T8 - T2 = 6 P =
+#   100.000 ms, longer than the frame), then the two untimed ones (10.000 ms, their own
+#   duration), every cause "FrameTimeline: App Deadline Missed". Before the fix the first untimed one got the
 #   second's cause and the second none ("unknown"), as stored ranks counted janky frames only
 #   while lookups count every untimed frame, and A@5 was labelled by its lowest bit,
 #   SurfaceFlinger Scheduling.
@@ -76,13 +78,13 @@ A=com.example.app/com.example.app.Main#0
 B=com.example.app/com.example.app.Popup#0
 ADM='FrameTimeline: App Deadline Missed'
 "$GFXSTAT" analyze -q --janky "$jc/ft.pftrace" > "$jc/janky.csv" 2> "$jc/err"
-# time, layer, length and cause of each row (the cadence column is not this test's)
-awk -F, 'NR > 1 { print $1 "|" $2 "|" $3 "|" $6 }' "$jc/janky.csv" > "$jc/got"
+# time, trace clock, layer, length and cause of each row (the cadence column is not this test's)
+awk -F, 'NR > 1 { print $1 "|" $2 "|" $3 "|" $4 "|" $7 }' "$jc/janky.csv" > "$jc/got"
 cat > "$jc/want" <<EOF
-1.083333|"$A"|16.667|"$ADM"
-1.133333|"$B"|100.000|"$ADM"
-|"$A"|10.000|"$ADM"
-|"$A"|10.000|"$ADM"
+0.066667|1.083333|"$A"|16.667|"$ADM"
+0.116667|1.133333|"$B"|16.667|"$ADM"
+||"$A"|10.000|"$ADM"
+||"$A"|10.000|"$ADM"
 EOF
 if cmp -s "$jc/want" "$jc/got"; then pass; else
 	fail "analyze --janky: FrameTimeline frames (dropped ones too) labelled by the bit that made them janky"
@@ -412,3 +414,160 @@ if "$GFXSTAT" report -q -o "$jc/late.html" "$jc/late.txt" 2> /dev/null; then
 else
 	fail "report of the lateness fixture failed"
 fi
+
+# H13. Janky-frame numbers that agree with each other (review findings 1-4).
+# 1. A janky frame's length is its own time where the source gives it (metrics.c
+# frame_len()), so no part of it -- a stage, how late it was -- is longer than the length.
+# Sound-to-Visualiation-Kotlin (120 Hz, period 8312165 ns), the row presented at
+# 314857099207283: IntendedVsync 314857032791598, Vsync 314857074358343, FrameDeadline
+# 314857049438280, FrameCompleted = GpuCompleted 314857087837492. Its length is
+# 314857087837492 - 314857032791598 = 55045894 ns = 55.046 ms (6.6 refreshes); it was
+# GpuCompleted - FrameDeadline = 38.399 ms late and waited Vsync - IntendedVsync = 41.6 ms for
+# its vsync: both inside. Before, its length was its interval, 8.295 ms ("1.0 refreshes").
+# Its time from the start (the first present, 314856700213169): 0.398994 s.
+if [ -f "$SV" ]; then
+	"$GFXSTAT" analyze -q --janky --format json "$SV" > "$jc/h13sv.json" 2> /dev/null
+	grep -F '"present_ns":314857099207283,' "$jc/h13sv.json" |
+		grep -qF '"frame_ms":55.046,"jank_ms":38.399,"cause":"vsync delay 41.6 ms' &&
+		pass || fail "H13 gfxinfo: the frame's own length: $(grep -F 314857099207283 "$jc/h13sv.json" | cut -c1-300)"
+	"$GFXSTAT" analyze -q --janky "$SV" 2> /dev/null |
+		grep -q '^0\.398994,314857\.099207,"[^"]*",55\.046,6\.6,' &&
+		pass || fail "H13 gfxinfo: the --janky row of 314857099207283"
+	# the report's janky table: the same length and 55.046 / 8.312 = 6.6 refreshes
+	if "$GFXSTAT" report -q -o "$jc/h13sv.html" "$SV" 2> /dev/null &&
+		tr '\n' ' ' < "$jc/h13sv.html" | grep -q '<tr data-t="0.398994"[^>]*>.\{0,400\}<td>55\.0</td><td>6\.6</td>'; then
+		pass
+	else
+		fail "H13 report: the janky table's length of the row at 0.399 s"
+	fi
+	# 4. --janky's time is from the start, as the worst lines': each worst line's "at T s
+	# (trace clock C s)" is a row's time_s and trace_clock_s (0.391 / 314857.091 for the
+	# 77.2 ms frame presented at 314857090912...)
+	"$GFXSTAT" analyze -q --janky "$SV" > "$jc/h13sv.csv" 2> /dev/null
+	"$GFXSTAT" analyze -q "$SV" 2> /dev/null | grep -E '^  (worst)? +[0-9.]+ ms at ' |
+		sed 's/.* ms at \([0-9.]*\) s (trace clock \([0-9.]*\) s).*/\1 \2/' > "$jc/h13w"
+	bad=$(awk -F, 'NR == FNR { w[NR] = $0; nw = NR; next }
+		FNR > 1 { t[sprintf("%.3f %.3f", $1, $2)] = 1 }
+		END { for (i = 1; i <= nw; i++) if (!(w[i] in t)) print w[i]; if (!nw) print "none" }' \
+		"$jc/h13w" "$jc/h13sv.csv")
+	[ -z "$bad" ] && head -n 1 "$jc/h13sv.csv" | grep -qx 'time_s,trace_clock_s,layer,frame_ms,vsyncs,cadence_fps,cause' &&
+		pass || fail "H13 --janky times: worst lines with no row of that time: $bad"
+fi
+# aNavMode, the docs app (60 Hz): its janky row presented at 25107455383495 has
+# IntendedVsync 25106748117484, Vsync 25107264784161 (516.7 ms later) and FrameCompleted =
+# GpuCompleted 25107431157880: 683.040 ms long (before: its interval, 219.7 ms, with a 516.7
+# ms vsync delay inside). The worst lines rank by that same length: they are the layer's
+# three longest --janky rows, 801.8, 683.0 and 357.7 ms.
+if [ -f "$GI" ]; then
+	"$GFXSTAT" analyze -q --janky "$GI" > "$jc/h13an.csv" 2> /dev/null
+	grep -q '^[0-9.]*,25107\.455383,"com\.google\.android\.apps\.docs/[^"]*",683\.040,41\.0,60\.0,"vsync delay 516\.7 ms' "$jc/h13an.csv" &&
+		pass || fail "H13 aNavMode: the docs row of 516.7 ms vsync delay: $(grep 25107.455383 "$jc/h13an.csv")"
+	want=$(grep ',"com\.google\.android\.apps\.docs/' "$jc/h13an.csv" | awk -F, '{ print $4 }' |
+		sort -rn | head -n 3 | awk '{ printf "%.1f ", $1 }')
+	got=$("$GFXSTAT" analyze -q "$GI" 2> /dev/null |
+		awk '/^app com.google.android.apps.docs/ { on = 1; next } /^$/ { on = 0 }
+			on && /^  (worst)? +[0-9.]+ ms/ { printf "%s ", $1 == "worst" ? $2 : $1 }')
+	[ "$want" = "801.8 683.0 357.7 " ] && [ "$got" = "$want" ] && pass ||
+		fail "H13 aNavMode docs: worst lines '$got', longest --janky rows '$want'"
+fi
+# Every sample: no janky frame was later than it was long, and no number of its cause
+# ("vsync delay 41.6 ms", "Choreographer#doFrame 35.4 ms", "took 48.7 ms from its start")
+# is over its length (the budget, "the 8.3 ms budget", is no part of the frame). Before: 15
+# rows later than long in framestats, aNavMode and nowinandroid, 4 systrace rows whose cause
+# was longer than their interval.
+if [ -d "$SAMPLES" ]; then
+	n=0
+	for f in $(find "$SAMPLES" -type f ! -name '*.md' ! -name '*.json' ! -name '*.html' | sort) \
+		"$SAMPLES"/systrace_html/*/*.html; do
+		[ -f "$f" ] || continue
+		"$GFXSTAT" analyze -q --janky --format json "$f" 2> /dev/null | grep '^{"present_ns"' |
+		awk -v f="$f" '{
+			fm = $0; sub(/.*"frame_ms":/, "", fm); sub(/,.*/, "", fm)
+			jm = $0; sub(/.*"jank_ms":/, "", jm); sub(/,.*/, "", jm)
+			c = $0; sub(/.*"cause":"/, "", c); sub(/".*/, "", c)
+			if (fm == "null") next
+			if (jm != "null" && jm + 0 > fm + 0.0005) { print f ": late " jm " > frame " fm; next }
+			while (match(c, /[0-9]+(\.[0-9]+)? ms/)) {
+				v = substr(c, RSTART, RLENGTH - 3) + 0; c = substr(c, RSTART + RLENGTH)
+				if (c !~ /^ budget/ && v > fm + 0.05) { print f ": " v " ms in a " fm " ms frame"; break }
+			}
+		}' >> "$jc/h13parts"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 10 ] && [ ! -s "$jc/h13parts" ] && pass ||
+		fail "H13: a part longer than its janky frame ($n inputs): $(head -n 3 "$jc/h13parts" 2> /dev/null)"
+fi
+
+# 2. Two clusters never read the same: gfxsim --seed 5 --jank 8 --sched-noise 5, app2's 31
+# janky frames (its --janky rows): 4 "sleeping|main|traversal > inflate|" (jank_ms 166.534,
+# 249.995, 233.312, 283.318: 933.159 ms late in all) and 5 "sleeping|main|traversal > draw >
+# Record View#draw()|" (33.246, 16.497, 16.680, 16.578, 33.199: 116.200 ms), both "main
+# thread sleeping in traversal (measure, layout, draw)"; 16 "gpu|render|flush commands|"
+# (416.107 ms); 1 blocked_io, 2 slow_cpu, 3 SurfaceFlinger/GPU. Merged: 9 frames, 1049.359
+# ms, the top cause (before: "4 of 31", the inflate part alone, with 5 more frames of the
+# same wording in a cluster of their own).
+if [ -x "$GFXSIM" ]; then
+	"$GFXSIM" --seed 5 --jank 8 --sched-noise 5 -o "$jc/h13sim.trace" 2> /dev/null
+	"$GFXSTAT" analyze -q "$jc/h13sim.trace" > "$jc/h13sim.txt" 2> /dev/null
+	grep -A2 '^app com.example.app2 ' "$jc/h13sim.txt" |
+		grep -qx '  why       9 of 31 janky frames: main thread sleeping in traversal (measure, layout, draw), 1049 ms late in all' &&
+		pass || fail "H13 sim: app2's why line: $(grep -A2 '^app com.example.app2 ' "$jc/h13sim.txt" | grep why)"
+	"$GFXSTAT" analyze -q --format json "$jc/h13sim.trace" > "$jc/h13sim.json" 2> /dev/null
+	# in no causes list does a summary come twice
+	dup=$(awk '{
+		c = $0; delete seen
+		while (match(c, /"summary":"[^"]*"/)) {
+			s = substr(c, RSTART, RLENGTH); c = substr(c, RSTART + RLENGTH)
+			if (s in seen) print NR ": " s; seen[s] = 1
+		}
+	}' "$jc/h13sim.json")
+	grep -q '"summary":"main thread sleeping in traversal (measure, layout, draw)","frames":9,"jank_ms":1049.3[56]' "$jc/h13sim.json" &&
+		[ -z "$dup" ] && pass || fail "H13 sim: causes that read the same: $dup"
+	# the report's top cause on the app's card reads the same
+	if "$GFXSTAT" report -q -o "$jc/h13sim.html" "$jc/h13sim.trace" 2> /dev/null; then
+		grep -qF 'data-k="top_cause" data-class="sleeping" data-frames="9" data-jank-ms="1049.3' "$jc/h13sim.html" &&
+			pass || fail "H13 sim: the report's top cause: $(grep -o 'data-k="top_cause"[^<]*<' "$jc/h13sim.html" | head -n 2)"
+	else
+		fail "H13 sim: report failed"
+	fi
+fi
+
+# 3. The recording's top cause counts what draws, not the display's result of it.
+# list_jank: the app sample.tencent.matrix has 10 janky frames (8 "main thread sleeping in
+# input handling", 2 SurfaceFlinger/GPU), the "(display)" layer 3 (SurfaceFlinger's
+# FrameMissed refreshes): the recording's line and `causes` count the app's 10 only
+# (before: "SurfaceFlinger: 3 of 13" on the page, 13 in causes).
+if [ -f "$LJ" ]; then
+	"$GFXSTAT" analyze -q --json "$LJ" > "$jc/h13lj.json" 2> /dev/null
+	sum=$(awk '/^"causes":\[/ { on = 1 } on { while (match($0, /"frames":[0-9]+/)) {
+		s += substr($0, RSTART + 9, RLENGTH - 9); $0 = substr($0, RSTART + RLENGTH) } }
+		on && /\]/ { exit } END { print s + 0 }' "$jc/h13lj.json")
+	[ "$sum" = 10 ] && pass || fail "H13 list_jank: the recording's causes hold $sum frames, want 10"
+	if "$GFXSTAT" report -q -o "$jc/h13lj.html" "$LJ" 2> /dev/null; then
+		tr '\n' ' ' < "$jc/h13lj.html" | grep -q "the display's own are how their late frames look on screen, so they are not ranked beside them): <span data-k=\"recording_top_cause\" data-class=\"sleeping\" data-frames=\"8\" [^>]*>main thread sleeping in input handling</span>: 8 of 10 janky frames, " &&
+			pass || fail "H13 list_jank: the recording's top cause: $(grep -o 'Across the[^<]*<span[^>]*>[^<]*</span>[^<]*' "$jc/h13lj.html")"
+	else
+		fail "H13 list_jank: report failed"
+	fi
+fi
+# With no janky frame of what draws, the display's own are the recording's: a FrameTimeline
+# trace made here (60 Hz, P = 16666667 ns), display frames 1..10 at T(i) = 1e9 + i P, each
+# expected and actual [T - P, T], frame 5 "SurfaceFlinger CPU Deadline Missed" (jank 16) and
+# Late; the app's surface frames [T - 2 P, T - P] all on time (jank None). One janky frame,
+# (display) at T5 = 1.083333 s, 0.066667 s after T1, P = 16.667 ms long (actual end -
+# expected start); `causes` and the page's line count it, and the page says so.
+awk 'BEGIN {
+	P = 16666667; A = "com.example.app/com.example.app.Main#0"
+	for (i = 1; i <= 10; i++) {
+		T = 1000000000 + i * P
+		printf "D %d %d 600 %d %d %d %d\n", 10 * i, 1000 + i, T - P, T, i == 5 ? 16 : 1, i == 5 ? 2 : 1
+		printf "S %d %d %d 4242 %s %d %d 1 1\n", 500 + 10 * i, 2000 + i, 1000 + i, A, T - 2 * P, T - P
+	}
+}' | jc_ft > "$jc/h13d.pftrace"
+"$GFXSTAT" analyze -q --janky "$jc/h13d.pftrace" 2> /dev/null | sed 1d > "$jc/h13d.csv"
+"$GFXSTAT" analyze -q --json "$jc/h13d.pftrace" 2> /dev/null | grep -A1 '^"causes":\[' |
+	grep -q '^{"cause_class":"surfaceflinger",.*"frames":1,' && [ "$(wc -l < "$jc/h13d.csv")" = 1 ] &&
+	grep -q '^0\.066667,1\.083333,"(display)",16\.667,1\.0,' "$jc/h13d.csv" &&
+	"$GFXSTAT" report -q -o "$jc/h13d.html" "$jc/h13d.pftrace" 2> /dev/null &&
+	grep -qF "the top cause of janky frames (the display's: no app or other layer has a janky frame): <span data-k=\"recording_top_cause\" data-class=\"surfaceflinger\" data-frames=\"1\"" "$jc/h13d.html" &&
+	pass || fail "H13: the display's janky frames when nothing that draws has one: $(cat "$jc/h13d.csv")"

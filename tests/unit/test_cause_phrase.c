@@ -82,8 +82,57 @@ TEST(cluster_summary_and_unknown_late)
 	gfxstat_cause_clusters_free(cc);
 }
 
+/*
+ * Two signatures of one summary are one cluster as shown (H13 item 2): "S|a" 2 frames, 30 ms
+ * late, and "S|b" 3 frames, 20 ms, both "same words"; "T|c" 4 frames, 40 ms, "other words".
+ * Merged: "same words" 5 frames, 50 ms, ranked first, signature "S|a" (its part with the
+ * most jank time); then "other words" 4 frames, 40 ms. Unmerged, "other words" (40 ms) would
+ * be first and "same words" would come twice.
+ */
+TEST(clusters_of_one_summary_merge)
+{
+	struct gfxstat_cause_clusters *cc = gfxstat_cause_clusters_new();
+	const struct gfxstat_cause_cluster *c;
+	size_t n, i;
+
+	CHECK(cc != NULL);
+	if (!cc)
+		return;
+	for (i = 0; i < 2; i++)
+		CHECK_EQ(gfxstat_cause_clusters_add(cc, GFXSTAT_CAUSE_SLEEPING, "S|a", "same words",
+						    15 * MS), 0);
+	for (i = 0; i < 3; i++)
+		CHECK_EQ(gfxstat_cause_clusters_add(cc, GFXSTAT_CAUSE_SLEEPING, "S|b", "same words",
+						    i ? 7 * MS : 6 * MS), 0);
+	for (i = 0; i < 4; i++)
+		CHECK_EQ(gfxstat_cause_clusters_add(cc, GFXSTAT_CAUSE_BUSY, "T|c", "other words",
+						    10 * MS), 0);
+	n = gfxstat_cause_clusters_get(cc, &c);
+	CHECK_EQ(n, 2);
+	if (n == 2) {
+		CHECK_CSTR(c[0].summary, "same words");
+		CHECK_CSTR(c[0].signature, "S|a");
+		CHECK_EQ(c[0].frames, 5);
+		CHECK_EQ(c[0].jank_ns, 50 * MS);
+		CHECK_CSTR(c[1].summary, "other words");
+		CHECK_EQ(c[1].frames, 4);
+	}
+	CHECK_EQ(gfxstat_cause_clusters_frames(cc), 9);
+	/* a frame added after a get joins its part, and the merge holds */
+	CHECK_EQ(gfxstat_cause_clusters_add(cc, GFXSTAT_CAUSE_SLEEPING, "S|b", "same words", MS),
+		 0);
+	n = gfxstat_cause_clusters_get(cc, &c);
+	CHECK_EQ(n, 2);
+	if (n == 2) {
+		CHECK_EQ(c[0].frames, 6);
+		CHECK_EQ(c[0].jank_ns, 51 * MS);
+	}
+	gfxstat_cause_clusters_free(cc);
+}
+
 TEST_SUITE(cause_phrase_suite)
 {
+	RUN(clusters_of_one_summary_merge);
 	RUN(plain_cause_kinds);
 	RUN(phrase_cut_and_nested);
 	RUN(cluster_summary_and_unknown_late);

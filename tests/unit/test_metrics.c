@@ -469,7 +469,9 @@ TEST(idle_gap_not_janky)
  * the display 2 vsyncs late: interval 3 P = 50.1 ms (the one before it 1 P), latency 4 P =
  * 66.8 ms. The next frame started at the vsync its doFrame ended on and is on time again (1 P
  * later, latency 2 P). Median latency 33.4 ms; frame 20 is 33.4 ms over it (> P/2) and its
- * interval 50.1 > 1.5 P: janky 1, slow 1, listed at its present with length 50.1 ms. Hitch:
+ * interval 50.1 > 1.5 P: janky 1, slow 1, listed at its present with its own length, its
+ * doFrame's start to its present, the latency 4 P = 66.8 ms (H13: was its interval, 50.1
+ * ms, shorter than its 3-vsync doFrame plus the wait for the display). Hitch:
  * min(50.1 - 16.7, 33.4) = 33.4 ms over 39 x 16.7 + 50.1 = 701.4 ms active. The same frame
  * with a normal latency (an idle gap of 2 vsyncs) would not be: checked by the one above.
  */
@@ -494,7 +496,7 @@ TEST(long_doframe_janky)
 	if (l->njanky_list == 1) {
 		/* frame 20: 19 intervals of 16.7 ms and one of 50.1 after the first present */
 		CHECK_EQ(l->janky_list[0].present_ns, 1000000000000LL + 19 * 16700000LL + 50100000);
-		CHECK_EQ(l->janky_list[0].length_ns, 50100000);
+		CHECK_EQ(l->janky_list[0].length_ns, 66800000);
 		CHECK_EQ(l->janky_list[0].index, 20);
 	}
 	gfxstat_metrics_free(m);
@@ -612,7 +614,8 @@ TEST(rates_per_10min)
  * FrameTimeline-style (the source's verdict, its own duration): presents at 0, 16.7 ms,
  * 541.7 ms (525 ms later: an idle wait, >= 500 ms) and 558.4 ms; the third is janky with a
  * duration of 17.3 ms. Its listed length is 17.3 ms (was the 525 ms gap). A fourth frame,
- * janky too, 16.7 ms after it (a counted interval): listed at its interval, 16.7 ms. A
+ * janky too, 16.7 ms after it (a counted interval): listed at its own duration, 16.0 ms (H13:
+ * the frame's own time where the source gives it; was its interval, 16.7 ms). A
  * fifth, janky after a 600 ms wait with no duration but an overrun of 4 ms: listed at 4 ms;
  * a sixth, janky after a 700 ms wait with neither: no length (NONE).
  */
@@ -652,9 +655,87 @@ TEST(janky_length_not_idle_gap)
 	CHECK_EQ(l->njanky_list, 4);
 	if (l->njanky_list == 4) {
 		CHECK_EQ(l->janky_list[0].length_ns, 17300000);
-		CHECK_EQ(l->janky_list[1].length_ns, 16700000);
+		CHECK_EQ(l->janky_list[1].length_ns, 16000000);
 		CHECK_EQ(l->janky_list[2].length_ns, 4000000);
 		CHECK_EQ(l->janky_list[3].length_ns, GFXSTAT_NS_NONE);
+	}
+	gfxstat_metrics_free(m);
+}
+
+/*
+ * A janky frame's length is its own time, from when it was meant to start (H13), so that how
+ * late it was fits inside.
+ * FrameTimeline: presents 16.7 ms apart (P = 16666667); the janky one presented at T = 2 s +
+ * P has expected start T - 3 P (its predicted vsync), expected end T - 2 P, actual start T -
+ * P (it began 2 vsyncs late) and actual end T - 1 ms: length = actual end - expected start =
+ * 3 P - 1 ms = 49000001 ns; late = actual end - expected end = 2 P - 1 ms = 32333334 ns,
+ * inside (its actual slice alone, 15666667 ns, is not; its interval, P, neither).
+ * gfxinfo: IntendedVsync V, FrameDeadline V + 20 ms, SyncQueued V + 5 ms, SyncStart V + 65 ms
+ * (a 60 ms stall: hwui's totalDuration leaves it out), FrameCompleted V + 75 ms, GpuCompleted
+ * V + 78 ms: length = GpuCompleted - V = 78 ms; late = GpuCompleted - FrameDeadline = 58 ms
+ * (totalDuration would give 75 - 60 = 15 ms). A second row of Flags 2 whose FrameDeadline is
+ * 13 ms before its IntendedVsync (as RenderThread-animation rows of the aNavMode sample) and
+ * GpuCompleted = FrameCompleted = V + 40 ms: late 53 ms, length from the deadline, 53 ms.
+ */
+TEST(janky_length_own_time)
+{
+	struct gfxstat_metrics *m = gfxstat_metrics_new(NULL);
+	const struct gfxstat_layer_metrics *l;
+	struct gfxstat_frame f;
+	const int64_t P = 16666667, T = 2000000000LL + 16666667, V = 5000000000LL;
+	int i;
+
+	gfxstat_frame_init(&f, GFXSTAT_SRC_FRAMETIMELINE);
+	f.layer.p = "FT#0";
+	f.layer.n = 4;
+	f.vsync_period_ns = P;
+	for (i = -1; i <= 1; i++) {
+		int64_t t = T + i * P;
+
+		f.present_ns = t;
+		f.janky = i == 0;
+		f.expected_start_ns = t - (i ? 2 : 3) * P;
+		f.expected_end_ns = t - (i ? 1 : 2) * P;
+		f.actual_start_ns = i ? t - 2 * P : t - P;
+		f.actual_end_ns = i ? t - P : t - 1000000;
+		f.duration_ns = f.actual_end_ns - f.actual_start_ns;
+		CHECK_EQ(gfxstat_metrics_frame(m, &f), 0);
+	}
+	gfxstat_frame_init(&f, GFXSTAT_SRC_GFXINFO);
+	f.layer.p = "G#0";
+	f.layer.n = 3;
+	f.vsync_period_ns = P;
+	for (i = 0; i < 3; i++) {
+		int64_t v = V + i * 100000000LL;
+
+		f.present_ns = v + 90000000;
+		f.janky = i > 0;
+		f.fi[GFXSTAT_FI_FLAGS] = i == 2 ? 2 : 0;
+		f.fi[GFXSTAT_FI_INTENDED_VSYNC] = v;
+		f.fi[GFXSTAT_FI_FRAME_DEADLINE] = i == 2 ? v - 13000000 : v + 20000000;
+		f.fi[GFXSTAT_FI_SYNC_QUEUED] = v + 5000000;
+		f.fi[GFXSTAT_FI_SYNC_START] = i == 1 ? v + 65000000 : v + 6000000;
+		f.fi[GFXSTAT_FI_FRAME_COMPLETED] = i == 1 ? v + 75000000 : i ? v + 40000000
+									       : v + 10000000;
+		f.fi[GFXSTAT_FI_GPU_COMPLETED] =
+			i == 1 ? v + 78000000 : f.fi[GFXSTAT_FI_FRAME_COMPLETED];
+		f.duration_ns = 1; /* a counted row (the input's totalDuration, not used here) */
+		CHECK_EQ(gfxstat_metrics_frame(m, &f), 0);
+	}
+	CHECK_EQ(gfxstat_metrics_finish(m), 0);
+	l = gfxstat_metrics_get(m, 0);
+	CHECK_EQ(l->njanky_list, 1);
+	if (l->njanky_list == 1) {
+		CHECK_EQ(l->janky_list[0].length_ns, 3 * P - 1000000);
+		CHECK_EQ(l->janky_list[0].late_ns, 2 * P - 1000000);
+	}
+	l = gfxstat_metrics_get(m, 1);
+	CHECK_EQ(l->njanky_list, 2);
+	if (l->njanky_list == 2) {
+		CHECK_EQ(l->janky_list[0].length_ns, 78000000);
+		CHECK_EQ(l->janky_list[0].late_ns, 58000000);
+		CHECK_EQ(l->janky_list[1].length_ns, 53000000);
+		CHECK_EQ(l->janky_list[1].late_ns, 53000000);
 	}
 	gfxstat_metrics_free(m);
 }
@@ -840,6 +921,7 @@ TEST(streams_dropped_counted)
 TEST_SUITE(test_metrics)
 {
 	RUN(janky_length_not_idle_gap);
+	RUN(janky_length_own_time);
 	RUN(janky_first_frame_period);
 	RUN(windows_bounded);
 	RUN(period_not_under_a_vsync);
