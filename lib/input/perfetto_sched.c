@@ -184,6 +184,7 @@ struct ps_cpu {
 	size_t head, n, cap;
 	int64_t hi;      /* newest time pushed */
 	int seen;
+	int inheap;      /* in the heap of CPUs holding events */
 	/* the thread running here, from this CPU's switches in bundle order (its time order) */
 	int have_cur;
 	int32_t cur_pid, cur_prio;
@@ -205,11 +206,25 @@ struct ps_chunk {
 	char data[];
 };
 
+/* Where an FtraceEvent is in its bundle. */
+struct ps_span {
+	const uint8_t *p;
+	size_t n;
+};
+
 /* A compact_sched intern_table entry, named on first use. */
 struct ps_itab {
 	const uint8_t *p;
 	size_t n;
 	uint32_t id;
+};
+
+/* A heap entry: a CPU and its oldest held event's key, kept beside it so that a compare
+ * reads no queue. */
+struct ps_hent {
+	int64_t ts;
+	uint64_t seq;
+	uint32_t cpu;
 };
 
 struct gx_psched {
@@ -223,6 +238,9 @@ struct gx_psched {
 	size_t ncpu;
 	uint16_t *active; /* indexes of CPUs seen, in first-seen order */
 	size_t nactive;
+	struct ps_hent *heap; /* the CPUs holding events, a binary heap by their oldest */
+	size_t nheap;
+	int ref_merge;    /* gx_psched_set_ref_merge(): the plain merge, for tests */
 	size_t held;
 	int64_t newest;
 	int64_t last_out;
@@ -234,6 +252,8 @@ struct gx_psched {
 	size_t tmp2cap;
 	struct ps_itab *itab;
 	size_t nitab, itabcap;
+	struct ps_span *evs; /* a bundle's FtraceEvents, found by its first pass */
+	size_t nevs, evscap;
 	uint32_t rail_name[GX_PSCHED_MAX_RAILS];
 	struct ps_chunk *chunk; /* payloads are cut from this one */
 	struct ps_chunk *spare;
@@ -337,9 +357,11 @@ void gx_psched_free(struct gx_psched *s)
 	free(s->chunk);
 	free(s->cpus);
 	free(s->active);
+	free(s->heap);
 	free(s->tmp);
 	free(s->tmp2);
 	free(s->itab);
+	free(s->evs);
 	gx_strmap_free(&s->names);
 	free(s);
 }
@@ -357,6 +379,11 @@ void gx_psched_set_limits(struct gx_psched *s, size_t max_held, int64_t window_n
 void gx_psched_set_slow(struct gx_psched *s, int slow)
 {
 	s->slow_compact = slow;
+}
+
+void gx_psched_set_ref_merge(struct gx_psched *s, int on)
+{
+	s->ref_merge = on;
 }
 
 const struct gfxstat_perfetto_sched_summary *gx_psched_summary(const struct gx_psched *s)
@@ -483,6 +510,13 @@ static struct ps_cpu *cpu_get(struct gx_psched *s, uint32_t cpu)
 		if (!na)
 			return NULL;
 		s->active = na;
+		{
+			struct ps_hent *nh = realloc(s->heap, (s->nactive + 1) * sizeof(*nh));
+
+			if (!nh)
+				return NULL;
+			s->heap = nh;
+		}
 		s->active[s->nactive++] = (uint16_t)cpu;
 		c->seen = 1;
 	}
@@ -618,7 +652,7 @@ static int emit(struct gx_psched *s, const struct ps_ev *e)
  * was empty when read, so its events come after what the others had then. An event
  * window_ns older than the newest goes out whatever the CPUs say.
  */
-static int drain(struct gx_psched *s, int all)
+static int drain_ref(struct gx_psched *s, int all)
 {
 	/* the CPUs heard from within the window, by the newest time each reached: the two
 	 * earliest, so that each event's check below is one compare (neither changes here) */
@@ -699,6 +733,157 @@ static int drain(struct gx_psched *s, int all)
 	return s->rc;
 }
 
+/* Does heap entry @a go out before @b? (seq makes the keys unique.) */
+static inline int hent_before(const struct ps_hent *a, const struct ps_hent *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq);
+}
+
+static inline void heap_set(struct gx_psched *s, size_t i, const struct ps_hent *h)
+{
+	s->heap[i] = *h;
+}
+
+/* The heap entry at @i moved earlier (or is new): up to its place. */
+static void heap_up(struct gx_psched *s, size_t i)
+{
+	struct ps_hent h = s->heap[i];
+
+	while (i > 0) {
+		size_t up = (i - 1) / 2;
+
+		if (!hent_before(&h, &s->heap[up]))
+			break;
+		heap_set(s, i, &s->heap[up]);
+		i = up;
+	}
+	heap_set(s, i, &h);
+}
+
+/* The heap entry at @i moved later: down to its place. */
+static void heap_down(struct gx_psched *s, size_t i)
+{
+	struct ps_hent h = s->heap[i];
+
+	for (;;) {
+		size_t k = 2 * i + 1;
+
+		if (k >= s->nheap)
+			break;
+		if (k + 1 < s->nheap && hent_before(&s->heap[k + 1], &s->heap[k]))
+			k++;
+		if (!hent_before(&s->heap[k], &h))
+			break;
+		heap_set(s, i, &s->heap[k]);
+		i = k;
+	}
+	heap_set(s, i, &h);
+}
+
+/* CPU @c took events (its oldest can only have become older): into the heap, or up. */
+static void heap_fix(struct gx_psched *s, struct ps_cpu *c)
+{
+	uint32_t cpu = (uint32_t)(c - s->cpus);
+	size_t i = 0;
+
+	if (c->head == c->n)
+		return;
+	if (!c->inheap) {
+		c->inheap = 1;
+		i = s->nheap++;
+		s->heap[i].cpu = cpu;
+	} else {
+		/* a few CPUs, once a bundle: looked for rather than kept track of per move */
+		while (s->heap[i].cpu != cpu)
+			i++;
+	}
+	s->heap[i].ts = c->q[c->head].ts;
+	s->heap[i].seq = c->q[c->head].seq;
+	heap_up(s, i);
+}
+
+/*
+ * drain_ref()'s delivery with the CPUs in a heap by their oldest event, instead of a scan of
+ * every CPU for each run of one CPU's events: the same order (the keys are unique), the same
+ * checks. The run of the heap's top goes on while it is before both its children's heads,
+ * the earliest of the other CPUs.
+ */
+static int drain(struct gx_psched *s, int all)
+{
+	int64_t lo, m1 = INT64_MAX, m2 = INT64_MAX;
+	const struct ps_cpu *m1c = NULL;
+	size_t i;
+
+	if (s->ref_merge)
+		return drain_ref(s, all);
+	if (!s->held)
+		return s->rc;
+	lo = s->newest - s->window_ns;
+	for (i = 0; i < s->nactive; i++) {
+		const struct ps_cpu *c = &s->cpus[s->active[i]];
+
+		if (c->hi < lo)
+			continue;
+		if (c->hi < m1) {
+			m2 = m1;
+			m1 = c->hi;
+			m1c = c;
+		} else if (c->hi < m2) {
+			m2 = c->hi;
+		}
+	}
+	while (s->nheap && !s->rc) {
+		struct ps_hent *top = &s->heap[0];
+		struct ps_cpu *best = &s->cpus[top->cpu];
+		const struct ps_hent *next = NULL; /* the earliest head of the other CPUs */
+		const struct ps_ev *h;
+		int stop = 0;
+
+		if (s->nheap > 1) {
+			next = &s->heap[1];
+			if (s->nheap > 2 && hent_before(&s->heap[2], next))
+				next = &s->heap[2];
+		}
+		for (;;) {
+			h = &best->q[best->head];
+			if (!all && s->held > s->max_held) {
+				s->sum.forced++;
+			} else if (!all && h->ts > s->newest - s->window_ns) {
+				if (!s->cycled || (best == m1c ? m2 : m1) < h->ts) {
+					stop = 1;
+					break;
+				}
+			}
+			emit(s, h);
+			if (h->buf)
+				arena_put(s, h->buf);
+			best->head++;
+			s->held--;
+			if (best->head == best->n || s->rc)
+				break;
+			h = &best->q[best->head];
+			if (next && !(h->ts < next->ts || (h->ts == next->ts && h->seq < next->seq)))
+				break;
+		}
+		if (best->head == best->n) {
+			best->head = best->n = 0;
+			best->inheap = 0;
+			s->nheap--;
+			if (s->nheap) {
+				heap_set(s, 0, &s->heap[s->nheap]);
+				heap_down(s, 0);
+			}
+		} else {
+			top->ts = best->q[best->head].ts;
+			top->seq = best->q[best->head].seq;
+			heap_down(s, 0);
+		}
+		if (stop)
+			return 0;
+	}
+	return s->rc;
+}
+
 /* Hold one event of CPU @c (its ts already on the trace clock). */
 static int hold(struct gx_psched *s, struct ps_cpu *c, const struct ps_ev *e)
 {
@@ -750,6 +935,7 @@ static int hold(struct gx_psched *s, struct ps_cpu *c, const struct ps_ev *e)
 
 static struct ps_ev *tmp_push(struct gx_psched *s)
 {
+	static const struct ps_ev blank = { .comm = NAME_NONE, .s1 = NAME_NONE, .s2 = NAME_NONE };
 	struct ps_ev *e;
 
 	if (s->ntmp == s->tmpcap) {
@@ -764,8 +950,7 @@ static struct ps_ev *tmp_push(struct gx_psched *s)
 		s->tmpcap = cap;
 	}
 	e = &s->tmp[s->ntmp++];
-	memset(e, 0, sizeof(*e)); /* buf NULL: whoever keeps the event owns what it points to */
-	e->comm = e->s1 = e->s2 = NAME_NONE;
+	*e = blank; /* buf NULL: whoever keeps the event owns what it points to */
 	return e;
 }
 
@@ -877,7 +1062,7 @@ static int decode_payload(struct gx_psched *s, uint32_t num, const uint8_t *d, s
 		return 0;
 	}
 	gx_pb_init(&r, d, n);
-	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
+	while ((res = gx_pb_next_fast(&r, &f)) == GX_PB_FIELD) {
 		switch (num) {
 		case EV_SCHED_SWITCH:
 			if (f.num == SW_PREV_COMM)
@@ -1016,7 +1201,7 @@ static int print_buf(const struct gx_pb_field *pr, const uint8_t **buf, size_t *
 	*buf = (const uint8_t *)"";
 	*len = 0;
 	gx_pb_init(&r, pr->data, pr->len);
-	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD)
+	while ((res = gx_pb_next_fast(&r, &f)) == GX_PB_FIELD)
 		if (f.num == 2 && f.wire == GX_PB_LEN)
 			*buf = f.data, *len = f.len;
 	if (res == GX_PB_MALFORMED)
@@ -1079,7 +1264,29 @@ static int decode_event(struct gx_psched *s, int32_t cpu, int64_t off, const uin
 	int k;
 
 	gx_pb_init(&r, d, n);
-	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
+	/* traced_probes writes timestamp (tag 0x08), then pid (0x10) and the kind's message
+	 * (src/traced/probes/ftrace/cpu_reader.cc: the page parser sets the timestamp, ParseEvent
+	 * the rest): those two read with their tag bytes matched, as the loop below would read
+	 * them; anything else (other orders too) is the loop's */
+	if (r.p < r.end && r.p[0] == (EV_TIMESTAMP << 3 | GX_PB_VARINT)) {
+		const uint8_t *q = r.p + 1;
+		uint64_t v;
+
+		if (gx_pb_varint(&q, r.end, &v) == GX_PB_FIELD) {
+			ts = v, has_ts = 1;
+			r.p = q;
+		}
+	}
+	if (r.p < r.end && r.p[0] == (EV_PID << 3 | GX_PB_VARINT)) {
+		const uint8_t *q = r.p + 1;
+		uint64_t v;
+
+		if (gx_pb_varint(&q, r.end, &v) == GX_PB_FIELD) {
+			pid = (uint32_t)v;
+			r.p = q;
+		}
+	}
+	while ((res = gx_pb_next_fast(&r, &f)) == GX_PB_FIELD) {
 		if (f.num == EV_TIMESTAMP && f.wire == GX_PB_VARINT) {
 			ts = f.v, has_ts = 1;
 		} else if (f.num == EV_PID && f.wire == GX_PB_VARINT) {
@@ -1280,7 +1487,7 @@ static int decode_compact(struct gx_psched *s, int32_t cpu, int64_t off, const u
 	s->sum.compact_bundles++;
 	s->nitab = 0;
 	gx_pb_init(&r, d, n);
-	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
+	while ((res = gx_pb_next_fast(&r, &f)) == GX_PB_FIELD) {
 		if (f.num != CS_INTERN_TABLE && f.num <= CS_WAKING_COMMON_FLAGS) {
 			if (f.wire != GX_PB_LEN || run[f.num])
 				one_run = 0; /* not packed, or in several runs */
@@ -1480,10 +1687,52 @@ static int sort_bundle(struct gx_psched *s)
 }
 
 /*
- * The bundle's events in its CPU's time order: infer what compact events lack from the
- * thread the CPU was running, name each event's thread when it is that one, then hold them.
+ * What a bundle's event @e (taken in its CPU's time order) lacks, from the thread CPU @c was
+ * running: a compact switch's prev_* and a compact waking's waker are that thread, and an
+ * event of that thread is named so. Return 0 when the event cannot be told (a compact one
+ * before the CPU's first switch), 1 when it is to be held.
  */
-static int hold_bundle(struct gx_psched *s, struct ps_cpu *c)
+static inline int infer(struct gx_psched *s, struct ps_cpu *c, struct ps_ev *e)
+{
+	if (e->kind == GFXSTAT_SCHED_SWITCH) {
+		if (e->compact) {
+			if (!c->have_cur) {
+				/* no previous thread to name: start from this one */
+				s->sum.compact_skipped++;
+				c->have_cur = 1;
+				c->cur_pid = e->c;
+				c->cur_prio = e->d;
+				c->cur_comm = e->s2;
+				return 0;
+			}
+			e->a = c->cur_pid;
+			e->b = c->cur_prio;
+			e->s1 = c->cur_comm;
+			e->tid = c->cur_pid;
+		}
+		e->comm = e->s1;
+		c->have_cur = 1;
+		c->cur_pid = e->c;
+		c->cur_prio = e->d;
+		c->cur_comm = e->s2;
+	} else if (e->compact) {
+		if (!c->have_cur) {
+			s->sum.compact_skipped++;
+			return 0;
+		}
+		e->tid = c->cur_pid; /* the waker: the thread running on this CPU */
+		e->comm = c->cur_comm;
+	} else {
+		if (c->have_cur && c->cur_pid == e->tid)
+			e->comm = c->cur_comm;
+		if (e->kind == GFXSTAT_SCHED_TASK_RENAME)
+			renamed(s, e->a, e->s2);
+	}
+	return 1;
+}
+
+/* hold_bundle() as the plain merge does it: the bundle sorted, then held one by one. */
+static int hold_bundle_ref(struct gx_psched *s, struct ps_cpu *c)
 {
 	size_t i;
 
@@ -1496,46 +1745,122 @@ static int hold_bundle(struct gx_psched *s, struct ps_cpu *c)
 	for (i = 0; i < s->ntmp && !s->rc; i++) {
 		struct ps_ev *e = &s->tmp[i];
 
-		if (e->kind == GFXSTAT_SCHED_SWITCH) {
-			if (e->compact) {
-				if (!c->have_cur) {
-					/* no previous thread to name: start from this one */
-					s->sum.compact_skipped++;
-					c->have_cur = 1;
-					c->cur_pid = e->c;
-					c->cur_prio = e->d;
-					c->cur_comm = e->s2;
-					continue;
-				}
-				e->a = c->cur_pid;
-				e->b = c->cur_prio;
-				e->s1 = c->cur_comm;
-				e->tid = c->cur_pid;
-			}
-			e->comm = e->s1;
-			c->have_cur = 1;
-			c->cur_pid = e->c;
-			c->cur_prio = e->d;
-			c->cur_comm = e->s2;
-		} else if (e->compact) {
-			if (!c->have_cur) {
-				s->sum.compact_skipped++;
-				continue;
-			}
-			e->tid = c->cur_pid; /* the waker: the thread running on this CPU */
-			e->comm = c->cur_comm;
-		} else {
-			if (c->have_cur && c->cur_pid == e->tid)
-				e->comm = c->cur_comm;
-			if (e->kind == GFXSTAT_SCHED_TASK_RENAME)
-				renamed(s, e->a, e->s2);
-		}
+		if (!infer(s, c, e))
+			continue;
 		hold(s, c, e);
 		e->buf = NULL; /* held (or freed as late) */
 	}
 	for (; i < s->ntmp; i++)
 		arena_put(s, s->tmp[i].buf); /* stopped: what was not held */
 	s->ntmp = 0;
+	return s->rc;
+}
+
+/*
+ * The bundle's events in its CPU's time order: infer() what they lack, then hold them. The
+ * bundle comes as a few runs each in order (the compact switches, the compact wakings, the
+ * events): they are merged straight into the CPU's queue, each event copied once, appended
+ * while it is not older than the queue's newest (hold() puts one that is in its place). The
+ * keys are unique, so the order is sort_bundle()'s. More runs than MAX_RUNS are sorted first.
+ */
+static int hold_bundle(struct gx_psched *s, struct ps_cpu *c)
+{
+	size_t start[MAX_RUNS + 1], pos[MAX_RUNS], i, nruns = 1, nheld = 0;
+	int64_t hi = c->hi;
+
+	if (s->ref_merge)
+		return hold_bundle_ref(s, c);
+	start[0] = 0;
+	for (i = 1; i < s->ntmp; i++) {
+		if (cmp_ev(&s->tmp[i - 1], &s->tmp[i]) <= 0)
+			continue;
+		if (nruns == MAX_RUNS) {
+			qsort(s->tmp, s->ntmp, sizeof(*s->tmp), cmp_ev);
+			nruns = 1;
+			break;
+		}
+		start[nruns++] = i;
+	}
+	start[nruns] = s->ntmp;
+	for (i = 0; i < nruns; i++)
+		pos[i] = start[i];
+	/* room for the whole bundle, as hold() makes it: the held moved down, or twice the room */
+	if (c->cap - c->n < s->ntmp) {
+		if (c->head > c->cap / 2 && c->cap - (c->n - c->head) >= s->ntmp) {
+			memmove(c->q, c->q + c->head, (c->n - c->head) * sizeof(*c->q));
+			c->n -= c->head;
+			c->head = 0;
+		} else {
+			size_t cap = c->cap ? c->cap : 256;
+			struct ps_ev *nq;
+
+			while (cap - c->n < s->ntmp)
+				cap *= 2;
+			nq = realloc(c->q, cap * sizeof(*nq));
+			if (!nq) {
+				for (i = 0; i < s->ntmp; i++)
+					arena_put(s, s->tmp[i].buf);
+				s->ntmp = 0;
+				return s->rc = GFXSTAT_E_NOMEM;
+			}
+			c->q = nq;
+			c->cap = cap;
+		}
+	}
+	while (!s->rc) {
+		size_t b = 0, k;
+		struct ps_ev *e, *lim = NULL; /* the earliest head of the other runs */
+
+		/* the run with the earliest head, and the earliest of the others' */
+		for (k = 0; k < nruns; k++) {
+			if (pos[k] == start[k + 1])
+				continue;
+			if (pos[b] == start[b + 1] || cmp_ev(&s->tmp[pos[k]], &s->tmp[pos[b]]) < 0) {
+				if (pos[b] < start[b + 1] && b != k)
+					lim = &s->tmp[pos[b]];
+				b = k;
+			} else if (!lim || cmp_ev(&s->tmp[pos[k]], lim) < 0) {
+				lim = &s->tmp[pos[k]];
+			}
+		}
+		if (pos[b] == start[b + 1])
+			break;
+		/* run b's events while each is before every other run's head */
+		do {
+			e = &s->tmp[pos[b]++];
+			if (!infer(s, c, e))
+				continue;
+			if (e->ts < s->last_out) {
+				s->sum.late++;
+				arena_put(s, e->buf);
+			} else if (c->n > c->head && c->q[c->n - 1].ts > e->ts) {
+				hold(s, c, e); /* older than the queue's newest: in its place */
+			} else {
+				struct ps_ev *q = &c->q[c->n++];
+
+				*q = *e;
+				q->seq = s->seq++;
+				if (e->ts > hi)
+					hi = e->ts;
+				nheld++;
+			}
+			e->buf = NULL; /* held (or freed as late) */
+		} while (pos[b] < start[b + 1] && !s->rc && (!lim || cmp_ev(&s->tmp[pos[b]], lim) < 0));
+	}
+	if (s->rc) {
+		for (i = 0; i < s->ntmp; i++)
+			arena_put(s, s->tmp[i].buf); /* stopped: what was not held */
+	}
+	s->ntmp = 0;
+	/* what hold() keeps for each event, for the appended ones at once (held only grew) */
+	if (hi > c->hi)
+		c->hi = hi;
+	if (c->hi > s->newest)
+		s->newest = c->hi;
+	s->held += nheld;
+	if (s->held > s->sum.held_max)
+		s->sum.held_max = s->held;
+	heap_fix(s, c);
 	return s->rc;
 }
 
@@ -1548,15 +1873,31 @@ int gx_psched_bundle(struct gx_psched *s, const uint8_t *d, size_t n)
 	int has_cpu = 0, has_cs = 0, has_fts = 0, has_bts = 0;
 	int64_t off = 0;
 	struct ps_cpu *c;
+	size_t i;
 
 	if (s->rc)
 		return s->rc;
 	s->started = 1;
 	s->sum.bundles++;
 	s->ntmp = 0;
+	s->nevs = 0;
 	gx_pb_init(&r, d, n);
-	while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
-		if (f.wire == GX_PB_VARINT) {
+	while ((res = gx_pb_next_fast(&r, &f)) == GX_PB_FIELD) {
+		if (f.num == BUNDLE_EVENT && f.wire == GX_PB_LEN) {
+			/* kept for the second pass, which need not read the fields again */
+			if (s->nevs == s->evscap) {
+				size_t cap = s->evscap ? s->evscap * 2 : 256;
+				struct ps_span *ne = realloc(s->evs, cap * sizeof(*ne));
+
+				if (!ne)
+					return s->rc = GFXSTAT_E_NOMEM;
+				s->evs = ne;
+				s->evscap = cap;
+			}
+			s->evs[s->nevs].p = f.data;
+			s->evs[s->nevs].n = f.len;
+			s->nevs++;
+		} else if (f.wire == GX_PB_VARINT) {
 			if (f.num == BUNDLE_CPU)
 				cpu = f.v, has_cpu = 1;
 			else if (f.num == BUNDLE_LOST_EVENTS && f.v)
@@ -1587,10 +1928,9 @@ int gx_psched_bundle(struct gx_psched *s, const uint8_t *d, size_t n)
 		c = cpu_get(s, GX_PSCHED_MAX_CPUS);
 		if (!c)
 			return s->rc = GFXSTAT_E_NOMEM;
-		gx_pb_init(&r, d, n);
-		while (gx_pb_next(&r, &f) == GX_PB_FIELD)
-			if (f.num == BUNDLE_EVENT && f.wire == GX_PB_LEN &&
-			    decode_event(s, (int32_t)(uint32_t)cpu, 0, f.data, f.len, ord++, 1))
+		for (i = 0; i < s->nevs; i++)
+			if (decode_event(s, (int32_t)(uint32_t)cpu, 0, s->evs[i].p, s->evs[i].n,
+					 ord++, 1))
 				return s->rc;
 		if (hold_bundle(s, c))
 			return s->rc;
@@ -1617,10 +1957,8 @@ int gx_psched_bundle(struct gx_psched *s, const uint8_t *d, size_t n)
 		s->cycled = 1;
 	if (has_cs && s->events && decode_compact(s, (int32_t)cpu, off, cs.data, cs.len))
 		return s->rc;
-	gx_pb_init(&r, d, n);
-	while (gx_pb_next(&r, &f) == GX_PB_FIELD)
-		if (f.num == BUNDLE_EVENT && f.wire == GX_PB_LEN &&
-		    decode_event(s, (int32_t)cpu, off, f.data, f.len, ord++, 0))
+	for (i = 0; i < s->nevs; i++)
+		if (decode_event(s, (int32_t)cpu, off, s->evs[i].p, s->evs[i].n, ord++, 0))
 			return s->rc;
 	if (hold_bundle(s, c))
 		return s->rc;

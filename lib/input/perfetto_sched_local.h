@@ -70,6 +70,11 @@ GFXSTAT_HIDDEN void gx_psched_free(struct gx_psched *s);
  * run, the fast path checked against it (tests/unit/test_perfetto_sched_fast.c). */
 GFXSTAT_HIDDEN void gx_psched_set_slow(struct gx_psched *s, int slow);
 
+/* Tests: @on non-zero delivers with the plain merge (every CPU's queue scanned for each run of
+ * events, each event of a bundle held one by one), the fast one checked against it
+ * (tests/unit/test_perfetto_sched_merge.c). Before the first bundle. */
+GFXSTAT_HIDDEN void gx_psched_set_ref_merge(struct gx_psched *s, int on);
+
 /* Change the holding limits before the first bundle (0 keeps a default). */
 GFXSTAT_HIDDEN void gx_psched_set_limits(struct gx_psched *s, size_t max_held,
 					 int64_t window_ns);
