@@ -84,48 +84,6 @@ struct packed_head {
 	const char *signature, *summary; /* interned */
 };
 
-/* @n bytes of @in into @out, each run of zero bytes as a 0 and its length (1-255). Return:
- * the bytes written (at most 2 * @n). */
-static size_t zero_pack(const void *in, size_t n, unsigned char *out)
-{
-	const unsigned char *b = in;
-	size_t i = 0, o = 0;
-
-	while (i < n) {
-		size_t r = 0;
-
-		if (b[i]) {
-			out[o++] = b[i++];
-			continue;
-		}
-		while (i < n && !b[i] && r < 255) {
-			i++;
-			r++;
-		}
-		out[o++] = 0;
-		out[o++] = (unsigned char)r;
-	}
-	return o;
-}
-
-/* zero_pack()'s bytes at @in back into the @n bytes of @out. Return: past them in @in. */
-static const unsigned char *zero_unpack(const unsigned char *in, void *out, size_t n)
-{
-	unsigned char *b = out;
-	size_t o = 0;
-
-	while (o < n) {
-		if (*in) {
-			b[o++] = *in++;
-			continue;
-		}
-		memset(b + o, 0, in[1]);
-		o += in[1];
-		in += 2;
-	}
-	return in;
-}
-
 unsigned char *cli_why_pack(struct cli_why_pool *p, const struct gfxstat_cause *c)
 {
 	unsigned char buf[sizeof(struct packed_head) + GFXSTAT_CAUSE_TEXT +
@@ -147,9 +105,9 @@ unsigned char *cli_why_pack(struct cli_why_pool *p, const struct gfxstat_cause *
 	o += nt;
 	buf[o++] = 0;
 	if (h.main)
-		o += zero_pack(&c->main, sizeof(c->main), buf + o);
+		o += gfxstat_zero_pack(&c->main, sizeof(c->main), buf + o);
 	if (h.render)
-		o += zero_pack(&c->render, sizeof(c->render), buf + o);
+		o += gfxstat_zero_pack(&c->render, sizeof(c->render), buf + o);
 	k = malloc(o);
 	if (k)
 		memcpy(k, buf, o);
@@ -175,11 +133,11 @@ const struct cli_why *cli_why_unpack(struct cli_why_pool *p, const unsigned char
 	in += strlen(p->out.text) + 1;
 	p->out.main = p->out.render = NULL;
 	if (h.main) {
-		in = zero_unpack(in, &p->main, sizeof(p->main));
+		in = gfxstat_zero_unpack(in, &p->main, sizeof(p->main));
 		p->out.main = &p->main;
 	}
 	if (h.render) {
-		zero_unpack(in, &p->render, sizeof(p->render));
+		gfxstat_zero_unpack(in, &p->render, sizeof(p->render));
 		p->out.render = &p->render;
 	}
 	return &p->out;

@@ -134,4 +134,14 @@ size_t gfxstat_cause_clusters_get(struct gfxstat_cause_clusters *cc,
 /* The frames counted so far. */
 uint64_t gfxstat_cause_clusters_frames(const struct gfxstat_cause_clusters *cc);
 
+/**
+ * gfxstat_zero_pack() - @n bytes of @in into @out, each run of zero bytes as a 0 and its
+ * length (1-255), for records kept until the input's end that are mostly zeros
+ * Return: the bytes written, at most 2 * @n.
+ */
+size_t gfxstat_zero_pack(const void *in, size_t n, unsigned char *out);
+
+/* gfxstat_zero_pack()'s bytes at @in back into the @n bytes of @out. Return: past them in @in. */
+const unsigned char *gfxstat_zero_unpack(const unsigned char *in, void *out, size_t n);
+
 #endif

@@ -478,8 +478,6 @@ static void interned(const struct gfxstat_causes *c, uint32_t i, int64_t token, 
 static size_t pack_work(const struct work *w, unsigned char *out)
 {
 	struct work z;
-	const unsigned char *b = (const unsigned char *)&z;
-	size_t i = 0, o = 0, n = sizeof(z);
 
 	memset(&z, 0, sizeof(z)); /* the padding too */
 	z.input = w->input;
@@ -489,39 +487,13 @@ static size_t pack_work(const struct work *w, unsigned char *out)
 	z.has_span = w->has_span;
 	if (w->has_span)
 		z.span = w->span; /* gfxstat_thread_states_span_end() zeroed it first */
-	while (i < n) {
-		size_t r = 0;
-
-		if (b[i]) {
-			out[o++] = b[i++];
-			continue;
-		}
-		while (i < n && !b[i] && r < 255) {
-			i++;
-			r++;
-		}
-		out[o++] = 0;
-		out[o++] = (unsigned char)r;
-	}
-	return o;
+	return gfxstat_zero_pack(&z, sizeof(z), out);
 }
 
 /* Kept work @k unpacked into @w. */
 static void unpack_work(const struct gfxstat_causes *c, const struct kept *k, struct work *w)
 {
-	const unsigned char *in = c->blocks[k->off / PACK_BLOCK] + k->off % PACK_BLOCK;
-	unsigned char *b = (unsigned char *)w;
-	size_t o = 0, n = sizeof(*w);
-
-	while (o < n) {
-		if (*in) {
-			b[o++] = *in++;
-			continue;
-		}
-		memset(b + o, 0, in[1]);
-		o += in[1];
-		in += 2;
-	}
+	gfxstat_zero_unpack(c->blocks[k->off / PACK_BLOCK] + k->off % PACK_BLOCK, w, sizeof(*w));
 	interned(c, k->name, k->token, w->name, sizeof(w->name));
 	interned(c, k->child, -1, w->child, sizeof(w->child));
 	interned(c, k->path, -1, w->path, sizeof(w->path));

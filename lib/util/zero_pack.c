@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Records kept for later (a frame's cause, the app work behind a FrameTimeline frame) are
+ * mostly zero bytes: each run of zeros is kept as a 0 and its length (gfxstat_cause.h).
+ */
+#include <string.h>
+
+#include "gfxstat/gfxstat_cause.h"
+
+size_t gfxstat_zero_pack(const void *in, size_t n, unsigned char *out)
+{
+	const unsigned char *b = in;
+	size_t i = 0, o = 0;
+
+	while (i < n) {
+		size_t r = 0;
+
+		if (b[i]) {
+			out[o++] = b[i++];
+			continue;
+		}
+		while (i < n && !b[i] && r < 255) {
+			i++;
+			r++;
+		}
+		out[o++] = 0;
+		out[o++] = (unsigned char)r;
+	}
+	return o;
+}
+
+const unsigned char *gfxstat_zero_unpack(const unsigned char *in, void *out, size_t n)
+{
+	unsigned char *b = out;
+	size_t o = 0;
+
+	while (o < n) {
+		if (*in) {
+			b[o++] = *in++;
+			continue;
+		}
+		memset(b + o, 0, in[1]);
+		o += in[1];
+		in += 2;
+	}
+	return in;
+}
