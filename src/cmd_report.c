@@ -20,8 +20,10 @@
 #include "gfxstat/gfxstat_cause.h"
 #include "gfxstat/gfxstat_source.h"
 
-enum { OPT_TITLE = 256, OPT_HISTORY, OPT_COMPARE, OPT_DB, OPT_APP, OPT_METRIC, OPT_BY, OPT_BASE,
-       OPT_NEW };
+enum {
+	OPT_TITLE = 256, OPT_HISTORY, OPT_COMPARE, OPT_DB, OPT_APP, OPT_METRIC, OPT_BY, OPT_BASE,
+	OPT_NEW
+};
 
 static const struct cli_opt report_opts[] = {
 	{ 'o', "output", "FILE", "where to write the report (report.html; for one session folder, "

@@ -118,14 +118,13 @@ static char *rel_link(const char *from_dir, const char *to)
 	n = up * 3 + strlen(b) + strlen(base) + 2;
 	r = malloc(n);
 	if (r) {
-		r[0] = 0;
+		size_t o = 0;
+
 		for (i = 0; i < up; i++)
-			strcat(r, "../");
-		if (*b) {
-			strcat(r, b + 1);
-			strcat(r, "/");
-		}
-		strcat(r, base);
+			o += (size_t)snprintf(r + o, n - o, "../");
+		if (*b)
+			o += (size_t)snprintf(r + o, n - o, "%s/", b + 1);
+		snprintf(r + o, n - o, "%s", base);
 	}
 	free(tdir);
 	return r;

@@ -276,7 +276,8 @@ static void rec_apps_free(struct cmp_read *c)
 	c->nra = 0;
 }
 
-/* one recording: its apps' FPS windows and frame times into @b; frame times into the side's histograms */
+/* One recording: its apps' FPS windows and frame times into @b; frame times into the
+ * side's histograms. */
 static int read_recording(struct cmp_side *s, const char *path, struct cli_sbuf *b)
 {
 	struct gfxstat_metrics_opts mo;

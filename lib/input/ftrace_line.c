@@ -9,10 +9,10 @@
  * Every line of a trace comes here, most of them to be dropped once their event is known, so
  * it is read close to the machine: first at the kernel's own columns, inline in the text
  * parser (ftrace_local.h, gx_ftrace_line_kernel()); then, for the lines laid out otherwise, on
- * x86-64 with 16-byte compares and bit masks (fast_header()), elsewhere and for anything unusual with loops that read 8 bytes at
- * a time where they can (scan_local.h). Both give exactly what the byte loops give; the unit
- * tests hold them to a copy of those. The pid, tgid and cpu are converted last, only for the
- * events someone reads (ftrace_local.h).
+ * x86-64 with 16-byte compares and bit masks (fast_header()), elsewhere and for anything
+ * unusual with loops that read 8 bytes at a time where they can (scan_local.h). Both give
+ * exactly what the byte loops give; the unit tests hold them to a copy of those. The pid, tgid
+ * and cpu are converted last, only for the events someone reads (ftrace_local.h).
  */
 #include "../gx_local.h"
 #include "ftrace_local.h"

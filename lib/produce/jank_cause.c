@@ -516,7 +516,8 @@ static void keep_work(struct gfxstat_causes *c, const struct work *w)
 	long comm = intern(c, w->comm, sizeof(w->comm), -1);
 	struct kept *k;
 
-	if (name < 0 || child < 0 || path < 0 || comm < 0 || grow((void **)&c->kept, &c->cap_kept, c->nkept, sizeof(*c->kept), 256))
+	if (name < 0 || child < 0 || path < 0 || comm < 0 ||
+	    grow((void **)&c->kept, &c->cap_kept, c->nkept, sizeof(*c->kept), 256))
 		return;
 	if (!c->nblocks || c->used + n > PACK_BLOCK) {
 		unsigned char *blk;

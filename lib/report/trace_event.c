@@ -298,7 +298,8 @@ static void counter(struct gx_wr *w, const struct gx_tseries *k, int64_t ts, int
 	gx_wr_printf(w, ":%lld}}", (long long)v);
 }
 
-/* The system series as counter tracks of gfxstat's own "system" process: a value from its window's start on. */
+/* The system series as counter tracks of gfxstat's own "system" process: a value from its
+ * window's start on. */
 static void system_tracks(struct gx_wr *w, const struct gfxstat_trace_event *t)
 {
 	size_t i, j;
@@ -334,7 +335,8 @@ int gfxstat_trace_event_write(struct gfxstat_trace_event *t, const struct gfxsta
 		return GFXSTAT_E_NOMEM;
 	w->fn = fn;
 	w->user = user;
-	gx_wr_puts(w, "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n{\"ph\":\"M\",\"pid\":" FRAMES_PID ","
+	gx_wr_puts(w, "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n"
+		   "{\"ph\":\"M\",\"pid\":" FRAMES_PID ","
 		   "\"name\":\"process_name\",\"args\":{\"name\":\"gfxstat frames\"}}");
 	for (i = 0; i < t->st.nlayers; i++) {
 		const struct gx_rlayer *r = &t->st.layers[i];
