@@ -6,6 +6,8 @@
  * took more than half the frame budget (Taobao's rule). From FrameTimeline: Android's own
  * jank type. With a thread-state tracker set (gfxstat_causes_set_thread_states()), each
  * doFrame and DrawFrame also times its thread, and jank_class.c gives the frame one class.
+ * A layer drawn by a thread of the app's own (no doFrame or DrawFrame: a game engine, a
+ * GLSurfaceView, a decoder) is explained by that thread's work between its queueBuffers.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,19 +28,58 @@
 #define COMM_LEN 15     /* a thread's name: the kernel's TASK_COMM_LEN, NUL excluded */
 #define MAX_KEPT 32768  /* frames of work kept for frames explained after the input's end */
 #define PACK_BLOCK 65536 /* the kept works' packed bytes are held in blocks of this size */
+#define QHISTORY 64      /* recent frames of a producer thread's work per process */
+/* what a producer frame is called: its thread's work from one queueBuffer to the next */
+#define QWORK_NAME "queueBuffer to queueBuffer"
 
 struct open_slice {
 	int64_t start;
 	int64_t child_max;
 	int input;      /* an input section finished inside it */
 	uint64_t layer; /* hash of the layer a queueBuffer inside it queued to, or 0 */
+	int producer;   /* a queueBuffer outside any doFrame, DrawFrame or queueBuffer: its end
+			 * ends a frame of its thread's own (produce_end()) */
 	char name[NAME_MAX_LEN];
 	char child[NAME_MAX_LEN];
 	char path[PATH_LEN];
 };
 
+/*
+ * A thread that queues buffers outside any doFrame or DrawFrame (a game engine's render
+ * thread, a GLSurfaceView's GLThread, a decoder or camera feeding a SurfaceView): its frame of
+ * work runs from the end of its previous queueBuffer to the end of the next. Made at its first
+ * such queueBuffer.
+ */
+struct producer {
+	int64_t start;    /* the current frame's start (the last queueBuffer's end), or NONE */
+	int span_open;    /* a thread-state span is open over it */
+	int depth;        /* the depth of the longest section so far: the shallowest seen */
+	int64_t child_ns; /* its longest section that began in the frame, cut at its end */
+	char child[NAME_MAX_LEN];
+	char path[PATH_LEN];
+};
+
+/* A producer thread's frame of work, as a process keeps its recent ones. */
+struct qwork {
+	int64_t start, end, child_ns;
+	uint64_t layer;   /* hash of the layer its queueBuffer queued to, when the trace shows it */
+	int32_t tid, pid;
+	char comm[COMM_LEN + 1];
+	char child[NAME_MAX_LEN];
+	char path[PATH_LEN];
+	int has_span;
+	struct gfxstat_thread_span span;
+};
+
+struct qproc {
+	int32_t pid;
+	unsigned head, n;
+	struct qwork q[QHISTORY];
+};
+
 struct thread {
 	int32_t tid, pid;
+	struct producer *prod; /* its own frames, when it queues buffers by itself; or NULL */
 	int depth;
 	int named;      /* its task name was noted (note_name()) */
 	char comm[COMM_LEN + 1]; /* its task name, as its events last gave it, or "" */
@@ -103,12 +144,14 @@ struct gfxstat_causes {
 	size_t nthreads, cap_threads;
 	struct proc *procs;
 	size_t nprocs, cap_procs;
+	struct qproc *qprocs; /* the processes with producer threads, and their recent frames */
+	size_t nqprocs, cap_qprocs;
 	struct layer_pos *layers;
 	size_t nlayers, cap_layers;
 	size_t qb;      /* the thread (index + 1) whose queueBuffer began last, or 0 */
 	int qb_level;   /* that queueBuffer's depth */
 	/* id -> index maps (key: the 4 bytes of the id): lookups stay O(1) with many threads */
-	struct gx_strmap thread_ix, proc_ix;
+	struct gx_strmap thread_ix, proc_ix, qproc_ix;
 	struct gfxstat_thread_states *ts; /* times each work's thread, when set */
 	/* the names the recording gives processes ("p:" PROCESS DUMP) and threads ("c:" their
 	 * task names), to find the process of a layer whose producer SurfaceFlinger's markers do
@@ -187,6 +230,7 @@ struct gfxstat_causes *gfxstat_causes_new(void)
 	if (!c)
 		return NULL;
 	if (gx_strmap_init(&c->thread_ix, MAX_THREADS) || gx_strmap_init(&c->proc_ix, MAX_THREADS) ||
+	    gx_strmap_init(&c->qproc_ix, MAX_THREADS) ||
 	    gx_strmap_init(&c->names, MAX_NAMES) || gx_strmap_init(&c->strs, 4 * MAX_KEPT)) {
 		gfxstat_causes_free(c);
 		return NULL;
@@ -198,10 +242,15 @@ void gfxstat_causes_free(struct gfxstat_causes *c)
 {
 	if (!c)
 		return;
-	while (c->nthreads)
-		free(c->threads[--c->nthreads].s);
+	while (c->nthreads) {
+		c->nthreads--;
+		free(c->threads[c->nthreads].s);
+		free(c->threads[c->nthreads].prod);
+	}
 	free(c->threads);
 	free(c->procs);
+	free(c->qprocs);
+	gx_strmap_free(&c->qproc_ix);
 	free(c->layers);
 	gx_strmap_free(&c->thread_ix);
 	gx_strmap_free(&c->proc_ix);
@@ -292,6 +341,24 @@ static struct proc *proc_of(struct gfxstat_causes *c, int32_t pid, int create)
 	memset(&c->procs[c->nprocs], 0, sizeof(struct proc));
 	c->procs[c->nprocs].pid = pid;
 	return &c->procs[c->nprocs++];
+}
+
+static struct qproc *qproc_of(struct gfxstat_causes *c, int32_t pid, int create)
+{
+	long i = gx_strmap_find(&c->qproc_ix, (const char *)&pid, sizeof(pid));
+	int created;
+
+	if (i >= 0)
+		return &c->qprocs[i];
+	if (!create || c->nqprocs >= MAX_THREADS ||
+	    grow((void **)&c->qprocs, &c->cap_qprocs, c->nqprocs, sizeof(*c->qprocs), 4))
+		return NULL;
+	i = gx_strmap_add(&c->qproc_ix, (const char *)&pid, sizeof(pid), &created);
+	if (i < 0 || (size_t)i != c->nqprocs)
+		return NULL;
+	c->qprocs[c->nqprocs].pid = pid;
+	c->qprocs[c->nqprocs].head = c->qprocs[c->nqprocs].n = 0;
+	return &c->qprocs[c->nqprocs++];
 }
 
 /*
@@ -545,6 +612,108 @@ static void keep_work(struct gfxstat_causes *c, const struct work *w)
 	c->used += n;
 }
 
+/*
+ * Does a queueBuffer that begins on @t now end a frame of @t's own? Every producer queues its
+ * buffers through libgui, which traces it (frameworks/native libs/gui/Surface.cpp
+ * Surface::queueBuffer and BufferQueueProducer::queueBuffer, ATRACE_CALL): an app's
+ * RenderThread inside its DrawFrame, a main thread that draws inside its doFrame; any other
+ * thread draws and queues by itself. Not a queueBuffer inside another (BLAST's in-process
+ * BufferQueueProducer::queueBuffer inside Surface::queueBuffer), nor SurfaceFlinger's binder
+ * thread serving another process's (queue_open()).
+ */
+static int is_producer(const struct gfxstat_causes *c, const struct thread *t)
+{
+	int i;
+
+	if (t->pid <= 0 || queue_open(c, t->pid))
+		return 0;
+	for (i = 0; i < t->depth && i < MAX_DEPTH; i++)
+		if (work_kind(t->s[i].name) >= 0 || strncmp(t->s[i].name, "queueBuffer", 11) == 0)
+			return 0;
+	return 1;
+}
+
+/* The layer a queueBuffer's own name gives ("queueBuffer: <layer>", "queueBuffer - <layer>"),
+ * or 0. */
+static uint64_t name_layer(const char *name)
+{
+	const char *p = name + 11;
+
+	if ((p[0] == ':' && p[1] == ' ') || (p[0] == ' ' && p[1] == '-' && p[2] == ' ')) {
+		p += p[0] == ':' ? 2 : 3;
+		if (*p)
+			return layer_hash((struct gfxstat_str){ p, strlen(p) });
+	}
+	return 0;
+}
+
+/* A section of @t that began at @start in its current producer frame, at @depth, took @dur
+ * (to its end, or to the frame's end while still open): the longest at the shallowest depth
+ * is the frame's "longest inside". */
+static void produce_child(struct producer *q, int depth, int64_t start, int64_t dur,
+			  const struct open_slice *s)
+{
+	if (q->start == GFXSTAT_NS_NONE || start < q->start)
+		return; /* began before the frame: the previous frame's */
+	if (depth > q->depth || (depth == q->depth && dur <= q->child_ns))
+		return;
+	q->depth = depth;
+	q->child_ns = dur;
+	memcpy(q->child, s->name, NAME_MAX_LEN);
+	set_path(q->path, s->name, s->path);
+}
+
+/*
+ * @t's producer queueBuffer @s ended at @ts: its frame of work since its previous one is kept
+ * for its process (with its thread's states, when timed), and the next one begins.
+ */
+static int produce_end(struct gfxstat_causes *c, struct thread *t, const struct open_slice *s,
+		       int64_t ts, int32_t cpu)
+{
+	struct producer *q = t->prod;
+	int i;
+
+	if (!q) {
+		q = t->prod = malloc(sizeof(*q));
+		if (!q)
+			return GFXSTAT_E_NOMEM;
+		q->start = GFXSTAT_NS_NONE;
+		q->span_open = 0;
+	}
+	if (q->start != GFXSTAT_NS_NONE && ts >= q->start) {
+		struct qproc *qp = qproc_of(c, t->pid, 1);
+		struct qwork *w;
+
+		if (!qp)
+			return 0;
+		/* sections still open (an eglSwapBuffers around the queueBuffer), cut here */
+		for (i = 0; i < t->depth && i < MAX_DEPTH; i++)
+			produce_child(q, i, t->s[i].start, ts - t->s[i].start, &t->s[i]);
+		w = &qp->q[(qp->head + qp->n) % QHISTORY];
+		if (qp->n == QHISTORY)
+			qp->head = (qp->head + 1) % QHISTORY;
+		else
+			qp->n++;
+		w->start = q->start;
+		w->end = ts;
+		w->child_ns = q->child_ns;
+		w->layer = s->layer ? s->layer : name_layer(s->name);
+		w->tid = t->tid;
+		w->pid = t->pid;
+		memcpy(w->comm, t->comm, sizeof(w->comm));
+		memcpy(w->child, q->child, NAME_MAX_LEN);
+		memcpy(w->path, q->path, PATH_LEN);
+		w->has_span = c->ts && q->span_open &&
+			      gfxstat_thread_states_span_end(c->ts, t->tid, ts, &w->span);
+	}
+	q->start = ts;
+	q->depth = MAX_DEPTH + 1;
+	q->child_ns = -1;
+	q->child[0] = q->path[0] = 0;
+	q->span_open = c->ts && !gfxstat_thread_states_span_begin(c->ts, t->tid, ts, cpu);
+	return 0;
+}
+
 int gfxstat_causes_marker(void *p, const struct gfxstat_ftrace_line *ev,
 			  const struct gfxstat_marker *m)
 {
@@ -592,16 +761,27 @@ int gfxstat_causes_marker(void *p, const struct gfxstat_ftrace_line *ev,
 			s->child_max = 0;
 			s->input = 0;
 			s->layer = 0;
+			s->producer = 0;
 			s->child[0] = 0;
 			s->path[0] = 0;
 			copy_name(s->name, m->name);
-			if (c->ts && work_kind(s->name) >= 0)
-				gfxstat_thread_states_span_begin(c->ts, ev->pid, ev->ts_ns, ev->cpu);
+			if (work_kind(s->name) >= 0) {
+				if (c->ts)
+					gfxstat_thread_states_span_begin(c->ts, ev->pid, ev->ts_ns,
+									 ev->cpu);
+				/* the thread's one span is this work's now: its own frame
+				 * is not timed, so not kept */
+				if (t->prod)
+					t->prod->start = GFXSTAT_NS_NONE;
+			}
 			/* an app's queueBuffer; not SF's binder thread serving it (its own
 			 * "queueBuffer" section, while the app's is still open) */
-			if (strncmp(s->name, "queueBuffer", 11) == 0 && !queue_open(c, t->pid)) {
-				c->qb = (size_t)(t - c->threads) + 1;
-				c->qb_level = t->depth;
+			if (strncmp(s->name, "queueBuffer", 11) == 0) {
+				s->producer = is_producer(c, t);
+				if (!queue_open(c, t->pid)) {
+					c->qb = (size_t)(t - c->threads) + 1;
+					c->qb_level = t->depth;
+				}
 			}
 		}
 		t->depth++;
@@ -630,6 +810,10 @@ int gfxstat_causes_marker(void *p, const struct gfxstat_ftrace_line *ev,
 				set_path(parent->path, s->name, s->path);
 			}
 		}
+		if (t->prod)
+			produce_child(t->prod, t->depth, s->start, dur, s);
+		if (s->producer)
+			return produce_end(c, t, s, ev->ts_ns, ev->cpu);
 		kind = work_kind(s->name);
 		if (kind >= 0 && t->pid >= 0) {
 			struct proc *pr = proc_of(c, t->pid, 1);
@@ -1071,6 +1255,7 @@ static void view_of(const struct gfxstat_causes *c, const struct work *w,
 		    struct gx_work_view *v)
 {
 	v->render = w->kind == WORK_RENDER;
+	v->producer = 0;
 	v->name = w->name;
 	v->child = w->child;
 	v->path = w->path;
@@ -1177,6 +1362,57 @@ static int ft_app(const struct gfxstat_causes *c, const struct gfxstat_frame *f,
 	return 1;
 }
 
+/*
+ * Frame @f of a layer of process @pid that no doFrame or DrawFrame explains, from the thread
+ * that queued its buffer by itself (produce_end()): of the process's producer frames that
+ * ended by @by (the latch, else the present), the last whose queueBuffer queued to the layer
+ * (@h), else the last whose queueBuffer the trace does not tie to a layer -- never one that
+ * queued to another. It is then judged as a DrawFrame is (gx_cause_app()), its thread named.
+ * Return: 1 when explained (@out set), else 0.
+ */
+static int producer_cause(const struct gfxstat_causes *c, const struct gfxstat_frame *f,
+			  int32_t pid, int64_t by, int64_t budget, int64_t prev_present,
+			  struct gfxstat_cause *out)
+{
+	const struct qproc *qp = c ? qproc_of((struct gfxstat_causes *)c, pid, 0) : NULL;
+	const struct qwork *w = NULL, *any = NULL;
+	uint64_t h = layer_hash(f->layer);
+	struct gx_work_view v;
+	unsigned i;
+
+	if (!qp || by == GFXSTAT_NS_NONE)
+		return 0;
+	for (i = qp->n; i-- > 0 && !w;) {
+		const struct qwork *q = &qp->q[(qp->head + i) % QHISTORY];
+
+		if (q->end > by)
+			continue;
+		if (q->layer == h)
+			w = q;
+		else if (!q->layer && !any)
+			any = q;
+	}
+	if (!w)
+		w = any;
+	if (!w)
+		return 0;
+	memset(&v, 0, sizeof(v));
+	v.render = v.producer = 1;
+	v.name = QWORK_NAME;
+	v.child = w->child;
+	v.path = w->path;
+	v.start = w->start;
+	v.end = w->end;
+	v.child_ns = w->child_ns > 0 ? w->child_ns : 0;
+	v.tid = w->tid;
+	v.pid = w->pid;
+	v.comm = w->comm[0] ? w->comm : gfxstat_thread_states_comm(c->ts, w->tid);
+	v.span = w->has_span ? &w->span : NULL;
+	gx_cause_app(NULL, &v, f, budget, prev_present, gfxstat_thread_states_have_sched(c->ts),
+		     out);
+	return 1;
+}
+
 void gfxstat_causes_why(const struct gfxstat_causes *c, const struct gfxstat_frame *f,
 			int64_t prev_present, struct gfxstat_cause *out)
 {
@@ -1269,6 +1505,8 @@ void gfxstat_causes_why(const struct gfxstat_causes *c, const struct gfxstat_fra
 	}
 	pr = c ? proc_of((struct gfxstat_causes *)c, pid, 0) : NULL;
 	if (!pr || !pr->n) {
+		if (producer_cause(c, f, pid, by, budget, prev_present, out))
+			return;
 		gx_cause_plain(out, GFXSTAT_CAUSE_UNKNOWN,
 			       "unknown (no app sections for this layer's process in the trace: "
 			       "record with the 'view' category)");
@@ -1295,6 +1533,8 @@ void gfxstat_causes_why(const struct gfxstat_causes *c, const struct gfxstat_fra
 		if (!mw)
 			mw = last_work(pr, WORK_MAIN, by, f->pid < 0 ? h : 0, sv);
 		if (!mw && !rw && sv) {
+			if (producer_cause(c, f, pid, by, budget, prev_present, out))
+				return;
 			gx_cause_plain(out, GFXSTAT_CAUSE_UNKNOWN,
 				       "unknown (a SurfaceView: the app draws it from a thread of its "
 				       "own, not in a doFrame or DrawFrame)");
@@ -1302,6 +1542,8 @@ void gfxstat_causes_why(const struct gfxstat_causes *c, const struct gfxstat_fra
 		}
 	}
 	if (!mw && !rw) {
+		if (producer_cause(c, f, pid, by, budget, prev_present, out))
+			return;
 		gx_cause_plain(out, GFXSTAT_CAUSE_UNKNOWN,
 			       "unknown (no Choreographer#doFrame or DrawFrame before this frame)");
 		return;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * One cause class for a late frame, from the app work that produced it: its doFrame and
- * DrawFrame, their longest sections, and where their threads' time went (thread_state.c).
+ * DrawFrame (or a producer thread's work between its queueBuffers, in the DrawFrame's place),
+ * their longest sections, and where their threads' time went (thread_state.c).
  * The decision list, first match wins (docs/metrics.md, "Why a frame was janky"):
  *   1. the work of both threads within half the budget: SurfaceFlinger/GPU, or idle when the
  *      app began the frame over a refresh after the previous present;
@@ -110,19 +111,26 @@ static double ghz(uint32_t khz)
  * The thread that did @w, named by what it is: the RenderThread; for a doFrame, the main
  * thread only when it is the process's own (tid == pid); else its task name: a Choreographer
  * may run on any looper thread (systemui draws its Splash Screen windows on a thread of their
- * own), so "main thread" would name the wrong one.
+ * own), so "main thread" would name the wrong one. A producer thread is always named by its
+ * task name: an engine's ("UnityGfxDeviceW", "RHIThread", "GLThread 42") says what it is.
  */
 static const char *thread_who(const struct gx_work_view *w, char *buf, size_t cap)
 {
-	if (w->render)
+	if (w->render && !w->producer)
 		return "RenderThread";
-	if (w->tid <= 0 || w->pid <= 0 || w->tid == w->pid)
+	if (!w->producer && (w->tid <= 0 || w->pid <= 0 || w->tid == w->pid))
 		return "main thread";
 	if (w->comm && w->comm[0])
 		snprintf(buf, cap, "thread %s (tid %d)", w->comm, (int)w->tid);
 	else
 		snprintf(buf, cap, "thread %d", (int)w->tid);
 	return buf;
+}
+
+/* The thread's kind in a signature: "main", "render", or "producer" (its own thread). */
+static const char *kind_of(const struct gx_work_view *w)
+{
+	return w->producer ? "producer" : w->render ? "render" : "main";
 }
 
 /* Today's section description: "main thread: Choreographer#doFrame 32.3 ms (longest inside:
@@ -344,18 +352,20 @@ static void classify(const struct gx_work_view *w, struct gfxstat_cause *out, co
 		break;
 	}
 	case D_SLEEPING:
+		/* (a producer thread dequeues its buffers from the same BufferQueue, libgui
+		 * Surface::dequeueBuffer, and waits on the GPU the same way) */
 		if (w->render && has(path, "dequeueBuffer")) {
 			out->cls = GFXSTAT_CAUSE_SURFACEFLINGER;
 			fmt(ev, sizeof(ev), "slept %.1f ms waiting in dequeueBuffer for a free "
 				 "buffer (SurfaceFlinger or the display still holds them); %s",
 				 ms(slept), cpu);
 			fmt(out->summary, sizeof(out->summary),
-				 "RenderThread waiting for a buffer from SurfaceFlinger");
+				 "%s waiting for a buffer from SurfaceFlinger", who);
 		} else if (w->render && is_gpu(path)) {
 			out->cls = GFXSTAT_CAUSE_GPU;
 			fmt(ev, sizeof(ev), "slept %.1f ms waiting on the GPU (%s); %s",
 				 ms(slept), path, cpu);
-			fmt(out->summary, sizeof(out->summary), "RenderThread waiting on the GPU");
+			fmt(out->summary, sizeof(out->summary), "%s waiting on the GPU", who);
 		} else if (s->nbinder && 2 * s->binder_ns >= slept) {
 			const struct gfxstat_span_binder *b = &s->binder[0];
 
@@ -402,7 +412,7 @@ static void classify(const struct gx_work_view *w, struct gfxstat_cause *out, co
 	fmt(out->text, sizeof(out->text), "%s: %s; %s", gfxstat_cause_class_name(out->cls),
 		 head, ev);
 	fmt(out->signature, sizeof(out->signature), "%s|%s|%s|%s",
-		 gfxstat_cause_class_name(out->cls), w->render ? "render" : "main", path, target);
+		 gfxstat_cause_class_name(out->cls), kind_of(w), path, target);
 }
 
 void gx_cause_app(const struct gx_work_view *mw, const struct gx_work_view *rw,
@@ -457,8 +467,7 @@ void gx_cause_app(const struct gx_work_view *mw, const struct gx_work_view *rw,
 			fmt(out->text, sizeof(out->text), "gc: %s; waiting for the garbage "
 				 "collector (%s)", head, path);
 		}
-		fmt(out->signature, sizeof(out->signature), "gc|%s|%s|",
-			 worst->render ? "render" : "main", path);
+		fmt(out->signature, sizeof(out->signature), "gc|%s|%s|", kind_of(worst), path);
 		fmt(out->summary, sizeof(out->summary), "%s waiting for GC in %s",
 			 thread_who(worst, tb, sizeof(tb)), sect);
 		return;
@@ -467,8 +476,8 @@ void gx_cause_app(const struct gx_work_view *mw, const struct gx_work_view *rw,
 		/* the sections alone: today's text, unchanged */
 		out->cls = GFXSTAT_CAUSE_APP_WORK;
 		describe(out->text, sizeof(out->text), worst);
-		fmt(out->signature, sizeof(out->signature), "app_work|%s|%s|",
-			 worst->render ? "render" : "main", path);
+		fmt(out->signature, sizeof(out->signature), "app_work|%s|%s|", kind_of(worst),
+		    path);
 		fmt(out->summary, sizeof(out->summary), "%s slow in %s",
 			 thread_who(worst, tb, sizeof(tb)), sect);
 		return;

@@ -9,6 +9,10 @@
 /* One frame of app work as jank_cause.c keeps it. */
 struct gx_work_view {
 	int render;                 /* 1: a RenderThread DrawFrame; 0: a main-thread doFrame */
+	int producer;               /* 1 (with @render): a thread of the app's own that queues
+				     * its buffers outside any doFrame or DrawFrame (a game's render
+				     * thread, a GLSurfaceView's GLThread, a decoder), its work
+				     * from its previous queueBuffer to this one */
 	const char *name;           /* its section */
 	const char *child;          /* its longest section inside, or "" */
 	const char *path;           /* that section and its own longest inside, nested, or "" */
@@ -20,7 +24,8 @@ struct gx_work_view {
 
 /*
  * gx_cause_app() - the cause of frame @f from the app work that produced it: @mw its doFrame,
- * @rw its DrawFrame (either may be NULL, not both); @budget the refresh period;
+ * @rw its DrawFrame or its producer thread's work (either may be NULL, not both); @budget the
+ * refresh period;
  * @have_sched: the input has scheduler events. The decision list of docs/metrics.md.
  */
 GFXSTAT_HIDDEN void gx_cause_app(const struct gx_work_view *mw, const struct gx_work_view *rw,

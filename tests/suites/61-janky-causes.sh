@@ -279,8 +279,12 @@ else
 fi
 
 # b) The catapult Jelly Bean systrace: the launcher's one janky frame has no app sections
-# ("unknown (no app sections for this layer's process in the trace: record with the 'view'
-# category)"): its summary is the phrase before the ':' with its bracket closed. How late:
+# (no doFrame or DrawFrame: its main thread, tid 655, queues inside performTraversals), so it
+# is explained by that thread's work between its queueBuffers (H15): the last before the
+# latch ended at 50262.836405, the one before at .831941: 4.464 ms, within half the period,
+# so "SurfaceFlinger/GPU: the app's work was within budget (queueBuffer to queueBuffer 4.5
+# ms)", its summary the phrase before the ':' (before H15: "unknown (no app sections for this
+# layer's process in the trace: record with the 'view' category)"). How late:
 # its interval 33274000 ns (`frames` interval_ns, present 50262863420000) less its cadence
 # period 16721875 ns = 16552125 ns, "17 ms". Its time from the start of the recording (the
 # first present of any layer, the display's at 50260963706000, the HTML report's origin):
@@ -288,7 +292,7 @@ fi
 CS=$SAMPLES/systrace_html/catapult/android_systrace.html
 if [ -f "$CS" ]; then
 	"$GFXSTAT" analyze -q "$CS" > "$jc/cs.txt" 2> /dev/null
-	grep -qxF "  why       1 of 1 janky frames: unknown (no app sections for this layer's process in the trace), 17 ms late in all" "$jc/cs.txt" &&
+	grep -qxF "  why       1 of 1 janky frames: SurfaceFlinger/GPU, 17 ms late in all" "$jc/cs.txt" &&
 	grep -qF "  worst     33.3 ms at 1.900 s (trace clock 50262.863 s) on com.android.launcher/" "$jc/cs.txt" &&
 		pass || fail "catapult systrace: why/worst lines: $(grep -E 'why|worst' "$jc/cs.txt" | head -n 2)"
 else
@@ -571,3 +575,68 @@ awk 'BEGIN {
 	"$GFXSTAT" report -q -o "$jc/h13d.html" "$jc/h13d.pftrace" 2> /dev/null &&
 	grep -qF "the top cause of janky frames (the display's: no app or other layer has a janky frame): <span data-k=\"recording_top_cause\" data-class=\"surfaceflinger\" data-frames=\"1\"" "$jc/h13d.html" &&
 	pass || fail "H13: the display's janky frames when nothing that draws has one: $(cat "$jc/h13d.csv")"
+# H15: a layer drawn by a thread of its own (no Choreographer#doFrame or DrawFrame) is
+# explained by that thread's work from its previous queueBuffer to the one that queued the
+# frame (libgui Surface::queueBuffer, ATRACE_CALL: every producer's buffers go through it).
+# wangzherongyao (Gracker's SystraceForBlog: Honor of Kings, a Unity SurfaceView game at a
+# steady 30 FPS) has no janky frame; made stricter here by deleting SurfaceFlinger's latch of
+# one buffer (the SurfaceView's BufferQueue counter lowered to 0 at 1643529.225914), so the
+# next latch, at .259175, ends a 66.7 ms interval: one janky frame, presented at
+# 1643529.275353. Its buffer was queued by UnityMain (tid 19845, pid 19805; the game has no
+# doFrame or DrawFrame on this layer): its last queueBuffer before that latch ended at
+# .244328, the one before at .209469, so the frame is [.209469, .244328], 34.859 ms. The raw
+# sched_switch / sched_waking lines of tid 19845 inside it (R and R+: runnable_preempted; a
+# sched_waking while it still runs is spurious; a switch in after S with no waking: sleeping
+# up to it):
+#   .209469 E of queueBuffer (running)      running   .209469-.210424 0.955
+#   .210424 prev_state=R ==> 8457           preempted .210424-.210599 0.175
+#   .210599 8457 ==> 19845                  running   .210599-.215487 4.888
+#   .215487 R ==> 24040; .215789 ==> 19845  preempted 0.302; running .215789-.217625 1.836
+#   .217625 S (waking .217599 spurious); .217680 in: sleeping 0.055; running to .218119 0.439
+#   .218119 S; .218136 waking; .218184 in: sleeping 0.017, runnable 0.048; running 1.506
+#   .219690 S; .223807 waking by CoreThread-20106; .224176 in: sleeping 4.117, runnable 0.369
+#   .224176-.230298 running 6.122; .230298 S .230323 waking .230356 in: 0.025 S, 0.033 R
+#   .230356-.230797 running 0.441; .230797 S .230804 waking .230858 in: 0.007 S, 0.054 R
+#   .230858-.232596 running 1.738; .232596 S (waking .232572 spurious) .232650 in: 0.054 S
+#   .232650-.233082 running 0.432; .233082 S .233096 waking .233151 in: 0.014 S, 0.055 R
+#   .233151-.233256 running 0.105; .233256 S .233664 waking .233694 in: 0.408 S, 0.030 R
+#   .233694-.234764 running 1.070; .234764 R+, .234801 in on [006]: preempted 0.037
+#   .234801-.234817 running 0.016; .234817 S .234946 waking .234994 in: 0.129 S, 0.048 R
+#   .234994-.238126 running 3.132; .238126 S (waking .238122 spurious) .238151 in: 0.025 S
+#   .238151-.239742 running 1.591; .239742 S .239773 waking .239799 in: 0.031 S, 0.026 R
+#   .239799-.243891 running 4.092; .243891 R+ .244270 in: preempted 0.379; running 0.058
+# running 28.421, runnable 0.663, runnable_preempted 0.893, sleeping 4.882 (longest 4.117,
+# ended by CoreThread tid 20106), sum 34.859 ms; CPUs 5 and 6. Running most: the cause
+# names the thread, "thread UnityMain (tid 19845)", its longest section inside the frame
+# (eglSwapBuffersWithDamageKHR, .243677 to the frame's end .244328: 0.651 ms, longer than
+# dequeueBuffer's 0.546) and a class of running (busy or slow_cpu: cpu_frequency says 0.75
+# GHz on average, under half of the 2.84 GHz top: slow_cpu). Before: "unknown (a SurfaceView:
+# the app draws it from a thread of its own, not in a doFrame or DrawFrame)".
+WZ=$SAMPLES/systrace_html/Gracker-SystraceForBlog/wangzherongyao.html.zip
+if [ ! -f "$WZ" ] || ! command -v unzip > /dev/null; then
+	skip "H15: $WZ absent (or no unzip): the producer thread's derivation is not checked"
+else
+	mkdir -p "$jc/wz"
+	unzip -q -o "$WZ" -d "$jc/wz"
+	grep -vF '1643529.225914: tracing_mark_write: C|8158|SurfaceView - com.tencent.tmgp.sgame' \
+		"$jc/wz/wangzherongyao.html" > "$jc/wz/janky.html"
+	"$GFXSTAT" analyze -q --janky "$WZ" 2> /dev/null | sed 1d > "$jc/wz/none.csv"
+	[ ! -s "$jc/wz/none.csv" ] && pass || fail "H15: the game at 30 FPS has janky frames: $(head -c 300 "$jc/wz/none.csv")"
+	"$GFXSTAT" analyze -q --janky --format json "$jc/wz/janky.html" > "$jc/wz/j.json" 2> /dev/null
+	line=$(grep -F '"present_ns":1643529275353000,' "$jc/wz/j.json")
+	[ "$(grep -c '"present_ns":' "$jc/wz/j.json")" = 1 ] && pass ||
+		fail "H15: want one janky frame, got $(grep -c '"present_ns":' "$jc/wz/j.json")"
+	case $line in
+	*'"cause":"slow_cpu: thread UnityMain (tid 19845): queueBuffer to queueBuffer 34.9 ms (longest inside: eglSwapBuffersWithDamageKHR 0.7 ms); ran 28.4 ms on CPU 5,6 '*'"signature":"slow_cpu|producer|eglSwapBuffersWithDamageKHR > queueBuffer|"'*) pass ;;
+	*) fail "H15: the producer thread's cause: $(printf '%s' "$line" | head -c 700)" ;;
+	esac
+	rt=${line#*\"render_thread\":}
+	case $rt in
+	*'"tid":19845,"section":"queueBuffer to queueBuffer","longest_inside":"eglSwapBuffersWithDamageKHR > queueBuffer","work_start_ns":1643529209469000,"work_end_ns":1643529244328000,"states_ms":{"running":28.421,"runnable":0.663,"runnable_preempted":0.893,"sleeping":4.882,"uninterruptible":0.000,"unknown":0.000},"cpus":[5,6],'*) pass ;;
+	*) fail "H15: UnityMain's states over its frame: $(printf '%s' "$rt" | head -c 500)" ;;
+	esac
+	case $rt in
+	*'"woken_by":{"tid":20106,'*'"comm":"CoreThread","interrupt":false,"after_sleep_ms":4.117'*) pass ;;
+	*) fail "H15: what woke UnityMain: ${rt#*\"woken_by\"}" ;;
+	esac
+fi
