@@ -410,7 +410,8 @@ static void headline(struct report_run *r)
 	free(h->wfps);
 	h->nw = 0;
 	if ((h->wfps = malloc((b->nwindows ? b->nwindows : 1) * sizeof(*h->wfps)))) {
-		memcpy(h->wfps, b->window_fps, b->nwindows * sizeof(*h->wfps));
+		if (b->nwindows) /* no window: window_fps may be NULL, and memcpy's may not */
+			memcpy(h->wfps, b->window_fps, b->nwindows * sizeof(*h->wfps));
 		h->nw = b->nwindows;
 	}
 }

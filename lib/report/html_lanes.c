@@ -390,7 +390,7 @@ void gx_html_lanes_data(struct gfxstat_html *h, int64_t t0, struct gx_wr *w)
 		     L ? (unsigned long long)(L->shots_caller + L->shots_nolib) : 0ULL);
 	/* the page has one reason for the others: libpng's missing is added to the caller's */
 	if (L && L->shots_nolib) {
-		char why[160];
+		char why[256]; /* caller_why (under 96 bytes) and the libpng reason */
 
 		snprintf(why, sizeof(why), "%s%s%llu because thumbnails need libpng (%s)",
 			 L->caller_why, L->shots_caller ? "; " : "",
