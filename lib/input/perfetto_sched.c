@@ -652,30 +652,60 @@ static int emit(struct gx_psched *s, const struct ps_ev *e)
  * was empty when read, so its events come after what the others had then. An event
  * window_ns older than the newest goes out whatever the CPUs say.
  */
-static int drain_ref(struct gx_psched *s, int all)
+/* The CPUs heard from within the window, by the newest time each reached: the two earliest,
+ * so that each event's check in the drains is one compare (neither changes while they run). */
+struct window_lows {
+	int64_t m1, m2;
+	const struct ps_cpu *m1c; /* the CPU of m1 */
+};
+
+static void window_lows(const struct gx_psched *s, struct window_lows *w)
 {
-	/* the CPUs heard from within the window, by the newest time each reached: the two
-	 * earliest, so that each event's check below is one compare (neither changes here) */
-	int64_t lo, m1 = INT64_MAX, m2 = INT64_MAX;
-	const struct ps_cpu *m1c = NULL;
+	int64_t lo = s->newest - s->window_ns;
 	size_t i;
 
-	if (!s->held)
-		return s->rc; /* (newest is set once something was held) */
-	lo = s->newest - s->window_ns;
+	w->m1 = w->m2 = INT64_MAX;
+	w->m1c = NULL;
 	for (i = 0; i < s->nactive; i++) {
 		const struct ps_cpu *c = &s->cpus[s->active[i]];
 
 		if (c->hi < lo)
 			continue;
-		if (c->hi < m1) {
-			m2 = m1;
-			m1 = c->hi;
-			m1c = c;
-		} else if (c->hi < m2) {
-			m2 = c->hi;
+		if (c->hi < w->m1) {
+			w->m2 = w->m1;
+			w->m1 = c->hi;
+			w->m1c = c;
+		} else if (c->hi < w->m2) {
+			w->m2 = c->hi;
 		}
 	}
+}
+
+/* May @h, the earliest event held (of CPU @c), go out now? Past max_held it must (counted as
+ * forced); at the end (@all) it may; else only once it is older than the window, or no CPU
+ * can still bring something earlier: until every CPU was read once, one not yet seen may hold
+ * older events; another CPU heard from in the window that has not reached h's time may too. */
+static inline int may_go(struct gx_psched *s, const struct ps_cpu *c, const struct ps_ev *h,
+			 int all, const struct window_lows *w)
+{
+	if (all)
+		return 1;
+	if (s->held > s->max_held) {
+		s->sum.forced++;
+		return 1;
+	}
+	return h->ts <= s->newest - s->window_ns ||
+	       (s->cycled && (c == w->m1c ? w->m2 : w->m1) >= h->ts);
+}
+
+static int drain_ref(struct gx_psched *s, int all)
+{
+	struct window_lows w;
+	size_t i;
+
+	if (!s->held)
+		return s->rc; /* (newest is set once something was held) */
+	window_lows(s, &w);
 	while (s->held && !s->rc) {
 		struct ps_cpu *best = NULL, *c;
 		const struct ps_ev *h, *next = NULL; /* next: the earliest head of the others */
@@ -702,21 +732,11 @@ static int drain_ref(struct gx_psched *s, int all)
 		 * (a CPU's events come in runs: a bundle holds many) */
 		for (;;) {
 			h = &best->q[best->head];
-			if (!all && s->held > s->max_held) {
-				s->sum.forced++;
-			} else if (!all && h->ts > s->newest - s->window_ns) {
-				/* until every CPU was read once, one not yet seen may hold older
-				 * events */
-				if (!s->cycled)
-					return 0;
-				/* another CPU heard from in the window that has not reached h's
-				 * time may still bring something earlier */
-				if ((best == m1c ? m2 : m1) < h->ts)
-					return 0;
-			}
+			if (!may_go(s, best, h, all, &w))
+				return 0;
 			emit(s, h);
 			if (h->buf)
-				arena_put(s, best->q[best->head].buf);
+				arena_put(s, h->buf);
 			best->head++;
 			s->held--;
 			if (best->head == best->n) {
@@ -810,28 +830,13 @@ static void heap_fix(struct gx_psched *s, struct ps_cpu *c)
  */
 static int drain(struct gx_psched *s, int all)
 {
-	int64_t lo, m1 = INT64_MAX, m2 = INT64_MAX;
-	const struct ps_cpu *m1c = NULL;
-	size_t i;
+	struct window_lows w;
 
 	if (s->ref_merge)
 		return drain_ref(s, all);
 	if (!s->held)
 		return s->rc;
-	lo = s->newest - s->window_ns;
-	for (i = 0; i < s->nactive; i++) {
-		const struct ps_cpu *c = &s->cpus[s->active[i]];
-
-		if (c->hi < lo)
-			continue;
-		if (c->hi < m1) {
-			m2 = m1;
-			m1 = c->hi;
-			m1c = c;
-		} else if (c->hi < m2) {
-			m2 = c->hi;
-		}
-	}
+	window_lows(s, &w);
 	while (s->nheap && !s->rc) {
 		struct ps_hent *top = &s->heap[0];
 		struct ps_cpu *best = &s->cpus[top->cpu];
@@ -846,13 +851,9 @@ static int drain(struct gx_psched *s, int all)
 		}
 		for (;;) {
 			h = &best->q[best->head];
-			if (!all && s->held > s->max_held) {
-				s->sum.forced++;
-			} else if (!all && h->ts > s->newest - s->window_ns) {
-				if (!s->cycled || (best == m1c ? m2 : m1) < h->ts) {
-					stop = 1;
-					break;
-				}
+			if (!may_go(s, best, h, all, &w)) {
+				stop = 1;
+				break;
 			}
 			emit(s, h);
 			if (h->buf)
