@@ -658,7 +658,8 @@ enum gfxstat_parse_res gfxstat_ftrace_line_parse(const char *s, size_t n,
 						 struct gfxstat_ftrace_line *out)
 {
 	struct gx_ftrace_lazy lz;
-	enum gfxstat_parse_res r = gx_ftrace_line_head(s, n, out, &lz);
+	struct gx_sec_cache sc = { 0, 0 };
+	enum gfxstat_parse_res r = gx_ftrace_line_head(s, n, out, &lz, &sc);
 
 	if (r == GFXSTAT_PARSE_OK)
 		gx_ftrace_line_fields(&lz, out);

@@ -19,8 +19,10 @@
 
 #ifdef __GNUC__
 #define GX_ALWAYS_INLINE __attribute__((always_inline))
+#define GX_NOINLINE __attribute__((noinline))
 #else
 #define GX_ALWAYS_INLINE
+#define GX_NOINLINE
 #endif
 
 /* What gx_ftrace_line_fields() still has to convert: the pid, tgid and cpu digits, as the
@@ -29,6 +31,14 @@ struct gx_ftrace_lazy {
 	uint64_t pid_w, tgid_w, cpu_w;
 	unsigned char pid_k, tgid_k, cpu_k;
 	unsigned char done; /* the fields are set already */
+};
+
+/* The seconds of the line before, for gx_ftrace_line_kernel(): consecutive lines are mostly
+ * in the same second, and then only the fraction is converted. Zero: none (the 8 bytes of a
+ * timestamp start with a digit). */
+struct gx_sec_cache {
+	uint64_t w;     /* the 8 bytes of the timestamp's text ("1499898." and on) */
+	int64_t sec_ns; /* their seconds, in nanoseconds */
 };
 
 /* gx_ftrace_line_head() without its first try, gx_ftrace_line_kernel() (ftrace_line.c) */
@@ -85,8 +95,10 @@ static inline unsigned gx_stops16(const char *p, const char *end)
  * timestamp digits; an event name of at most 31 bytes) and sets what they set; -1: not this
  * layout, the general paths decide (the unit test holds all of them to the byte loops).
  */
-static inline int gx_ftrace_line_kernel(const char *s, size_t n, struct gfxstat_ftrace_line *out,
-					struct gx_ftrace_lazy *lz)
+static inline GX_ALWAYS_INLINE int gx_ftrace_line_kernel(const char *s, size_t n,
+							struct gfxstat_ftrace_line *out,
+							struct gx_ftrace_lazy *lz,
+							struct gx_sec_cache *sc)
 {
 	/* columns 16-31: '-' at 16, '(' at 23, ") [" at 29-31; or without the tgid (its
 	 * option off), '-' at 16, " [" at 22-23, "] " at 27-28 */
@@ -165,8 +177,12 @@ static inline int gx_ftrace_line_kernel(const char *s, size_t n, struct gfxstat_
 	tj = (unsigned)__builtin_ctz(m);
 	if (!tj || tj > 7 || x[tk + 1 + tj] != ':')
 		return -1;
-	out->ts_ns = (int64_t)gx_digits8(gx_load8(x), tk) * GFXSTAT_NSEC_PER_SEC +
-		     (int64_t)gx_digits8(gx_load8(x + tk + 1), tj) * gx_pow10_ns[tj];
+	/* the same 8 bytes as the line before's: the same digits before the same '.' */
+	if (gx_load8(x) != sc->w) {
+		sc->w = gx_load8(x);
+		sc->sec_ns = (int64_t)gx_digits8(sc->w, tk) * GFXSTAT_NSEC_PER_SEC;
+	}
+	out->ts_ns = sc->sec_ns + (int64_t)gx_digits8(gx_load8(x + tk + 1), tj) * gx_pow10_ns[tj];
 	out->ts_text.p = x;
 	out->ts_text.n = tk + 1 + tj;
 	/* one blank (ev + 1 <= s + 61 is in the line), then "<event>:" within 32 bytes */
@@ -198,16 +214,19 @@ static inline int gx_ftrace_line_kernel(const char *s, size_t n, struct gfxstat_
 /**
  * gx_ftrace_line_head() - gfxstat_ftrace_line_parse() without the task, pid, tgid and cpu
  * @lz: what gx_ftrace_line_fields() needs to set them, on GFXSTAT_PARSE_OK
+ * @sc: the seconds of the line before, kept between the lines of a stream (zeroed first)
  *
  * Return: as gfxstat_ftrace_line_parse(); the same checks are made.
  */
-static inline enum gfxstat_parse_res gx_ftrace_line_head(const char *s, size_t n,
-							 struct gfxstat_ftrace_line *out,
-							 struct gx_ftrace_lazy *lz)
+static inline GX_ALWAYS_INLINE enum gfxstat_parse_res
+gx_ftrace_line_head(const char *s, size_t n, struct gfxstat_ftrace_line *out,
+		    struct gx_ftrace_lazy *lz, struct gx_sec_cache *sc)
 {
 #ifdef GX_KERNEL_LINE
-	if (GX_LIKELY(gx_ftrace_line_kernel(s, n, out, lz) == 0))
+	if (GX_LIKELY(gx_ftrace_line_kernel(s, n, out, lz, sc) == 0))
 		return GFXSTAT_PARSE_OK;
+#else
+	(void)sc;
 #endif
 	return gx_ftrace_line_head_any(s, n, out, lz);
 }

@@ -24,6 +24,7 @@ struct gfxstat_trace_parser {
 	gfxstat_counter_fn counter_fn; /* NULL: GPU/thermal events dropped (counter_line.c) */
 	void *counter_user;
 	int64_t last_ts;
+	struct gx_sec_cache sec; /* the seconds of the line before (calloc: none) */
 	struct gfxstat_stats stats;
 };
 
@@ -34,18 +35,13 @@ static int is_marker_event(struct gfxstat_str ev)
 	       (ev.n == 1 && ev.p[0] == '0');
 }
 
-/* A scheduler event, for thread states: read only when someone asked for them. */
-static int on_sched(struct gfxstat_trace_parser *p, struct gfxstat_ftrace_line *ev,
-		    struct gx_ftrace_lazy *lz)
+/* A scheduler event of a kind asked for (out of line: the lines that take it are the fewer,
+ * and the feed loop keeps its registers for the rest). */
+static GX_NOINLINE int read_sched(struct gfxstat_trace_parser *p, struct gfxstat_ftrace_line *ev,
+				  struct gx_ftrace_lazy *lz, enum gfxstat_sched_kind kind)
 {
 	struct gfxstat_sched_event se;
-	enum gfxstat_sched_kind kind = gx_sched_kind_fast(ev->event);
 
-	if (!(p->sched_kinds & GFXSTAT_SCHED_BIT(kind)))
-		/* not a scheduler event (NONE is never set), or not asked for */
-		return kind == GFXSTAT_SCHED_NONE && p->counter_fn
-			       ? gx_counter_line_feed(ev, p->counter_fn, p->counter_user, &p->stats)
-			       : 0;
 	gx_ftrace_line_fields(lz, ev);
 	switch (gx_sched_line_parse_kind(ev, kind, &se)) {
 	case GFXSTAT_PARSE_OK:
@@ -59,14 +55,32 @@ static int on_sched(struct gfxstat_trace_parser *p, struct gfxstat_ftrace_line *
 	}
 }
 
-static int on_line(void *user, const char *s, size_t n)
+/* An event no marker: a scheduler event for thread states, read only when someone asked for
+ * its kind, or a counter. */
+static inline GX_ALWAYS_INLINE int on_sched(struct gfxstat_trace_parser *p,
+					    struct gfxstat_ftrace_line *ev,
+					    struct gx_ftrace_lazy *lz)
+{
+	enum gfxstat_sched_kind kind = gx_sched_kind_fast(ev->event);
+
+	if (!(p->sched_kinds & GFXSTAT_SCHED_BIT(kind)))
+		/* not a scheduler event (NONE is never set), or not asked for */
+		return kind == GFXSTAT_SCHED_NONE && p->counter_fn
+			       ? gx_counter_line_feed(ev, p->counter_fn, p->counter_user, &p->stats)
+			       : 0;
+	return read_sched(p, ev, lz, kind);
+}
+
+/* inline in the feed loop (gfxstat_trace_parser_feed(), flattened): a call per line, with
+ * its frame, costs as much as a sixth of the line's parse */
+static inline int on_line(void *user, const char *s, size_t n)
 {
 	struct gfxstat_trace_parser *p = user;
 	struct gfxstat_ftrace_line ev;
 	struct gx_ftrace_lazy lz;
 	struct gfxstat_marker m;
 
-	switch (gx_ftrace_line_head(s, n, &ev, &lz)) {
+	switch (gx_ftrace_line_head(s, n, &ev, &lz, &p->sec)) {
 	case GFXSTAT_PARSE_OK:
 		break;
 	case GFXSTAT_PARSE_UNSUPPORTED:
@@ -150,6 +164,9 @@ void gfxstat_trace_parser_free(struct gfxstat_trace_parser *p)
 	free(p);
 }
 
+#ifdef __GNUC__
+__attribute__((flatten)) /* the feed loop, on_line() and the header parse in one body */
+#endif
 int gfxstat_trace_parser_feed(struct gfxstat_trace_parser *p, const void *buf, size_t n)
 {
 	/* on_line() called directly (line_local.h): it runs for every line */

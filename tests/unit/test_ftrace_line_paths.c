@@ -208,6 +208,11 @@ static unsigned rnd(unsigned n)
 
 static int bad_shown;
 
+/* the seconds cache of the kernel-column path, kept from line to line as the text parser
+ * keeps it: a line whose first 8 timestamp bytes match the line before's takes its seconds
+ * from there, and must still parse as the reference does */
+static struct gx_sec_cache sec_cache;
+
 /* One line through every path; @buf holds it with room around (the fast paths read 8 and 16
  * bytes at a time, within the line only). */
 static void one(const char *line, size_t n)
@@ -229,7 +234,7 @@ static void one(const char *line, size_t n)
 	ra = ref_parse(copy, n, &a);
 	rb = gfxstat_ftrace_line_parse(copy, n, &b);
 	rc = gx_ftrace_line_parse_loops(copy, n, &c);
-	rd = gx_ftrace_line_head(copy, n, &d, &lz);
+	rd = gx_ftrace_line_head(copy, n, &d, &lz, &sec_cache);
 	if (rd == GFXSTAT_PARSE_OK)
 		gx_ftrace_line_fields(&lz, &d);
 	if (!same(ra, &a, rb, &b) || !same(ra, &a, rc, &c) || !same(ra, &a, rd, &d)) {
