@@ -5,6 +5,28 @@
  */
 #include "../gx_local.h"
 
+/*
+ * Eight ASCII digits at @p as their value, or -1 when one is not a digit: the word-at-a-time
+ * conversion (pairs, then quads, then the eight), the first digit put in the low byte whatever
+ * the machine's byte order.
+ */
+static int64_t digits8(const unsigned char *p)
+{
+	uint64_t w = 0, lo = 0x3030303030303030ULL;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		w = w << 8 | p[i];
+	/* every byte 0x30..0x39: high nibble 3, and adding 6 does not carry out of the nibble */
+	if ((w & 0xf0f0f0f0f0f0f0f0ULL) != lo ||
+	    ((w + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL) != lo)
+		return -1;
+	w -= lo;
+	w = (w * 10 + (w >> 8)) & 0x00ff00ff00ff00ffULL;
+	w = (w * 100 + (w >> 16)) & 0x0000ffff0000ffffULL;
+	return (int64_t)((w * 10000 + (w >> 32)) & 0xffffffffULL);
+}
+
 /* Signed decimal int64; the whole slice must be the number. */
 static int parse_i64(const char *p, size_t n, int64_t *out)
 {
@@ -18,6 +40,25 @@ static int parse_i64(const char *p, size_t n, int64_t *out)
 	}
 	if (i == n)
 		return -1;
+	if (n - i <= 18) {
+		/* at most 18 digits cannot overflow: no check per digit */
+		for (; n - i >= 8; i += 8) {
+			int64_t d = digits8((const unsigned char *)p + i);
+
+			if (d < 0)
+				return -1;
+			v = v * 100000000 + (uint64_t)d;
+		}
+		for (; i < n; i++) {
+			unsigned d = (unsigned)(unsigned char)p[i] - '0';
+
+			if (d > 9)
+				return -1;
+			v = v * 10 + d;
+		}
+		*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+		return 0;
+	}
 	for (; i < n; i++) {
 		if (!gx_isdigit(p[i]) || v > (UINT64_MAX - 9) / 10)
 			return -1;
@@ -27,6 +68,27 @@ static int parse_i64(const char *p, size_t n, int64_t *out)
 		return -1;
 	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
 	return 0;
+}
+
+/*
+ * The pid of "K|<pid>|" or "E|<pid>" at @p: plain digits up to a '|' (or @end), as almost every
+ * marker has them; the bar's position in *@bar. -1 for anything else (a sign, too many digits),
+ * which the general rule then judges.
+ */
+static inline int64_t quick_pid(const char *p, const char *end, const char **bar)
+{
+	const char *q = p, *lim = end - p > 10 ? p + 10 : end;
+	uint64_t v = 0;
+	unsigned d;
+
+	while (q < lim && (d = (unsigned)(unsigned char)*q - '0') <= 9) {
+		v = v * 10 + d;
+		q++;
+	}
+	if (q == p || (q < end && *q != '|') || v > INT32_MAX)
+		return -1;
+	*bar = q;
+	return (int64_t)v;
 }
 
 static const char *find_bar(const char *p, const char *end)
@@ -41,6 +103,17 @@ static const char *last_bar(const char *p, const char *end)
 	while (end > p && end[-1] != '|')
 		end--;
 	return end > p ? end - 1 : NULL;
+}
+
+/* one of "BCSFINGH" (not memchr: a call per marker) */
+static int is_kind(char k)
+{
+	switch (k) {
+	case 'B': case 'C': case 'S': case 'F': case 'I': case 'N': case 'G': case 'H':
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 static void set(struct gfxstat_str *s, const char *b, const char *e)
@@ -71,15 +144,21 @@ enum gfxstat_parse_res gfxstat_atrace_marker_parse(const char *s, size_t n,
 	if (k == 'E' && (n == 1 || s[1] == '|')) {
 		/* "E", "E|pid", "E|pid|anything": the pid is optional (Flutter writes "E") */
 		if (n > 2) {
-			const char *e = find_bar(s + 2, end);
+			const char *e;
 
-			if (!parse_i64(s + 2, (size_t)(e - s - 2), &pid) && pid >= 0 &&
-			    pid <= INT32_MAX)
+			pid = quick_pid(s + 2, end, &e);
+			if (pid >= 0) {
 				out->pid = (int32_t)pid;
+			} else {
+				e = find_bar(s + 2, end);
+				if (!parse_i64(s + 2, (size_t)(e - s - 2), &pid) && pid >= 0 &&
+				    pid <= INT32_MAX)
+					out->pid = (int32_t)pid;
+			}
 		}
 		return GFXSTAT_PARSE_OK;
 	}
-	if (n < 2 || s[1] != '|' || !memchr("BCSFINGH", k, 8)) {
+	if (n < 2 || s[1] != '|' || !is_kind(k)) {
 		static const char clock_sync[] = "trace_event_clock_sync:";
 
 		if (n >= sizeof(clock_sync) - 1 &&
@@ -91,9 +170,15 @@ enum gfxstat_parse_res gfxstat_atrace_marker_parse(const char *s, size_t n,
 	/* the pid: "K|<digits>|" */
 	p = s + 2;
 	{
-		const char *e = find_bar(p, end);
+		const char *e;
 
-		if (e == end || parse_i64(p, (size_t)(e - p), &pid) || pid < 0 || pid > INT32_MAX)
+		pid = quick_pid(p, end, &e);
+		if (pid < 0) {
+			e = find_bar(p, end);
+			if (parse_i64(p, (size_t)(e - p), &pid) || pid < 0 || pid > INT32_MAX)
+				return GFXSTAT_PARSE_FAIL;
+		}
+		if (e == end)
 			return GFXSTAT_PARSE_FAIL;
 		out->pid = (int32_t)pid;
 		p = e + 1;

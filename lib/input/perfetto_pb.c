@@ -632,6 +632,11 @@ static int declare(struct gfxstat_perfetto *p, int64_t ts, const struct gfxstat_
 	struct gfxstat_str id;
 	unsigned d, k;
 
+	/* most counters are none of these: "PowerMode", "VSP-setPeriod", "VSR-setPeriod",
+	 * "VSR-startPeriodTransition", "VSR-onDisplayModeChanged" (the fifth byte 's' or 'o') */
+	if (m->name.n < 9 || (m->name.p[0] != 'P' &&
+			      (m->name.p[0] != 'V' || (m->name.p[4] != 's' && m->name.p[4] != 'o'))))
+		return 0;
 	if (counter_named(m->name, "PowerMode", &id) && id.n && id.n < sizeof(p->disp[0].id)) {
 		for (d = 0; d < p->ndisp; d++)
 			if (strlen(p->disp[d].id) == id.n && !memcmp(p->disp[d].id, id.p, id.n))
@@ -712,23 +717,28 @@ static size_t ts_text_cached(struct gfxstat_perfetto *p, char *b, size_t cap, in
 				 "31323334353637383940414243444546474849505152535455565758596061"
 				 "62636465666768697071727374757677787980818283848586878889909192"
 				 "93949596979899";
-	int64_t sec, us;
+	int64_t sec, us, hi, mid;
 	size_t n;
 
 	if (t < 0 || cap < 28)
 		return ts_text(b, cap, t);
+	/* each quotient once, the remainders by multiplying back (no second division) */
 	sec = t / GFXSTAT_NSEC_PER_SEC;
-	us = t % GFXSTAT_NSEC_PER_SEC / GFXSTAT_NSEC_PER_USEC;
+	us = (t - sec * GFXSTAT_NSEC_PER_SEC) / GFXSTAT_NSEC_PER_USEC;
 	if (!p->ts_sec_n || sec != p->ts_sec) {
 		p->ts_sec = sec;
 		p->ts_sec_n = ts_text(p->ts_sec_text, sizeof(p->ts_sec_text),
 				      sec * GFXSTAT_NSEC_PER_SEC) - 6;
 	}
 	n = p->ts_sec_n;
-	memcpy(b, p->ts_sec_text, n); /* "<sec>." */
-	memcpy(b + n, d2 + 2 * (us / 10000), 2);
-	memcpy(b + n + 2, d2 + 2 * (us / 100 % 100), 2);
-	memcpy(b + n + 4, d2 + 2 * (us % 100), 2);
+	/* "<sec>.": at most 11 bytes (INT64_MAX ns is 9223372036 s); a fixed copy is no call */
+	memcpy(b, p->ts_sec_text, 16);
+	hi = us / 10000;
+	us -= hi * 10000;
+	mid = us / 100;
+	memcpy(b + n, d2 + 2 * hi, 2);
+	memcpy(b + n + 2, d2 + 2 * mid, 2);
+	memcpy(b + n + 4, d2 + 2 * (us - mid * 100), 2);
 	return n + 6;
 }
 
@@ -739,7 +749,6 @@ static int stream_marker(void *user, int64_t t, int32_t pid, int32_t cpu, const 
 {
 	struct gfxstat_perfetto *p = user;
 	struct gfxstat_ftrace_line ev;
-	struct gfxstat_marker m = *mk;
 	char ts[32];
 	int rc;
 
@@ -756,12 +765,12 @@ static int stream_marker(void *user, int64_t t, int32_t pid, int32_t cpu, const 
 	ev.event.n = 5;
 	ev.payload.p = len ? payload : "";
 	ev.payload.n = len;
-	if (m.kind == GFXSTAT_MARKER_COUNTER) {
-		rc = declare(p, t, &m);
+	if (mk->kind == GFXSTAT_MARKER_COUNTER) {
+		rc = declare(p, t, mk);
 		if (rc)
 			return rc;
 	}
-	if (p->sink.marker && p->sink.marker(p->sink.user, &ev, &m))
+	if (p->sink.marker && p->sink.marker(p->sink.user, &ev, mk))
 		return GFXSTAT_E_ABORTED;
 	return 0;
 }

@@ -152,6 +152,12 @@ struct gfxstat_causes {
 	int qb_level;   /* that queueBuffer's depth */
 	/* id -> index maps (key: the 4 bytes of the id): lookups stay O(1) with many threads */
 	struct gx_strmap thread_ix, proc_ix, qproc_ix;
+	/* recent thread_of() answers by the tid's low bits (index + 1; 0 = none): every B and E
+	 * asks, mostly of the few threads that are busy */
+	struct {
+		int32_t tid;
+		uint32_t ix;
+	} tcache[64];
 	struct gfxstat_thread_states *ts; /* times each work's thread, when set */
 	/* the names the recording gives processes ("p:" PROCESS DUMP) and threads ("c:" their
 	 * task names), to find the process of a layer whose producer SurfaceFlinger's markers do
@@ -307,11 +313,18 @@ static int grow(void **p, size_t *cap, size_t n, size_t size, size_t first)
 /* Threads and processes are indexed by id (traces may hold tens of thousands of threads). */
 static struct thread *thread_of(struct gfxstat_causes *c, int32_t tid, int32_t pid)
 {
-	long i = gx_strmap_find(&c->thread_ix, (const char *)&tid, sizeof(tid));
+	unsigned h = (uint32_t)tid % 64;
+	long i;
 	int created;
 
-	if (i >= 0)
+	if (c->tcache[h].ix && c->tcache[h].tid == tid)
+		return &c->threads[c->tcache[h].ix - 1];
+	i = gx_strmap_find(&c->thread_ix, (const char *)&tid, sizeof(tid));
+	if (i >= 0) {
+		c->tcache[h].tid = tid;
+		c->tcache[h].ix = (uint32_t)i + 1;
 		return &c->threads[i];
+	}
 	if (c->nthreads >= MAX_THREADS ||
 	    grow((void **)&c->threads, &c->cap_threads, c->nthreads, sizeof(*c->threads), 64))
 		return NULL;
@@ -480,8 +493,19 @@ static int64_t name_token(const char *name)
 
 static int is_input(const char *name)
 {
-	return strcmp(name, "input") == 0 || strncmp(name, "deliverInputEvent", 17) == 0 ||
-	       strncmp(name, "RV Scroll", 9) == 0 || strncmp(name, "ListView scroll", 15) == 0;
+	/* asked of every section that ends inside another: the first byte rules most out */
+	switch (name[0]) {
+	case 'i':
+		return strcmp(name, "input") == 0;
+	case 'd':
+		return strncmp(name, "deliverInputEvent", 17) == 0;
+	case 'R':
+		return strncmp(name, "RV Scroll", 9) == 0;
+	case 'L':
+		return strncmp(name, "ListView scroll", 15) == 0;
+	default:
+		return 0;
+	}
 }
 
 static int work_kind(const char *name)
@@ -776,7 +800,7 @@ int gfxstat_causes_marker(void *p, const struct gfxstat_ftrace_line *ev,
 			}
 			/* an app's queueBuffer; not SF's binder thread serving it (its own
 			 * "queueBuffer" section, while the app's is still open) */
-			if (strncmp(s->name, "queueBuffer", 11) == 0) {
+			if (s->name[0] == 'q' && strncmp(s->name, "queueBuffer", 11) == 0) {
 				s->producer = is_producer(c, t);
 				if (!queue_open(c, t->pid)) {
 					c->qb = (size_t)(t - c->threads) + 1;

@@ -132,6 +132,11 @@ struct gfxstat_sf_frames {
 	struct gx_strmap comms; /* main-thread comm -> pid, to find a layer's app process */
 	int32_t *comm_pid;
 	size_t cap_comms;
+	/* the (pid, comm) note_comm() set last: a thread's markers come in runs, each would ask
+	 * the map again for the same answer */
+	int32_t last_comm_pid;
+	unsigned char last_comm_n; /* 0: none */
+	char last_comm[32];
 	struct refresh pending;
 	struct refresh await[AWAIT_MAX];
 	unsigned await_head, await_n;
@@ -721,7 +726,8 @@ static int starts(struct gfxstat_str s, const char *lit)
 {
 	size_t n = strlen(lit);
 
-	return s.n >= n && memcmp(s.p, lit, n) == 0;
+	/* the first byte before a call: most names asked about are not the one */
+	return s.n >= n && (!n || (s.p[0] == lit[0] && memcmp(s.p, lit, n) == 0));
 }
 
 /*
@@ -731,18 +737,27 @@ static int starts(struct gfxstat_str s, const char *lit)
  */
 static int non_layer(struct gfxstat_str s)
 {
-	static const char *const prefixes[] = {
-		"VSYNC", "HW_VSYNC", "VSP-", "Vsync", "ZERO_PHASE", "TX - ", "QueuedBuffer - ",
-		"PendingRelease", "Prev", "FramebufferSurface", "Total Buffer Size",
-		"LumaSamplingStep", "hasClientComposition", "FrameMissed", "HwcFrameMissed",
-		"GpuFrameMissed", "Heap size", "GPU completion", "Expected", "RenderRate",
-		"Transaction", "TexturePoolSize", "TouchState", "ExpiredIdleTimer", "iq", "aq:",
-		"wq:", "oq:", "PowerMode", "VSR-",
+#define PFX(lit) { lit, sizeof(lit) - 1 }
+	/* with their lengths: this is asked of every counter name SurfaceFlinger writes */
+	static const struct {
+		const char *p;
+		size_t n;
+	} prefixes[] = {
+		PFX("VSYNC"), PFX("HW_VSYNC"), PFX("VSP-"), PFX("Vsync"), PFX("ZERO_PHASE"),
+		PFX("TX - "), PFX("QueuedBuffer - "), PFX("PendingRelease"), PFX("Prev"),
+		PFX("FramebufferSurface"), PFX("Total Buffer Size"), PFX("LumaSamplingStep"),
+		PFX("hasClientComposition"), PFX("FrameMissed"), PFX("HwcFrameMissed"),
+		PFX("GpuFrameMissed"), PFX("Heap size"), PFX("GPU completion"), PFX("Expected"),
+		PFX("RenderRate"), PFX("Transaction"), PFX("TexturePoolSize"), PFX("TouchState"),
+		PFX("ExpiredIdleTimer"), PFX("iq"), PFX("aq:"), PFX("wq:"), PFX("oq:"),
+		PFX("PowerMode"), PFX("VSR-"),
 	};
+#undef PFX
 	size_t i;
 
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (starts(s, prefixes[i]))
+	for (i = 0; s.n && i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (s.n >= prefixes[i].n && s.p[0] == prefixes[i].p[0] &&
+		    memcmp(s.p, prefixes[i].p, prefixes[i].n) == 0)
 			return 1;
 	return s.n > 8 && memcmp(s.p + s.n - 8, "Negative", 8) == 0;
 }
@@ -919,6 +934,9 @@ static void vsync_id_of(struct gfxstat_sf_frames *sf, const char *p, size_t n)
 
 static int is_composition(struct gfxstat_sf_frames *sf, struct gfxstat_str s)
 {
+	/* asked of every section SurfaceFlinger begins: the first byte rules most out */
+	if (!s.n || (s.p[0] != 'h' && s.p[0] != 'o' && s.p[0] != 'c'))
+		return 0;
 	if (gx_str_eq(s, "handleMessageRefresh")) {
 		sf->sum.markers_seen |= GFXSTAT_SF_SEEN_HANDLE_MESSAGE_REFRESH;
 		return 1;
@@ -950,6 +968,8 @@ static int is_present(struct gfxstat_sf_frames *sf, struct gfxstat_str s,
 {
 	out->p = s.p;
 	out->n = 0;
+	if (!s.n || s.p[0] != 'p') /* (asked of every section SurfaceFlinger begins) */
+		return 0;
 	if (gx_str_eq(s, "postFramebuffer")) {
 		sf->sum.markers_seen |= GFXSTAT_SF_SEEN_POSTFRAMEBUFFER;
 		return 1;
@@ -1147,6 +1167,9 @@ static int declared_period(struct gfxstat_str s, struct gfxstat_str *id)
 	};
 	size_t i, k;
 
+	/* most counters are none of these: the shortest is 13 bytes, the fifth 's' or 'o' */
+	if (s.n < 13 || s.p[0] != 'V' || (s.p[4] != 's' && s.p[4] != 'o'))
+		return 0;
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		k = strlen(names[i]);
 		if (s.n < k || memcmp(s.p, names[i], k) != 0 || (s.n > k && s.p[k] != ' '))
@@ -1186,10 +1209,19 @@ static void note_comm(struct gfxstat_sf_frames *sf, const struct gfxstat_ftrace_
 	/* the main thread of a process: its tid is the process id */
 	if (ev->pid != m->pid || ev->task.n == 0 || ev->task.p[0] == '<')
 		return;
+	if (sf->last_comm_n && sf->last_comm_pid == m->pid && ev->task.n == sf->last_comm_n &&
+	    memcmp(ev->task.p, sf->last_comm, ev->task.n) == 0)
+		return; /* comm_pid[] of this comm is this pid already */
 	i = gx_strmap_add(&sf->comms, ev->task.p, ev->task.n, NULL);
 	if (i < 0 || ensure((void **)&sf->comm_pid, &sf->cap_comms, (size_t)i, sizeof(int32_t)))
 		return;
 	sf->comm_pid[i] = m->pid;
+	sf->last_comm_n = 0;
+	if (ev->task.n < sizeof(sf->last_comm)) {
+		memcpy(sf->last_comm, ev->task.p, ev->task.n);
+		sf->last_comm_n = (unsigned char)ev->task.n;
+		sf->last_comm_pid = m->pid;
+	}
 }
 
 /*

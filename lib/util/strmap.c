@@ -4,6 +4,66 @@
 
 #include "../gx_local.h"
 
+static uint64_t load64(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, 8);
+	return w;
+}
+
+static uint64_t load32(const char *p)
+{
+	uint32_t w;
+
+	memcpy(&w, p, 4);
+	return w;
+}
+
+/*
+ * The slots' hash: eight bytes at a time, a short tail as two overlapping loads (a marker's tid
+ * or a layer name is looked up for every event), mixed once at the end since the slot is its
+ * low bits. Only where a key sits depends on it: indexes stay in insertion order whatever the
+ * hash, so byte order does not matter.
+ */
+static uint64_t key_hash(const char *p, size_t n)
+{
+	const uint64_t k = 0x9e3779b97f4a7c15ULL;
+	uint64_t h = (uint64_t)n * k, w;
+	size_t r = n;
+
+	for (; r >= 8; p += 8, r -= 8)
+		h = ((h ^ load64(p)) * k) ^ (h >> 29);
+	if (r) {
+		if (n >= 8) /* the last 8 bytes, overlapping the words before */
+			w = load64(p + r - 8);
+		else if (r >= 4)
+			w = load32(p) | load32(p + r - 4) << 32;
+		else
+			w = (uint64_t)(unsigned char)p[0] | (uint64_t)(unsigned char)p[r / 2] << 8 |
+			    (uint64_t)(unsigned char)p[r - 1] << 16;
+		h = (h ^ w) * k;
+	}
+	h ^= h >> 32;
+	h *= 0xd6e8feb86659fd93ULL;
+	return h ^ (h >> 32);
+}
+
+/* @a and @b of @n bytes are equal: short keys without a call */
+static int same(const char *a, const char *b, size_t n)
+{
+	if (n > 16)
+		return memcmp(a, b, n) == 0;
+	if (n >= 8)
+		return load64(a) == load64(b) && load64(a + n - 8) == load64(b + n - 8);
+	if (n >= 4)
+		return load32(a) == load32(b) && load32(a + n - 4) == load32(b + n - 4);
+	while (n--)
+		if (*a++ != *b++)
+			return 0;
+	return 1;
+}
+
 int gx_strmap_init(struct gx_strmap *m, size_t max_keys)
 {
 	memset(m, 0, sizeof(*m));
@@ -44,26 +104,35 @@ static int grow(struct gx_strmap *m)
 	return 0;
 }
 
-long gx_strmap_find(const struct gx_strmap *m, const char *p, size_t n)
+/* The index of @p (hash @h), or -1 with *@slot the empty slot that ends its probe. */
+static long lookup(const struct gx_strmap *m, const char *p, size_t n, uint64_t h, size_t *slot)
 {
-	uint64_t h = gx_hash(p, n);
 	size_t j = h & (m->nslots - 1);
 
 	while (m->slots[j]) {
 		const struct gx_strmap_key *k = &m->keys[m->slots[j] - 1];
 
-		if (k->hash == h && k->n == n && memcmp(k->p, p, n) == 0)
+		if (k->hash == h && k->n == n && same(k->p, p, n))
 			return (long)m->slots[j] - 1;
 		j = (j + 1) & (m->nslots - 1);
 	}
+	*slot = j;
 	return -1;
+}
+
+long gx_strmap_find(const struct gx_strmap *m, const char *p, size_t n)
+{
+	size_t j;
+
+	return lookup(m, p, n, key_hash(p, n), &j);
 }
 
 long gx_strmap_add(struct gx_strmap *m, const char *p, size_t n, int *created)
 {
-	long i = gx_strmap_find(m, p, n);
-	struct gx_strmap_key *k;
+	uint64_t h = key_hash(p, n);
 	size_t j;
+	long i = lookup(m, p, n, h, &j);
+	struct gx_strmap_key *k;
 
 	if (created)
 		*created = 0;
@@ -87,10 +156,7 @@ long gx_strmap_add(struct gx_strmap *m, const char *p, size_t n, int *created)
 	memcpy(k->p, p, n);
 	k->p[n] = 0;
 	k->n = n;
-	k->hash = gx_hash(p, n);
-	j = k->hash & (m->nslots - 1);
-	while (m->slots[j])
-		j = (j + 1) & (m->nslots - 1);
+	k->hash = h;
 	m->slots[j] = (uint32_t)(++m->n);
 	if (m->n * 2 > m->nslots && grow(m)) {
 		/* the key is in; a failed grow only leaves the table fuller */

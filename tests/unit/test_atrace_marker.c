@@ -114,8 +114,102 @@ TEST(malformed)
 		 GFXSTAT_PARSE_UNSUPPORTED);
 }
 
+/*
+ * The per-digit rule the word-at-a-time parse must agree with: a signed decimal int64, the
+ * whole slice the number (the parser's code before the fast paths).
+ */
+static int ref_i64(const char *p, size_t n, long long *out)
+{
+	int neg = 0;
+	unsigned long long v = 0;
+	size_t i = 0;
+
+	if (n && (p[0] == '-' || p[0] == '+')) {
+		neg = p[0] == '-';
+		i = 1;
+	}
+	if (i == n)
+		return -1;
+	for (; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9' || v > (~0ULL - 9) / 10)
+			return -1;
+		v = v * 10 + (unsigned long long)(p[i] - '0');
+	}
+	if (v > 9223372036854775807ULL + (unsigned long long)neg)
+		return -1;
+	*out = neg ? (long long)(0 - v) : (long long)v;
+	return 0;
+}
+
+/* C|1|x|<v>: the value parsed as ref_i64() does it, for every length, sign and bad byte */
+static void same_value(const char *v)
+{
+	char line[64];
+	long long want = 0;
+	int ok = ref_i64(v, strlen(v), &want) == 0;
+
+	snprintf(line, sizeof(line), "C|1|x|%s", v);
+	CHECK_EQ(mp(line), ok ? GFXSTAT_PARSE_OK : GFXSTAT_PARSE_FAIL);
+	if (ok)
+		CHECK_EQ(m.value, want);
+	/* the same digits as a pid: "B|<v>|n" within 0..INT32_MAX, as the general rule */
+	snprintf(line, sizeof(line), "B|%s|n", v);
+	ok = ok && want >= 0 && want <= 2147483647;
+	CHECK_EQ(mp(line), ok ? GFXSTAT_PARSE_OK : GFXSTAT_PARSE_FAIL);
+	if (ok)
+		CHECK_EQ(m.pid, want);
+	snprintf(line, sizeof(line), "E|%s", v);
+	CHECK_EQ(mp(line), GFXSTAT_PARSE_OK);
+	CHECK_EQ(m.pid, ok ? want : -1);
+}
+
+TEST(values_as_reference)
+{
+	static const char digits[] = "9876543210123456789012";
+	static const char bad[] = { '/', ':', ' ', 'a', '0' + 16, '\xb9' }; /* not '|': it ends a field */
+	char v[32];
+	size_t len, at, b;
+	int sign;
+
+	for (sign = 0; sign < 3; sign++) {
+		for (len = 1; len <= 21; len++) {
+			size_t o = sign ? 1 : 0;
+
+			v[0] = sign == 1 ? '-' : '+';
+			memcpy(v + o, digits, len);
+			v[o + len] = 0;
+			same_value(v);
+			/* one bad byte at each place: in and out of the 8-digit words */
+			for (at = 0; at < len; at++) {
+				for (b = 0; b < sizeof(bad); b++) {
+					char w[32];
+
+					memcpy(w, v, sizeof(w));
+					w[o + at] = bad[b];
+					same_value(w);
+				}
+			}
+		}
+	}
+	/* the edges: 18 digits (no overflow check), 19, INT64's and INT32's bounds */
+	same_value("999999999999999999");
+	same_value("-999999999999999999");
+	same_value("9999999999999999999");
+	same_value("9223372036854775807");
+	same_value("9223372036854775808");
+	same_value("-9223372036854775808");
+	same_value("-9223372036854775809");
+	same_value("2147483647");
+	same_value("2147483648");
+	same_value("0000000000000000000000042");
+	same_value("00000000");
+	same_value("-");
+	same_value("+");
+}
+
 TEST_SUITE(test_atrace_marker)
 {
+	RUN(values_as_reference);
 	RUN(perfetto_forms);
 	RUN(end_forms);
 	RUN(names_and_values);
