@@ -141,6 +141,15 @@ enum {
 	PKT_SYSTEM_INFO = 45,
 };
 
+/* Inlined where every event passes (a call costs as much as the work); not where few do. */
+#if defined(__GNUC__)
+#define PS_INLINE __attribute__((always_inline)) inline
+#define PS_NOINLINE __attribute__((noinline))
+#else
+#define PS_INLINE inline
+#define PS_NOINLINE
+#endif
+
 /* include/linux/trace_events.h enum trace_flag_type */
 #define TRACE_FLAG_HARDIRQ 0x08u
 #define TRACE_FLAG_SOFTIRQ 0x10u
@@ -248,6 +257,7 @@ struct gx_psched {
 	struct gx_strmap names;
 	struct ps_ev *tmp; /* one bundle's events */
 	size_t ntmp, tmpcap;
+	size_t ncsw, ncs;   /* tmp[0, ncsw) compact switches, [ncsw, ncs) compact wakings */
 	struct ps_ev *tmp2; /* sort_bundle()'s other buffer */
 	size_t tmp2cap;
 	struct ps_itab *itab;
@@ -264,7 +274,7 @@ struct gx_psched {
 	int64_t last_cpu;  /* of the previous bundle, -1 before the first */
 	uint32_t num_cpus; /* SystemInfo.num_cpus, or 0 */
 	int events;        /* a sched or counter sink: more than the print events are read */
-	int slow_compact;  /* gx_psched_set_slow(): compact_sched columns always looked for */
+	int slow;          /* gx_psched_set_slow(): the general readers only */
 	struct gx_psched_counts counts_none; /* where the counts go without sink.counts */
 };
 
@@ -378,7 +388,7 @@ void gx_psched_set_limits(struct gx_psched *s, size_t max_held, int64_t window_n
 
 void gx_psched_set_slow(struct gx_psched *s, int slow)
 {
-	s->slow_compact = slow;
+	s->slow = slow;
 }
 
 void gx_psched_set_ref_merge(struct gx_psched *s, int on)
@@ -544,8 +554,9 @@ static int emit_counter(struct gx_psched *s, enum gfxstat_counter_kind k, int64_
 	return s->rc;
 }
 
-static int emit(struct gx_psched *s, const struct ps_ev *e)
+static PS_INLINE int emit(struct gx_psched *s, const struct ps_ev *e)
 {
+	static const struct gfxstat_sched_event zero_ev;
 	struct gfxstat_sched_event ev;
 
 	s->last_out = e->ts;
@@ -569,7 +580,7 @@ static int emit(struct gx_psched *s, const struct ps_ev *e)
 	if (e->kind & KIND_COUNTER)
 		return emit_counter(s, (enum gfxstat_counter_kind)(e->kind & ~KIND_COUNTER), e->ts,
 				    e->a, e->x, name_str(s, e->s1, ""));
-	memset(&ev, 0, sizeof(ev));
+	ev = zero_ev; /* a copy (wide moves), where a memset becomes a rep stos */
 	ev.kind = (enum gfxstat_sched_kind)e->kind;
 	ev.ts_ns = e->ts;
 	ev.cpu = e->cpu;
@@ -781,7 +792,7 @@ static void heap_up(struct gx_psched *s, size_t i)
 }
 
 /* The heap entry at @i moved later: down to its place. */
-static void heap_down(struct gx_psched *s, size_t i)
+static PS_INLINE void heap_down(struct gx_psched *s, size_t i)
 {
 	struct ps_hent h = s->heap[i];
 
@@ -841,31 +852,45 @@ static int drain(struct gx_psched *s, int all)
 		struct ps_hent *top = &s->heap[0];
 		struct ps_cpu *best = &s->cpus[top->cpu];
 		const struct ps_hent *next = NULL; /* the earliest head of the other CPUs */
-		const struct ps_ev *h;
+		const struct ps_ev *h, *q = best->q;
+		size_t i = best->head, n = best->n;
 		int stop = 0;
+		/* may_go() short of the forced and @all cases, as one bound for the run (newest
+		 * and the window's lows hold still while a drain runs): what is not past it */
+		int64_t go = s->newest - s->window_ns, lo;
 
+		if (s->cycled) {
+			lo = best == w.m1c ? w.m2 : w.m1;
+			if (lo > go)
+				go = lo;
+		}
 		if (s->nheap > 1) {
 			next = &s->heap[1];
 			if (s->nheap > 2 && hent_before(&s->heap[2], next))
 				next = &s->heap[2];
 		}
 		for (;;) {
-			h = &best->q[best->head];
-			if (!may_go(s, best, h, all, &w)) {
-				stop = 1;
-				break;
+			h = &q[i];
+			if (!all) {
+				if (s->held > s->max_held) {
+					s->sum.forced++;
+				} else if (h->ts > go) {
+					stop = 1;
+					break;
+				}
 			}
 			emit(s, h);
 			if (h->buf)
 				arena_put(s, h->buf);
-			best->head++;
+			i++;
 			s->held--;
-			if (best->head == best->n || s->rc)
+			if (i == n || s->rc)
 				break;
-			h = &best->q[best->head];
+			h = &q[i];
 			if (next && !(h->ts < next->ts || (h->ts == next->ts && h->seq < next->seq)))
 				break;
 		}
+		best->head = i;
 		if (best->head == best->n) {
 			best->head = best->n = 0;
 			best->inheap = 0;
@@ -886,7 +911,7 @@ static int drain(struct gx_psched *s, int all)
 }
 
 /* Hold one event of CPU @c (its ts already on the trace clock). */
-static int hold(struct gx_psched *s, struct ps_cpu *c, const struct ps_ev *e)
+static PS_NOINLINE int hold(struct gx_psched *s, struct ps_cpu *c, const struct ps_ev *e)
 {
 	size_t k;
 
@@ -934,24 +959,33 @@ static int hold(struct gx_psched *s, struct ps_cpu *c, const struct ps_ev *e)
 /* ---------------------------------------------------------------------------------------- */
 /* FtraceEvents                                                                             */
 
-static struct ps_ev *tmp_push(struct gx_psched *s)
+static PS_NOINLINE int tmp_grow(struct gx_psched *s)
 {
-	static const struct ps_ev blank = { .comm = NAME_NONE, .s1 = NAME_NONE, .s2 = NAME_NONE };
+	size_t cap = s->tmpcap ? s->tmpcap * 2 : 256;
+	struct ps_ev *nt = realloc(s->tmp, cap * sizeof(*nt));
+
+	if (!nt)
+		return s->rc = GFXSTAT_E_NOMEM;
+	s->tmp = nt;
+	s->tmpcap = cap;
+	return 0;
+}
+
+static PS_INLINE struct ps_ev *tmp_push(struct gx_psched *s)
+{
 	struct ps_ev *e;
 
-	if (s->ntmp == s->tmpcap) {
-		size_t cap = s->tmpcap ? s->tmpcap * 2 : 256;
-		struct ps_ev *nt = realloc(s->tmp, cap * sizeof(*nt));
-
-		if (!nt) {
-			s->rc = GFXSTAT_E_NOMEM;
-			return NULL;
-		}
-		s->tmp = nt;
-		s->tmpcap = cap;
-	}
+	if (GX_UNLIKELY(s->ntmp == s->tmpcap) && tmp_grow(s))
+		return NULL;
 	e = &s->tmp[s->ntmp++];
-	*e = blank; /* buf NULL: whoever keeps the event owns what it points to */
+	/* field by field: a blank copied or a memset becomes a rep stos, a loop of stores */
+	e->ts = e->x = 0;
+	e->seq = 0;
+	e->cpu = e->tid = e->a = e->b = e->c = e->d = 0;
+	e->u = e->v = 0;
+	e->comm = e->s1 = e->s2 = NAME_NONE;
+	e->buf = NULL; /* whoever keeps the event owns what it points to */
+	e->kind = e->irq = e->compact = 0;
 	return e;
 }
 
@@ -988,6 +1022,139 @@ static inline int wanted(uint32_t num)
 	case EV_TASK_RENAME:
 	case EV_GPU_FREQUENCY:
 	case EV_THERMAL_TEMPERATURE:
+		return 1;
+	}
+	return 0;
+}
+
+/* A varint field of one-byte tag @tag at *p: 1 with *v and *p past it, else 0. */
+static inline int fx_varint(const uint8_t **p, const uint8_t *end, uint8_t tag, uint64_t *v)
+{
+	const uint8_t *q = *p;
+
+	if (q >= end || *q != tag)
+		return 0;
+	q++;
+	if (gx_pb_varint(&q, end, v) != GX_PB_FIELD)
+		return 0;
+	*p = q;
+	return 1;
+}
+
+/* A string field of one-byte tag @tag and one-byte length at *p (a task name): 1 with its
+ * bytes, else 0. */
+static inline int fx_str(const uint8_t **p, const uint8_t *end, uint8_t tag,
+			 const uint8_t **b, size_t *n)
+{
+	const uint8_t *q = *p;
+
+	if (end - q < 2 || q[0] != tag || (q[1] & 0x80) || q[1] > end - q - 2)
+		return 0;
+	*b = q + 2;
+	*n = q[1];
+	*p = q + 2 + q[1];
+	return 1;
+}
+
+#define FX_TAG(num) ((uint8_t)((num) << 3 | GX_PB_VARINT))
+#define FX_STR(num) ((uint8_t)((num) << 3 | GX_PB_LEN))
+
+/*
+ * decode_payload()'s fast path: the message as traced_probes writes it, every field of the
+ * kind once, in field-number order (src/traced/probes/ftrace/cpu_reader.cc, ParseEvent():
+ * `for (const Field& field : info.fields)`, the fields event_info.cc lists in proto order;
+ * a field the kernel's format lacks is left out, as sched_waking's success on newer
+ * kernels), each with a one-byte tag. The values are the general loop's for that message;
+ * anything else returns 0 and the general loop reads it (tests/unit/
+ * test_perfetto_sched_fast.c holds the two equal). @e has decode_payload()'s defaults.
+ */
+static int payload_fast(struct gx_psched *s, uint32_t num, const uint8_t *p, size_t n,
+			struct ps_ev *e)
+{
+	const uint8_t *end = p + n, *b1, *b2;
+	uint64_t v[7];
+	size_t n1, n2;
+
+	switch (num) {
+	case EV_CPU_IDLE:
+	case EV_CPU_FREQUENCY:
+		if (!fx_varint(&p, end, FX_TAG(FQ_STATE), &v[0]) ||
+		    !fx_varint(&p, end, FX_TAG(FQ_CPU_ID), &v[1]) || p != end)
+			return 0;
+		e->u = (uint32_t)v[0];
+		e->a = (int32_t)(uint32_t)v[1];
+		return 1;
+	case EV_BINDER_TRANSACTION:
+		if (!fx_varint(&p, end, FX_TAG(BT_DEBUG_ID), &v[0]) ||
+		    !fx_varint(&p, end, FX_TAG(BT_TARGET_NODE), &v[1]) ||
+		    !fx_varint(&p, end, FX_TAG(BT_TO_PROC), &v[2]) ||
+		    !fx_varint(&p, end, FX_TAG(BT_TO_THREAD), &v[3]) ||
+		    !fx_varint(&p, end, FX_TAG(BT_REPLY), &v[4]) ||
+		    !fx_varint(&p, end, FX_TAG(BT_CODE), &v[5]) ||
+		    !fx_varint(&p, end, FX_TAG(BT_FLAGS), &v[6]) || p != end)
+			return 0;
+		e->a = (int32_t)(uint32_t)v[0];
+		e->b = (int32_t)(uint32_t)v[1];
+		e->c = (int32_t)(uint32_t)v[2];
+		e->d = (int32_t)(uint32_t)v[3];
+		e->x = (int32_t)(uint32_t)v[4];
+		e->v = (uint32_t)v[5];
+		e->u = (uint32_t)v[6];
+		return 1;
+	case EV_BINDER_TRANSACTION_RECEIVED:
+		if (!fx_varint(&p, end, FX_TAG(BT_DEBUG_ID), &v[0]) || p != end)
+			return 0;
+		e->a = (int32_t)(uint32_t)v[0];
+		return 1;
+	case EV_SCHED_BLOCKED_REASON:
+		if (!fx_varint(&p, end, FX_TAG(BR_PID), &v[0]) ||
+		    !fx_varint(&p, end, FX_TAG(BR_CALLER), &v[1]) ||
+		    !fx_varint(&p, end, FX_TAG(BR_IO_WAIT), &v[2]) || p != end)
+			return 0;
+		e->a = (int32_t)(uint32_t)v[0];
+		e->x = (int64_t)v[1];
+		e->b = (uint32_t)v[2] != 0;
+		return 1;
+	case EV_GPU_FREQUENCY:
+		if (!fx_varint(&p, end, FX_TAG(GPU_ID), &v[0]) ||
+		    !fx_varint(&p, end, FX_TAG(GPU_STATE), &v[1]) || p != end)
+			return 0;
+		e->a = (int32_t)(uint32_t)v[0];
+		e->x = (uint32_t)v[1];
+		return 1;
+	case EV_SCHED_SWITCH:
+		if (!fx_str(&p, end, FX_STR(SW_PREV_COMM), &b1, &n1) ||
+		    !fx_varint(&p, end, FX_TAG(SW_PREV_PID), &v[0]) ||
+		    !fx_varint(&p, end, FX_TAG(SW_PREV_PRIO), &v[1]) ||
+		    !fx_varint(&p, end, FX_TAG(SW_PREV_STATE), &v[2]) ||
+		    !fx_str(&p, end, FX_STR(SW_NEXT_COMM), &b2, &n2) ||
+		    !fx_varint(&p, end, FX_TAG(SW_NEXT_PID), &v[3]) ||
+		    !fx_varint(&p, end, FX_TAG(SW_NEXT_PRIO), &v[4]) || p != end)
+			return 0;
+		e->s1 = name_id(s, b1, n1); /* named in the message's order, as the loop does */
+		e->a = (int32_t)(uint32_t)v[0];
+		e->b = (int32_t)(uint32_t)v[1];
+		e->x = (int64_t)v[2];
+		e->s2 = name_id(s, b2, n2);
+		e->c = (int32_t)(uint32_t)v[3];
+		e->d = (int32_t)(uint32_t)v[4];
+		return 1;
+	case EV_SCHED_WAKING:
+	case EV_SCHED_WAKEUP:
+	case EV_SCHED_WAKEUP_NEW:
+		/* comm 1, pid 2, prio 3, [success 4, not read,] target_cpu 5 */
+		if (!fx_str(&p, end, FX_STR(WK_COMM), &b1, &n1) ||
+		    !fx_varint(&p, end, FX_TAG(WK_PID), &v[0]) ||
+		    !fx_varint(&p, end, FX_TAG(WK_PRIO), &v[1]))
+			return 0;
+		if (p < end && *p == FX_TAG(4) && !fx_varint(&p, end, FX_TAG(4), &v[3]))
+			return 0;
+		if (!fx_varint(&p, end, FX_TAG(WK_TARGET_CPU), &v[2]) || p != end)
+			return 0;
+		e->s1 = name_id(s, b1, n1);
+		e->a = (int32_t)(uint32_t)v[0];
+		e->b = (int32_t)(uint32_t)v[1];
+		e->c = (int32_t)(uint32_t)v[2];
 		return 1;
 	}
 	return 0;
@@ -1062,6 +1229,8 @@ static int decode_payload(struct gx_psched *s, uint32_t num, const uint8_t *d, s
 	default:
 		return 0;
 	}
+	if (!s->slow && payload_fast(s, num, d, n, e))
+		return 1;
 	gx_pb_init(&r, d, n);
 	while ((res = gx_pb_next_fast(&r, &f)) == GX_PB_FIELD) {
 		switch (num) {
@@ -1193,22 +1362,47 @@ static int bundle_ts(int64_t off, uint64_t raw, int64_t *out)
  * A print event's payload (PrintFtraceEvent.buf = 2, the last one) without its trailing
  * newlines and NULs. Return 0, or -1 when the message does not decode.
  */
-static int print_buf(const struct gx_pb_field *pr, const uint8_t **buf, size_t *len)
+static int print_buf(const uint8_t *d, size_t n, const uint8_t **buf, size_t *len, int slow)
 {
 	struct gx_pb r;
 	struct gx_pb_field f;
 	enum gx_pb_res res;
+	const uint8_t *b = (const uint8_t *)"", *q = d + 1;
+	size_t k = 0;
 
-	*buf = (const uint8_t *)"";
-	*len = 0;
-	gx_pb_init(&r, pr->data, pr->len);
+	/* traced_probes writes buf alone (ip is not in the print format's fields), its length
+	 * in one or two bytes: as one field, the loop's result without the loop */
+	if (!slow && n >= 2 && d[0] == (2 << 3 | GX_PB_LEN)) {
+		if (!(q[0] & 0x80)) {
+			k = q[0];
+			q++;
+		} else if (n >= 3 && !(q[1] & 0x80)) {
+			k = (size_t)(q[0] & 0x7f) | (size_t)q[1] << 7;
+			q += 2;
+		} else {
+			q = NULL;
+		}
+		if (q && k == (size_t)(d + n - q)) {
+			b = q;
+			goto trim;
+		}
+		b = (const uint8_t *)"";
+		k = 0;
+	}
+	gx_pb_init(&r, d, n);
 	while ((res = gx_pb_next_fast(&r, &f)) == GX_PB_FIELD)
 		if (f.num == 2 && f.wire == GX_PB_LEN)
-			*buf = f.data, *len = f.len;
-	if (res == GX_PB_MALFORMED)
+			b = f.data, k = f.len;
+	if (res == GX_PB_MALFORMED) {
+		*buf = b;
+		*len = k;
 		return -1;
-	while (*len && ((*buf)[*len - 1] == '\n' || (*buf)[*len - 1] == '\0'))
-		(*len)--;
+	}
+trim:
+	while (k && (b[k - 1] == '\n' || b[k - 1] == '\0'))
+		k--;
+	*buf = b;
+	*len = k;
 	return 0;
 }
 
@@ -1247,9 +1441,10 @@ static int hold_print(struct gx_psched *s, int32_t cpu, int64_t off, uint64_t ts
 	return 0;
 }
 
-/* One FtraceEvent into the bundle's scratch. Return 0, or GFXSTAT_E_NOMEM. */
-static int decode_event(struct gx_psched *s, int32_t cpu, int64_t off, const uint8_t *d,
-			size_t n, uint64_t ord, int prints_only)
+/* One FtraceEvent into the bundle's scratch, read field by field. Return 0, or
+ * GFXSTAT_E_NOMEM. */
+static PS_NOINLINE int decode_event_loop(struct gx_psched *s, int32_t cpu, int64_t off,
+					 const uint8_t *d, size_t n, uint64_t ord, int prints_only)
 {
 	struct gx_pb r;
 	struct gx_pb_field f, ev = { 0 };
@@ -1297,7 +1492,7 @@ static int decode_event(struct gx_psched *s, int32_t cpu, int64_t off, const uin
 		} else if (f.num == EV_PRINT && f.wire == GX_PB_LEN) {
 			/* the last one; one that does not decode spoils the event */
 			has_print = 1;
-			if (print_buf(&f, &buf, &len)) {
+			if (print_buf(f.data, f.len, &buf, &len, s->slow)) {
 				bad_print = 1;
 				break;
 			}
@@ -1359,6 +1554,154 @@ static int decode_event(struct gx_psched *s, int32_t cpu, int64_t off, const uin
 	e->irq = (flags & TRACE_FLAG_HARDIRQ ? GFXSTAT_SCHED_IRQ_HARD : 0) |
 		 (flags & TRACE_FLAG_SOFTIRQ ? GFXSTAT_SCHED_IRQ_SOFT : 0);
 	return s->rc;
+}
+
+/* A length of protozero's nested message at @p (4 bytes there): padded to four bytes, written
+ * once the message is done (include/perfetto/protozero/proto_utils.h,
+ * kMessageLengthFieldSize). 1 with *len, 0 when the four bytes are not such a length. */
+static PS_INLINE int len4(const uint8_t *p, uint32_t *len)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint32_t w; /* the four bytes as one word: one load, one test */
+
+	memcpy(&w, p, 4);
+	if ((w & 0x80808080u) != 0x00808080u)
+		return 0;
+	*len = (w & 0x7fu) | (w >> 1 & 0x3f80u) | (w >> 2 & 0x1fc000u) | (w >> 3 & 0xfe00000u);
+#else
+	if (!(p[0] & p[1] & p[2] & 0x80) || (p[3] & 0x80))
+		return 0;
+	*len = (uint32_t)(p[0] & 0x7f) | (uint32_t)(p[1] & 0x7f) << 7 |
+	       (uint32_t)(p[2] & 0x7f) << 14 | (uint32_t)p[3] << 21;
+#endif
+	return 1;
+}
+
+/* A varint of at most 8 bytes from @w, its 8 bytes, and @stop, their bytes without the
+ * continuation bit (not 0): gx_pb_varint()'s word read, for a value stepped over first. */
+static PS_INLINE uint64_t ts_word(uint64_t w, uint64_t stop)
+{
+	uint64_t x = w & (stop ^ (stop - 1)) & 0x7f7f7f7f7f7f7f7fULL;
+
+	x = (x & 0x007f007f007f007fULL) | ((x & 0x7f007f007f007f00ULL) >> 1);
+	x = (x & 0x00003fff00003fffULL) | ((x & 0x3fff00003fff0000ULL) >> 2);
+	return (x & 0x000000000fffffffULL) | ((x & 0x0fffffff00000000ULL) >> 4);
+}
+
+/*
+ * decode_event_loop() for the FtraceEvent as traced_probes writes it: timestamp (tag 0x08,
+ * at most INT64_MAX), pid (0x10), then the kind's message to the end (src/traced/probes/
+ * ftrace/cpu_reader.cc: the page parser sets the timestamp, ParseEvent() the common pid and
+ * then the kind's nested message); what the loop makes of it, without the loop. Return 1
+ * when the event is not so (the loop reads it), else as decode_event_loop().
+ */
+static PS_INLINE int decode_event_fast(struct gx_psched *s, int32_t cpu, int64_t off,
+				       const uint8_t *d, size_t n, uint64_t ord, int prints_only)
+{
+	const uint8_t *p = d + 1, *end = d + n, *buf;
+	struct gx_psched_counts *cnt = s->sink.counts;
+	struct gfxstat_marker m;
+	uint64_t ts = 0, pid, tsw = 0, tss = 0;
+	uint32_t tag, len;
+	size_t blen;
+	struct ps_ev *e;
+	int k;
+
+	if (n < 6 || d[0] != (EV_TIMESTAMP << 3 | GX_PB_VARINT))
+		return 1;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
+	/* the timestamp only stepped over (its value read below when the event is kept; most
+	 * are not, and none in prints-only): at most 8 bytes, so at most 2^56 - 1 */
+	if (end - p >= 8) {
+		memcpy(&tsw, p, 8);
+		tss = ~tsw & 0x8080808080808080ULL;
+		if (!tss)
+			return 1;
+		p += ((unsigned)__builtin_ctzll(tss) >> 3) + 1;
+	} else
+#endif
+	if (gx_pb_varint(&p, end, &ts) != GX_PB_FIELD || ts > INT64_MAX)
+		return 1; /* (tss stays 0: ts is read) */
+	if (end - p < 4 || p[0] != (EV_PID << 3 | GX_PB_VARINT))
+		return 1;
+	p++;
+	if (gx_pb_varint(&p, end, &pid) != GX_PB_FIELD || end - p < 2)
+		return 1;
+	/* the message's tag, one or two bytes (a field number past 15), then its length: one
+	 * byte, or protozero's four (padded) */
+	if (!(p[0] & 0x80)) {
+		tag = p[0];
+		p++;
+	} else if (!(p[1] & 0x80)) {
+		tag = (uint32_t)(p[0] & 0x7f) | (uint32_t)p[1] << 7;
+		p += 2;
+	} else {
+		return 1;
+	}
+	if ((tag & 7) != GX_PB_LEN || tag < 8 || p >= end)
+		return 1;
+	if (!(p[0] & 0x80)) {
+		len = p[0];
+		p++;
+	} else if (end - p >= 4 && len4(p, &len)) {
+		p += 4;
+	} else {
+		return 1;
+	}
+	if (len != (size_t)(end - p))
+		return 1;
+	cnt->events++;
+	if ((tag >> 3) == EV_PRINT) {
+		if (print_buf(p, len, &buf, &blen, 0)) {
+			cnt->malformed++;
+			return 0;
+		}
+		cnt->prints++;
+		switch (gfxstat_atrace_marker_parse((const char *)buf, blen, &m)) {
+		case GFXSTAT_PARSE_OK:
+			cnt->markers++;
+			break;
+		case GFXSTAT_PARSE_UNSUPPORTED:
+			cnt->unsupported++;
+			return 0;
+		default:
+			cnt->bad_markers++;
+			return 0;
+		}
+		if (!s->sink.print || blen > INT32_MAX)
+			return 0;
+		if (tss)
+			ts = ts_word(tsw, tss);
+		return hold_print(s, cpu, off, ts, (uint32_t)pid, buf, blen, ord, &m);
+	}
+	cnt->other++;
+	if (prints_only || !s->events || !wanted(tag >> 3))
+		return 0;
+	if (tss)
+		ts = ts_word(tsw, tss);
+	e = tmp_push(s);
+	if (!e)
+		return s->rc;
+	k = decode_payload(s, tag >> 3, p, len, e);
+	if (k <= 0 || bundle_ts(off, ts, &e->ts)) {
+		if (k)
+			s->sum.malformed++;
+		s->ntmp--;
+		return s->rc;
+	}
+	e->seq = ORD_EVENT + ord;
+	e->cpu = cpu;
+	e->tid = (int32_t)(uint32_t)pid;
+	return s->rc;
+}
+
+/* One FtraceEvent into the bundle's scratch. Return 0, or GFXSTAT_E_NOMEM. */
+static PS_INLINE int decode_event(struct gx_psched *s, int32_t cpu, int64_t off,
+				  const uint8_t *d, size_t n, uint64_t ord, int prints_only)
+{
+	int k = s->slow ? 1 : decode_event_fast(s, cpu, off, d, n, ord, prints_only);
+
+	return k == 1 ? decode_event_loop(s, cpu, off, d, n, ord, prints_only) : k;
 }
 
 /* One column of compact_sched: packed (one or several runs) or not packed. */
@@ -1483,7 +1826,7 @@ static int decode_compact(struct gx_psched *s, int32_t cpu, int64_t off, const u
 	 * read straight from it, without looking through the message for more */
 	const uint8_t *run[CS_WAKING_COMMON_FLAGS + 1] = { 0 };
 	size_t runlen[CS_WAKING_COMMON_FLAGS + 1] = { 0 };
-	int one_run = !s->slow_compact;
+	int one_run = !s->slow;
 
 	s->sum.compact_bundles++;
 	s->nitab = 0;
@@ -1556,6 +1899,7 @@ static int decode_compact(struct gx_psched *s, int32_t cpu, int64_t off, const u
 		}
 		s->sum.compact_switch++;
 	}
+	s->ncsw = s->ntmp;
 	/* wakings: timestamp, pid, target_cpu, prio, comm_index[, common_flags] */
 	cols(c, d, n, one_run ? run : NULL, runlen, 1);
 	acc = 0;
@@ -1606,6 +1950,7 @@ static int decode_compact(struct gx_psched *s, int32_t cpu, int64_t off, const u
 		}
 		s->sum.compact_waking++;
 	}
+	s->ncs = s->ntmp;
 	if (bad)
 		s->sum.compact_errors++;
 	return s->rc;
@@ -1757,12 +2102,133 @@ static int hold_bundle_ref(struct gx_psched *s, struct ps_cpu *c)
 	return s->rc;
 }
 
+/* Room in @c's queue for the whole bundle, as hold() makes it: the held moved down, or twice
+ * the room. Return 0, or GFXSTAT_E_NOMEM with the bundle's payloads given back. */
+static int reserve(struct gx_psched *s, struct ps_cpu *c)
+{
+	size_t i;
+
+	if (c->cap - c->n >= s->ntmp)
+		return 0;
+	if (c->head > c->cap / 2 && c->cap - (c->n - c->head) >= s->ntmp) {
+		memmove(c->q, c->q + c->head, (c->n - c->head) * sizeof(*c->q));
+		c->n -= c->head;
+		c->head = 0;
+	} else {
+		size_t cap = c->cap ? c->cap : 256;
+		struct ps_ev *nq;
+
+		while (cap - c->n < s->ntmp)
+			cap *= 2;
+		nq = realloc(c->q, cap * sizeof(*nq));
+		if (!nq) {
+			for (i = 0; i < s->ntmp; i++)
+				arena_put(s, s->tmp[i].buf);
+			s->ntmp = 0;
+			return s->rc = GFXSTAT_E_NOMEM;
+		}
+		c->q = nq;
+		c->cap = cap;
+	}
+	return 0;
+}
+
+/* One event of the bundle, next in its CPU's time order, into the queue (room reserved):
+ * appended while it is not older than the queue's newest (hold() puts one that is in its
+ * place); *hi and *nheld keep what hold() would for the appended ones. */
+static PS_INLINE void place(struct gx_psched *s, struct ps_cpu *c, struct ps_ev *e, int64_t *hi,
+			    size_t *nheld)
+{
+	if (!infer(s, c, e))
+		return;
+	if (e->ts < s->last_out) {
+		s->sum.late++;
+		arena_put(s, e->buf);
+	} else if (c->n > c->head && c->q[c->n - 1].ts > e->ts) {
+		hold(s, c, e); /* older than the queue's newest: in its place */
+	} else {
+		struct ps_ev *q = &c->q[c->n++];
+
+		*q = *e;
+		q->seq = s->seq++;
+		if (e->ts > *hi)
+			*hi = e->ts;
+		(*nheld)++;
+	}
+	e->buf = NULL; /* held (or freed as late) */
+}
+
+/* place() for the merge of three runs, with the queue's end, the next seq and what is held
+ * kept in locals (the compiler cannot keep them in registers through stores to the queue):
+ * an event at or past @floor (the last delivered time, and the queue's newest) is appended;
+ * anything else goes through place(), with the locals written back and read again. */
+struct placer {
+	struct ps_ev *q;
+	size_t n, nheld;
+	uint64_t seq;
+	int64_t floor, hi;
+};
+
+static void placer_load(const struct gx_psched *s, const struct ps_cpu *c, struct placer *p)
+{
+	p->q = c->q;
+	p->n = c->n;
+	p->seq = s->seq;
+	p->floor = s->last_out;
+	if (c->n > c->head && c->q[c->n - 1].ts > p->floor)
+		p->floor = c->q[c->n - 1].ts;
+}
+
+static PS_INLINE void place_fast(struct gx_psched *s, struct ps_cpu *c, struct ps_ev *e,
+				 struct placer *p)
+{
+	if (!infer(s, c, e))
+		return;
+	if (GX_LIKELY(e->ts >= p->floor)) {
+		struct ps_ev *q = &p->q[p->n++];
+
+		*q = *e;
+		q->seq = p->seq++;
+		p->floor = e->ts;
+		if (e->ts > p->hi)
+			p->hi = e->ts;
+		p->nheld++;
+		e->buf = NULL; /* held */
+		return;
+	}
+	c->n = p->n;
+	s->seq = p->seq;
+	if (e->ts < s->last_out) {
+		s->sum.late++;
+		arena_put(s, e->buf);
+	} else {
+		hold(s, c, e); /* older than the queue's newest: in its place */
+	}
+	e->buf = NULL; /* held (or freed as late) */
+	placer_load(s, c, p);
+}
+
+/* Is each of the bundle's three runs (compact switches [0, ncsw), compact wakings
+ * [ncsw, ncs), events [ncs, ntmp)) in time order? Their seq rise within each. */
+static int runs_in_order(const struct gx_psched *s)
+{
+	const struct ps_ev *t = s->tmp;
+	size_t i;
+
+	for (i = 1; i < s->ntmp; i++)
+		if (t[i].ts < t[i - 1].ts && i != s->ncsw && i != s->ncs)
+			return 0;
+	return 1;
+}
+
 /*
  * The bundle's events in its CPU's time order: infer() what they lack, then hold them. The
  * bundle comes as a few runs each in order (the compact switches, the compact wakings, the
- * events): they are merged straight into the CPU's queue, each event copied once, appended
- * while it is not older than the queue's newest (hold() puts one that is in its place). The
- * keys are unique, so the order is sort_bundle()'s. More runs than MAX_RUNS are sorted first.
+ * events): they are merged straight into the CPU's queue, each event copied once. The keys
+ * are unique, so the order is sort_bundle()'s. When the three runs are each in time order
+ * (as traced_probes writes a CPU's events), the merge is of those three, equal times going
+ * to the earlier run (its seq are lower); else the runs are found by their keys, and more
+ * than MAX_RUNS are sorted first.
  */
 static int hold_bundle(struct gx_psched *s, struct ps_cpu *c)
 {
@@ -1771,6 +2237,42 @@ static int hold_bundle(struct gx_psched *s, struct ps_cpu *c)
 
 	if (s->ref_merge)
 		return hold_bundle_ref(s, c);
+	if (reserve(s, c))
+		return s->rc;
+	if (!s->ntmp)
+		goto held; /* (tmp may be NULL: no arithmetic on it) */
+	if (runs_in_order(s)) {
+		struct ps_ev *sw = s->tmp, *swe = s->tmp + s->ncsw, *wk = swe;
+		struct ps_ev *wke = s->tmp + s->ncs, *ev = wke, *eve = s->tmp + s->ntmp;
+		struct placer p;
+
+		placer_load(s, c, &p);
+		p.hi = hi;
+		p.nheld = 0;
+		/* while all three have events; then two; then the one left (s->rc is set by
+		 * hold() only, through place_fast()'s slow way) */
+		while (sw < swe && wk < wke && ev < eve && !s->rc) {
+			if (wk->ts < sw->ts)
+				place_fast(s, c, ev->ts < wk->ts ? ev++ : wk++, &p);
+			else
+				place_fast(s, c, ev->ts < sw->ts ? ev++ : sw++, &p);
+		}
+		while (sw < swe && wk < wke && !s->rc)
+			place_fast(s, c, wk->ts < sw->ts ? wk++ : sw++, &p);
+		if (sw < swe)
+			wk = sw, wke = swe;
+		while (wk < wke && ev < eve && !s->rc)
+			place_fast(s, c, ev->ts < wk->ts ? ev++ : wk++, &p);
+		if (wk < wke)
+			ev = wk, eve = wke;
+		while (ev < eve && !s->rc)
+			place_fast(s, c, ev++, &p);
+		c->n = p.n;
+		s->seq = p.seq;
+		hi = p.hi;
+		nheld = p.nheld;
+		goto held;
+	}
 	start[0] = 0;
 	for (i = 1; i < s->ntmp; i++) {
 		if (cmp_ev(&s->tmp[i - 1], &s->tmp[i]) <= 0)
@@ -1785,32 +2287,9 @@ static int hold_bundle(struct gx_psched *s, struct ps_cpu *c)
 	start[nruns] = s->ntmp;
 	for (i = 0; i < nruns; i++)
 		pos[i] = start[i];
-	/* room for the whole bundle, as hold() makes it: the held moved down, or twice the room */
-	if (c->cap - c->n < s->ntmp) {
-		if (c->head > c->cap / 2 && c->cap - (c->n - c->head) >= s->ntmp) {
-			memmove(c->q, c->q + c->head, (c->n - c->head) * sizeof(*c->q));
-			c->n -= c->head;
-			c->head = 0;
-		} else {
-			size_t cap = c->cap ? c->cap : 256;
-			struct ps_ev *nq;
-
-			while (cap - c->n < s->ntmp)
-				cap *= 2;
-			nq = realloc(c->q, cap * sizeof(*nq));
-			if (!nq) {
-				for (i = 0; i < s->ntmp; i++)
-					arena_put(s, s->tmp[i].buf);
-				s->ntmp = 0;
-				return s->rc = GFXSTAT_E_NOMEM;
-			}
-			c->q = nq;
-			c->cap = cap;
-		}
-	}
 	while (!s->rc) {
 		size_t b = 0, k;
-		struct ps_ev *e, *lim = NULL; /* the earliest head of the other runs */
+		struct ps_ev *lim = NULL; /* the earliest head of the other runs */
 
 		/* the run with the earliest head, and the earliest of the others' */
 		for (k = 0; k < nruns; k++) {
@@ -1828,26 +2307,10 @@ static int hold_bundle(struct gx_psched *s, struct ps_cpu *c)
 			break;
 		/* run b's events while each is before every other run's head */
 		do {
-			e = &s->tmp[pos[b]++];
-			if (!infer(s, c, e))
-				continue;
-			if (e->ts < s->last_out) {
-				s->sum.late++;
-				arena_put(s, e->buf);
-			} else if (c->n > c->head && c->q[c->n - 1].ts > e->ts) {
-				hold(s, c, e); /* older than the queue's newest: in its place */
-			} else {
-				struct ps_ev *q = &c->q[c->n++];
-
-				*q = *e;
-				q->seq = s->seq++;
-				if (e->ts > hi)
-					hi = e->ts;
-				nheld++;
-			}
-			e->buf = NULL; /* held (or freed as late) */
+			place(s, c, &s->tmp[pos[b]++], &hi, &nheld);
 		} while (pos[b] < start[b + 1] && !s->rc && (!lim || cmp_ev(&s->tmp[pos[b]], lim) < 0));
 	}
+held:
 	if (s->rc) {
 		for (i = 0; i < s->ntmp; i++)
 			arena_put(s, s->tmp[i].buf); /* stopped: what was not held */
@@ -1865,13 +2328,25 @@ static int hold_bundle(struct gx_psched *s, struct ps_cpu *c)
 	return s->rc;
 }
 
+static PS_NOINLINE int evs_grow(struct gx_psched *s)
+{
+	size_t cap = s->evscap ? s->evscap * 2 : 256;
+	struct ps_span *ne = realloc(s->evs, cap * sizeof(*ne));
+
+	if (!ne)
+		return s->rc = GFXSTAT_E_NOMEM;
+	s->evs = ne;
+	s->evscap = cap;
+	return 0;
+}
+
 int gx_psched_bundle(struct gx_psched *s, const uint8_t *d, size_t n)
 {
 	struct gx_pb r;
 	struct gx_pb_field f, cs = { 0 };
 	enum gx_pb_res res;
 	uint64_t cpu = 0, clock = 0, fts = 0, bts = 0, ord = 0;
-	int has_cpu = 0, has_cs = 0, has_fts = 0, has_bts = 0;
+	int has_cpu = 0, has_cs = 0, has_fts = 0, has_bts = 0, slow;
 	int64_t off = 0;
 	struct ps_cpu *c;
 	size_t i;
@@ -1881,20 +2356,44 @@ int gx_psched_bundle(struct gx_psched *s, const uint8_t *d, size_t n)
 	s->started = 1;
 	s->sum.bundles++;
 	s->ntmp = 0;
+	s->ncsw = s->ncs = 0;
 	s->nevs = 0;
+	slow = s->slow;
 	gx_pb_init(&r, d, n);
-	while ((res = gx_pb_next_fast(&r, &f)) == GX_PB_FIELD) {
+	for (;;) {
+		const uint8_t *p = r.p, *end = r.end;
+		size_t nevs = s->nevs;
+		uint32_t len;
+
+		/* the events, one after the other: tag 0x12 and a length of one byte or
+		 * protozero's padded four (len4()); what gx_pb_next_fast() reads of them, in
+		 * fewer steps */
+		while (!slow && end - p >= 5 && p[0] == (BUNDLE_EVENT << 3 | GX_PB_LEN)) {
+			const uint8_t *q;
+
+			if (!(p[1] & 0x80))
+				len = p[1], q = p + 2;
+			else if (len4(p + 1, &len))
+				q = p + 5;
+			else
+				break;
+			if (len > (size_t)(end - q))
+				break;
+			if (GX_UNLIKELY(nevs == s->evscap) && evs_grow(s))
+				return s->rc;
+			s->evs[nevs].p = q;
+			s->evs[nevs].n = len;
+			nevs++;
+			p = q + len;
+		}
+		r.p = p;
+		s->nevs = nevs;
+		if ((res = gx_pb_next_fast(&r, &f)) != GX_PB_FIELD)
+			break;
 		if (f.num == BUNDLE_EVENT && f.wire == GX_PB_LEN) {
 			/* kept for the second pass, which need not read the fields again */
-			if (s->nevs == s->evscap) {
-				size_t cap = s->evscap ? s->evscap * 2 : 256;
-				struct ps_span *ne = realloc(s->evs, cap * sizeof(*ne));
-
-				if (!ne)
-					return s->rc = GFXSTAT_E_NOMEM;
-				s->evs = ne;
-				s->evscap = cap;
-			}
+			if (s->nevs == s->evscap && evs_grow(s))
+				return s->rc;
 			s->evs[s->nevs].p = f.data;
 			s->evs[s->nevs].n = f.len;
 			s->nevs++;

@@ -65,9 +65,11 @@ struct gx_psched;
 GFXSTAT_HIDDEN struct gx_psched *gx_psched_new(const struct gx_psched_sink *sink);
 GFXSTAT_HIDDEN void gx_psched_free(struct gx_psched *s);
 
-/* Tests: @slow non-zero reads compact_sched's columns the general way (each looked for
- * through the message, in any number of runs, packed or not) even when each is one packed
- * run, the fast path checked against it (tests/unit/test_perfetto_sched_fast.c). */
+/* Tests: @slow non-zero reads everything the general way, the fast paths checked against it
+ * (tests/unit/test_perfetto_sched_fast.c): compact_sched's columns each looked for through
+ * the message (in any number of runs, packed or not) even when each is one packed run; a
+ * bundle's events, each FtraceEvent, its kind's message and a print's buf field by field
+ * even when they are laid out as traced_probes writes them. */
 GFXSTAT_HIDDEN void gx_psched_set_slow(struct gx_psched *s, int slow);
 
 /* Tests: @on non-zero delivers with the plain merge (every CPU's queue scanned for each run of

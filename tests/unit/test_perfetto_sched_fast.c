@@ -4,9 +4,13 @@
  * compact_sched's columns read straight from their one packed run against the columns looked
  * for through the message (gx_psched_set_slow()), on crafted bundles (columns missing, of
  * unequal length, names past the intern table, huge deltas) and on every one-byte damage of
- * them; and the markers' parse, made once when decoded and kept as offsets into the payload
- * copied to the chunked arena, against gfxstat_atrace_marker_parse() of the payload as it
- * is delivered (payloads of every size around the chunk's quarter, late markers, many chunks).
+ * them; FtraceEvents read as traced_probes lays them out (timestamp, pid, the kind's message
+ * with its fields in number order) against the field-by-field loops, on random events of
+ * every kind read, bent now and then (fields missing, repeated, swapped, of another wire
+ * type, extra ones), and on their one-byte damage; and the markers' parse, made once when
+ * decoded and kept as offsets into the payload copied to the chunked arena, against
+ * gfxstat_atrace_marker_parse() of the payload as it is delivered (payloads of every size
+ * around the chunk's quarter, late markers, many chunks).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -256,6 +260,7 @@ TEST(markers_parsed_once)
 	struct mk k = { 0, 0, 0, INT64_MIN, 0 };
 	static char text[8192];
 	int b, j, sent = 0;
+	uint64_t at;
 
 	sink.print = on_print;
 	sink.print_user = &k;
@@ -281,10 +286,12 @@ TEST(markers_parsed_once)
 				pad = rnd(4000);
 			memcpy(text, f, n);
 			memset(text + n, 'x', pad);
-			/* a time before the CPU's last now and then: late or reordered */
-			print_ev(&bundle, (uint64_t)(b * 1000 + j * 10 + (rnd(30) ? 0 : 5000)) -
-						  (rnd(30) ? 0 : 900),
-				 text, n + pad);
+			/* a time before the CPU's last now and then: late or reordered (from 1000
+			 * on, so that a step back never wraps below 0 into a malformed time; the
+			 * draws in a fixed order) */
+			at = (uint64_t)(1000 + b * 1000 + j * 10 + (rnd(30) ? 0 : 5000));
+			at -= rnd(30) ? 0 : 900;
+			print_ev(&bundle, at, text, n + pad);
 			sent++;
 		}
 		CHECK_EQ(gx_psched_bundle(s, bundle.b, bundle.n), 0);
@@ -298,8 +305,269 @@ TEST(markers_parsed_once)
 	gx_psched_free(s);
 }
 
+/* A nested message with its length padded to 4 bytes, as protozero writes them. */
+static void pb_msg_pad(struct pb *o, uint32_t field, const struct pb *m)
+{
+	size_t n = m->n;
+
+	pb_varint(o, (uint64_t)field << 3 | 2);
+	if (o->n + 4 + n > sizeof(o->b))
+		return;
+	o->b[o->n++] = (uint8_t)((n & 0x7f) | 0x80);
+	o->b[o->n++] = (uint8_t)(((n >> 7) & 0x7f) | 0x80);
+	o->b[o->n++] = (uint8_t)(((n >> 14) & 0x7f) | 0x80);
+	o->b[o->n++] = (uint8_t)((n >> 21) & 0x7f);
+	memcpy(o->b + o->n, m->b, n);
+	o->n += n;
+}
+
+/* ---- FtraceEvents: the fast readers of traced_probes' field order against the loops ---- */
+
+static int ev_on_counter(void *user, const struct gfxstat_counter *c)
+{
+	char line[256];
+
+	snprintf(line, sizeof(line), "counter %d %lld %d %lld %.*s\n", (int)c->kind,
+		 (long long)c->ts_ns, c->index, (long long)c->value, (int)c->name.n, c->name.p);
+	out_add(user, line);
+	return 0;
+}
+
+static int ev_on_print(void *user, int64_t ts, int32_t pid, int32_t cpu, const char *buf,
+		       size_t len, const struct gfxstat_marker *m)
+{
+	char line[512];
+
+	snprintf(line, sizeof(line), "print %lld %d %d %.*s | %d %d %.*s %.*s %lld\n",
+		 (long long)ts, pid, cpu, (int)len, buf, (int)m->kind, m->pid, (int)m->name.n,
+		 m->name.p, (int)m->track.n, m->track.p, (long long)m->value);
+	out_add(user, line);
+	return 0;
+}
+
+/* One bundle through a decoder with every sink; what it delivers and counts, as text. */
+static void run_events(const uint8_t *b, size_t n, int slow, struct out *o)
+{
+	struct gx_psched_counts cnt = { 0 };
+	struct gx_psched_sink sink = { on_sched, ev_on_counter, o, ev_on_print, o, &cnt };
+	const struct gfxstat_perfetto_sched_summary *sum;
+	struct gx_psched *s;
+	char line[256];
+
+	memset(o, 0, sizeof(*o));
+	s = gx_psched_new(&sink);
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	gx_psched_set_slow(s, slow);
+	CHECK_EQ(gx_psched_bundle(s, b, n), 0);
+	CHECK_EQ(gx_psched_finish(s), 0);
+	sum = gx_psched_summary(s);
+	snprintf(line, sizeof(line),
+		 "events %llu malformed %llu other %llu prints %llu markers %llu bad %llu "
+		 "unsupported %llu; summary bad %llu late %llu\n",
+		 (unsigned long long)cnt.events, (unsigned long long)cnt.malformed,
+		 (unsigned long long)cnt.other, (unsigned long long)cnt.prints,
+		 (unsigned long long)cnt.markers, (unsigned long long)cnt.bad_markers,
+		 (unsigned long long)cnt.unsupported, (unsigned long long)sum->malformed,
+		 (unsigned long long)sum->late);
+	out_add(o, line);
+	gx_psched_free(s);
+}
+
+/* A field of the kind's message: a varint, mostly small, now and then wide or negative. */
+static void rnd_varint(struct pb *m, uint32_t num)
+{
+	uint64_t v;
+
+	switch (rnd(12)) {
+	case 0:
+		pb_i(m, num, -(int64_t)rnd(1000) - 1); /* ten bytes */
+		break;
+	case 1:
+		v = rnd(1u << 30); /* (two draws, in a fixed order) */
+		pb_u(m, num, v << rnd(34));
+		break;
+	default:
+		pb_u(m, num, rnd(300));
+	}
+}
+
+/*
+ * One FtraceEvent of a random kind into @bundle: mostly as traced_probes writes it (timestamp,
+ * pid, the kind's message with its fields in number order), sometimes bent: fields left out,
+ * repeated, swapped, of another wire type, common_flags or a second timestamp added, the
+ * message's length padded or not, an unknown kind.
+ */
+static void rnd_event(struct pb *bundle, uint64_t ts)
+{
+	/* FtraceEvent field, and the message's fields: v varint, s string */
+	static const struct {
+		uint32_t num;
+		const char *fields;
+	} kinds[] = {
+		{ 4, "svvvsvv" },  /* sched_switch */
+		{ 20, "svvvv" },   /* sched_waking: comm pid prio success target_cpu */
+		{ 20, "svv-v" },   /* ... without success (newer kernels) */
+		{ 17, "svvvv" },   /* sched_wakeup */
+		{ 114, "svv-v" },  /* sched_wakeup_new */
+		{ 18, "vvv" },     /* sched_blocked_reason */
+		{ 11, "vv" },      /* cpu_frequency */
+		{ 13, "vv" },      /* cpu_idle */
+		{ 12, "vvv" },     /* cpu_frequency_limits */
+		{ 50, "vvvvvvv" }, /* binder_transaction */
+		{ 51, "v" },       /* binder_transaction_received */
+		{ 332, "vv" },     /* gpu_frequency */
+		{ 341, "vv-s" },   /* thermal_temperature */
+		{ 236, "vssv" },   /* task_rename */
+		{ 3, "-s" },       /* print */
+		{ 313, "vvv" },    /* not read */
+	};
+	/* task names, one with a NUL inside (the name ends there), sent whole or cut short */
+	static const struct {
+		const char *s;
+		size_t n;
+	} names[] = { { "RenderThread", 12 }, { "app", 3 }, { "", 0 }, { "kworker/2:1", 11 },
+		      { "a\0b", 3 } };
+	static const char *const marks[] = { "B|70|draw", "E|70", "C|70|queued|3", "I|70|tick",
+					     "B|70|draw\n", "not a marker" };
+	static struct pb ev, m;
+	unsigned k = rnd(sizeof(kinds) / sizeof(kinds[0])), bend = rnd(4) ? 0 : 1 + rnd(9);
+	const char *f = kinds[k].fields;
+	uint32_t i, nf = (uint32_t)strlen(f);
+
+	memset(&ev, 0, sizeof(ev));
+	memset(&m, 0, sizeof(m));
+	for (i = 0; i < nf; i++) {
+		uint32_t num = i + 1;
+
+		if (f[i] == '-' || (bend == 1 && rnd(3) == 0))
+			continue; /* absent */
+		if (bend == 2 && i + 1 < nf && rnd(2))
+			num = i + 2; /* swapped with the next */
+		else if (bend == 2 && i > 0 && rnd(3) == 0)
+			num = i; /* the previous again */
+		if (bend == 3 && rnd(3) == 0) {
+			pb_str(&m, num, "x"); /* another wire type */
+			continue;
+		}
+		if (f[i] == 's' && kinds[k].num == 3) {
+			pb_str(&m, num, marks[rnd(sizeof(marks) / sizeof(marks[0]))]);
+		} else if (f[i] == 's') {
+			unsigned w = rnd(5);
+
+			pb_bytes(&m, num, names[w].s,
+				 rnd(4) ? names[w].n : rnd((unsigned)names[w].n + 1));
+		} else {
+			rnd_varint(&m, num);
+		}
+	}
+	if (bend == 4)
+		rnd_varint(&m, 9); /* a field past the known ones */
+	if (bend != 5 || rnd(2))
+		pb_u(&ev, 1, ts);
+	if (bend != 6 || rnd(2))
+		pb_u(&ev, 2, 60 + rnd(4));
+	if (bend == 7)
+		pb_u(&ev, 5, rnd(2) ? 0x08 : 0x10); /* common_flags */
+	if (rnd(2))
+		pb_msg_pad(&ev, kinds[k].num, &m);
+	else
+		pb_msg(&ev, kinds[k].num, &m);
+	if (bend == 8)
+		pb_u(&ev, 1, ts + 5); /* a second timestamp: the last one counts */
+	if (bend == 9)
+		pb_msg(&ev, 13, &m); /* a second message: the first one counts */
+	pb_msg(bundle, 2, &ev);
+}
+
+TEST(events_fast_equals_loops)
+{
+	int iter, diffs = 0;
+	static struct out a, b;
+
+	for (iter = 0; iter < 600; iter++) {
+		static struct pb bundle;
+		unsigned k, nev = rnd(20);
+		uint64_t ts = 1000 + rnd(1000);
+		size_t at;
+
+		memset(&bundle, 0, sizeof(bundle));
+		pb_u(&bundle, 1, rnd(3));
+		for (k = 0; k < nev; k++) {
+			rnd_event(&bundle, ts);
+			ts += rnd(4) ? 10 * rnd(3) : 0; /* equal times too */
+			if (rnd(15) == 0)
+				ts -= ts > 500 ? 500 : 0; /* out of order */
+		}
+		run_events(bundle.b, bundle.n, 0, &a);
+		run_events(bundle.b, bundle.n, 1, &b);
+		if (a.n != b.n || memcmp(a.s, b.s, a.n)) {
+			if (!diffs)
+				fprintf(stderr, "events differ: iteration %d\n", iter);
+			diffs++;
+		}
+		/* and every few iterations each byte damaged in turn */
+		if (iter % 30)
+			continue;
+		for (at = 0; at < bundle.n; at++) {
+			uint8_t keep = bundle.b[at];
+
+			bundle.b[at] ^= (uint8_t)(1u << rnd(8));
+			run_events(bundle.b, bundle.n, 0, &a);
+			run_events(bundle.b, bundle.n, 1, &b);
+			if (a.n != b.n || memcmp(a.s, b.s, a.n))
+				diffs++;
+			bundle.b[at] = keep;
+		}
+	}
+	CHECK_EQ(diffs, 0);
+}
+
+/*
+ * A known case through both paths: an unpadded cpu_idle { state 2, cpu_id 1 } at 500 by pid
+ * 61 and a padded sched_waking { comm "app", pid 70, prio 120, target_cpu 3 } (no success
+ * field) at 600 by pid 62, on CPU 1: by hand, two lines, and both counted as other events.
+ */
+TEST(events_known)
+{
+	static const char *const want =
+		"<...>-61 (-----) [001] .... 0.000000500: cpu_idle: state=2 cpu_id=1\n"
+		"<...>-62 (-----) [001] .... 0.000000600: sched_waking: comm=app pid=70 prio=120 "
+		"target_cpu=003\n"
+		"events 2 malformed 0 other 2 prints 0 markers 0 bad 0 unsupported 0; summary bad "
+		"0 late 0\n";
+	static struct out a, b;
+	struct pb bundle = PB_INIT, ev = PB_INIT, m = PB_INIT;
+
+	pb_u(&bundle, 1, 1);
+	pb_u(&m, 1, 2);
+	pb_u(&m, 2, 1);
+	pb_u(&ev, 1, 500);
+	pb_u(&ev, 2, 61);
+	pb_msg(&ev, 13, &m);
+	pb_msg(&bundle, 2, &ev);
+	memset(&ev, 0, sizeof(ev));
+	memset(&m, 0, sizeof(m));
+	pb_str(&m, 1, "app");
+	pb_u(&m, 2, 70);
+	pb_u(&m, 3, 120);
+	pb_u(&m, 5, 3);
+	pb_u(&ev, 1, 600);
+	pb_u(&ev, 2, 62);
+	pb_msg_pad(&ev, 20, &m);
+	pb_msg(&bundle, 2, &ev);
+	run_events(bundle.b, bundle.n, 0, &a);
+	run_events(bundle.b, bundle.n, 1, &b);
+	a.s[a.n] = b.s[b.n] = 0;
+	CHECK_CSTR(a.s, want);
+	CHECK_CSTR(b.s, want);
+}
+
 TEST_SUITE(test_perfetto_sched_fast)
 {
+	RUN(events_known);
+	RUN(events_fast_equals_loops);
 	RUN(compact_fast_equals_slow);
 	RUN(compact_known);
 	RUN(markers_parsed_once);
