@@ -138,6 +138,54 @@ TEST(markers_by_vsync_id)
 	gfxstat_model_free(m);
 }
 
+/*
+ * What keeps the model from letting a Perfetto frame out before the input's end (docs/perfetto.md
+ * "Delivery order"), in the order the pipeline feeds it: the markers' frames while the trace is
+ * read, FrameTimeline's at gfxstat_perfetto_finish() sorted by their own end (a surface frame
+ * ends when its buffer is ready, before the present it is listed at), then what
+ * gfxstat_sf_frames_finish() still held. Marker frame A#1 at 1 s is replaced because its layer's
+ * only FrameTimeline frame, 8 s later, comes last; marker frame B#2 (no FrameTimeline frame in
+ * its layer) comes after every FrameTimeline frame and still goes out in present order, with
+ * the period in force at 2 s (display frame 100's). By hand, (present, arrival): display 100
+ * (1.000 s, 1), B#2 (2.000 s, 4), surface A#1 at display 101's present (9.000 s, 2), display
+ * 101 (9.000 s, 3); A#1's marker is compared and does not agree (8 s from 9.000 s).
+ */
+TEST(held_to_the_end)
+{
+	struct got g;
+	struct gfxstat_model *m;
+
+	memset(&g, 0, sizeof(g));
+	m = gfxstat_model_new(collect, &g);
+	CHECK(m != NULL);
+	CHECK_EQ(gfxstat_model_process(m, 42, S("com.app.x")), 0);
+	gfxstat_model_input_begin(m, 1, "perfetto");
+	frame(m, GFXSTAT_SRC_FTRACE, "A#1", -1, 1000000000, -1, -1);
+	frame(m, GFXSTAT_SRC_FRAMETIMELINE_DISPLAY, "", 5, 1000000000, 100, 100);
+	frame(m, GFXSTAT_SRC_FRAMETIMELINE, "TX - A#1", 42, 8990000000, 7, 101);
+	frame(m, GFXSTAT_SRC_FRAMETIMELINE_DISPLAY, "", 5, 9000000000, 101, 101);
+	frame(m, GFXSTAT_SRC_FTRACE, "B#2", -1, 2000000000, -1, -1);
+	CHECK_EQ(g.n, 0);
+	CHECK_EQ(gfxstat_model_input_end(m), 0);
+	CHECK_EQ(g.n, 4);
+	CHECK_CSTR(g.layer[0], "(display)");
+	CHECK_EQ(g.present[0], 1000000000);
+	CHECK_CSTR(g.layer[1], "B#2");
+	CHECK_EQ(g.source[1], GFXSTAT_SRC_FTRACE);
+	CHECK_EQ(g.present[1], 2000000000);
+	CHECK_EQ(g.period[1], P);
+	CHECK_CSTR(g.layer[2], "A#1");
+	CHECK_EQ(g.source[2], GFXSTAT_SRC_FRAMETIMELINE);
+	CHECK_EQ(g.present[2], 9000000000);
+	CHECK_CSTR(g.app[2], "com.app.x");
+	CHECK_CSTR(g.layer[3], "(display)");
+	CHECK_EQ(g.interval[3], 8000000000);
+	CHECK_EQ(gfxstat_model_stats(m)->v[GFXSTAT_MODEL_markers_compared], 1);
+	CHECK_EQ(gfxstat_model_stats(m)->v[GFXSTAT_MODEL_markers_replaced], 1);
+	CHECK_EQ(gfxstat_model_stats(m)->v[GFXSTAT_MODEL_markers_agree], 0);
+	gfxstat_model_free(m);
+}
+
 /* Streamed frames: a repeat or a step back is dropped and counted; intervals recomputed. */
 TEST(strictly_increasing)
 {
@@ -288,6 +336,7 @@ TEST_SUITE(test_frame_model)
 	RUN(canonical);
 	RUN(frametimeline_over_markers);
 	RUN(markers_by_vsync_id);
+	RUN(held_to_the_end);
 	RUN(strictly_increasing);
 	RUN(overlap);
 	RUN(one_buffer_per_refresh);
