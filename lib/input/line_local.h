@@ -85,7 +85,17 @@ static inline int gx_line_reader_feed_with(struct gfxstat_line_reader *r, const 
 		}
 		p = nl + 1;
 	}
-	/* the usual line (no BOM to look for, not too long) inline, counted once at the end */
+	/* the stream's first line (a BOM to look for) before the loop, which need not test for it
+	 * at every line: nothing but gfxstat_line_reader_finish() sets stream_start again */
+	if (GX_UNLIKELY(r->stream_start) && p < end &&
+	    (nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		if ((size_t)(nl - p) > max)
+			gx_line_too_long(r);
+		else if ((rc = gx_line_emit(r, p, (size_t)(nl - p), fn, user)) != 0)
+			return rc;
+		p = nl + 1;
+	}
+	/* the usual line (not too long) inline, counted once at the end */
 	for (nlines = 0; p < end; p = nl + 1) {
 		size_t len;
 
@@ -93,13 +103,8 @@ static inline int gx_line_reader_feed_with(struct gfxstat_line_reader *r, const 
 		if (!nl)
 			break;
 		len = (size_t)(nl - p);
-		if (GX_UNLIKELY(len > max || r->stream_start)) {
-			if (len > max) {
-				gx_line_too_long(r);
-			} else if ((rc = gx_line_emit(r, p, len, fn, user)) != 0) {
-				GX_STAT_ADD(r->stats, lines, nlines);
-				return rc;
-			}
+		if (GX_UNLIKELY(len > max)) {
+			gx_line_too_long(r);
 			continue;
 		}
 		len -= len && p[len - 1] == '\r';

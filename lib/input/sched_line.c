@@ -514,8 +514,9 @@ static inline int name_to(const char **pp, const char *end, const char *key, siz
 /* @p holds the 8-byte literal @s (in the payload: the caller checked the length) */
 #define AT8(p, s) (gx_load8(p) == gx_load8(s))
 
-/* The decimal of 1 to 7 digits at @p that a blank ends (8 bytes readable at @p): its
- * length, 0 when there is none. dec()'s word read without its bounds. */
+/* The decimal of 1 to 7 digits at @p (8 bytes readable at @p): its length, 0 when there is
+ * none. dec()'s word read without its bounds, nor its test of the blank after: every caller
+ * compares the literal that follows, which starts with that blank. */
 static inline unsigned digits_to_blank(const char *p, int32_t *out)
 {
 	uint64_t w = gx_load8(p), m = gx_nondigit8(w);
@@ -524,7 +525,7 @@ static inline unsigned digits_to_blank(const char *p, int32_t *out)
 	if (!m)
 		return 0;
 	k = gx_first8(m);
-	if (!k || p[k] != ' ')
+	if (!k)
 		return 0;
 	*out = (int32_t)(k <= 4 ? gx_digits4(w, k) : gx_digits8(w, k));
 	return k;
@@ -783,16 +784,10 @@ enum gfxstat_parse_res gfxstat_sched_line_parse(const struct gfxstat_ftrace_line
 	return gx_sched_line_parse_kind(line, kind, out);
 }
 
-/* The parse, with the fast paths (@fast) or by the key tables only (the unit test's
- * reference for them). */
-static inline enum gfxstat_parse_res parse_kind(const struct gfxstat_ftrace_line *line,
-						enum gfxstat_sched_kind kind,
-						struct gfxstat_sched_event *out, int fast)
+/* The line's own fields, common to every kind. */
+static inline void set_common(const struct gfxstat_ftrace_line *line, enum gfxstat_sched_kind kind,
+			      struct gfxstat_sched_event *out)
 {
-	const struct field *fs, *f;
-	const char *p = line->payload.p, *end = p + line->payload.n;
-	unsigned seen = 0, need = 0, i;
-
 	out->kind = kind;
 	out->ts_ns = line->ts_ns;
 	out->cpu = line->cpu;
@@ -803,9 +798,22 @@ static inline enum gfxstat_parse_res parse_kind(const struct gfxstat_ftrace_line
 	 * wakeups only */
 	out->irq = kind == GFXSTAT_SCHED_WAKING || kind == GFXSTAT_SCHED_WAKEUP ||
 			   kind == GFXSTAT_SCHED_WAKEUP_NEW ? irq_context(line) : 0;
-	/* the fast path sets every field of its kinds' members; the others' bytes are not read */
-	if (fast && !fast_parse(out, p, end))
-		return GFXSTAT_PARSE_OK;
+}
+
+/*
+ * The payload by the key tables (the fast paths' fallback, and the unit test's reference for
+ * them). Out of line: its loops want every register, and a function that holds them saves
+ * and restores six for each of the hundreds of thousands of lines the fast paths take.
+ */
+#ifdef __GNUC__
+__attribute__((noinline))
+#endif
+static enum gfxstat_parse_res parse_general(enum gfxstat_sched_kind kind, const char *p,
+					    const char *end, struct gfxstat_sched_event *out)
+{
+	const struct field *fs, *f;
+	unsigned seen = 0, need = 0, i;
+
 	init_payload(kind, out);
 	fs = fields_of[kind];
 	for (i = 0; fs[i].key; i++)
@@ -856,12 +864,19 @@ enum gfxstat_parse_res gx_sched_line_parse_kind(const struct gfxstat_ftrace_line
 						enum gfxstat_sched_kind kind,
 						struct gfxstat_sched_event *out)
 {
-	return parse_kind(line, kind, out, 1);
+	const char *p = line->payload.p, *end = p + line->payload.n;
+
+	set_common(line, kind, out);
+	/* the fast path sets every field of its kinds' members; the others' bytes are not read */
+	if (!fast_parse(out, p, end))
+		return GFXSTAT_PARSE_OK;
+	return parse_general(kind, p, end, out);
 }
 
 enum gfxstat_parse_res gx_sched_line_parse_general(const struct gfxstat_ftrace_line *line,
 						   enum gfxstat_sched_kind kind,
 						   struct gfxstat_sched_event *out)
 {
-	return parse_kind(line, kind, out, 0);
+	set_common(line, kind, out);
+	return parse_general(kind, line->payload.p, line->payload.p + line->payload.n, out);
 }

@@ -106,6 +106,30 @@ TEST(overlong_lines)
 	CHECK_EQ(bad, 0);
 }
 
+/* A BOM is the stream's only: after an overlong first line (split anywhere), a second line
+ * that starts with one keeps it; its 3 bytes + "x" fit the limit of 10. */
+TEST(bom_only_first)
+{
+	static const char in[] = "0123456789abc\n\xEF\xBB\xBFx\ny\n";
+	size_t k;
+	int bad = 0;
+
+	for (k = 0; k <= sizeof(in) - 1; k++) {
+		struct collect c = { { 0 }, 0, 0, 0 };
+		struct gfxstat_stats st = { { 0 } };
+		struct gfxstat_line_reader *r = gfxstat_line_reader_new(10, collect_line, &c, &st);
+
+		gfxstat_line_reader_feed(r, in, k);
+		gfxstat_line_reader_feed(r, in + k, sizeof(in) - 1 - k);
+		gfxstat_line_reader_finish(r);
+		gfxstat_line_reader_free(r);
+		if (strcmp(c.out, "\xEF\xBB\xBFx|y|") || st.v[GFXSTAT_STAT_line_too_long] != 1 ||
+		    st.v[GFXSTAT_STAT_lines] != 3)
+			bad++;
+	}
+	CHECK_EQ(bad, 0);
+}
+
 TEST(stop_and_restart)
 {
 	struct collect c = { { 0 }, 0, 0, 2 };
@@ -141,6 +165,7 @@ TEST_SUITE(test_line_reader)
 	RUN(every_split_point);
 	RUN(byte_at_a_time);
 	RUN(overlong_lines);
+	RUN(bom_only_first);
 	RUN(stop_and_restart);
 	RUN(empty_input);
 }

@@ -131,6 +131,14 @@ static const char *const seeds[] = {
 	"<idle>-0 [004] d..2 59.999000: sched_switch: prev_comm= prev_pid=1 prev_prio=1 "
 	"prev_state=S ==> next_comm= next_pid=1 next_prio=12345678",
 	"<idle>-0 [004] d..2 59.999000: sched_waking: comm= pid=1 prio=1 target_cpu=0",
+	/* a number that no blank ends: fast_switch() and fast_wake() leave that test to the
+	 * literal after it, which starts with the blank (both parsers fail) */
+	"<idle>-0 [004] d..2 59.999000: sched_switch: prev_comm=a prev_pid=12x prev_prio=1 "
+	"prev_state=S ==> next_comm=b next_pid=1 next_prio=1",
+	"<idle>-0 [004] d..2 59.999000: sched_switch: prev_comm=a prev_pid=12 prev_prio=1_ "
+	"prev_state=S ==> next_comm=b next_pid=1x next_prio=1",
+	"<idle>-0 [004] d..2 59.999000: sched_waking: comm=a pid=5= prio=1 target_cpu=0",
+	"<idle>-0 [004] d..2 59.999000: sched_waking: comm=a pid=5 prio=1- target_cpu=0",
 };
 
 TEST(seed_lines)
