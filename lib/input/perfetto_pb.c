@@ -179,7 +179,7 @@ struct gfxstat_perfetto {
 	int64_t *decl;
 	size_t ndecl, capdecl;
 	/* the "<sec>." of the last marker's ts_text (ts_text_cached()) */
-	int64_t ts_sec;
+	int64_t ts_sec_ns;   /* the start of that second */
 	size_t ts_sec_n;
 	char ts_sec_text[32];
 	struct {
@@ -200,8 +200,9 @@ enum gx_pb_res gx_pb_varint_long(const uint8_t **p, const uint8_t *end, uint64_t
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__GNUC__)
 	/*
-	 * Up to 8 bytes with 8 in the bound: the first byte without the continuation bit ends it;
-	 * the 7-bit groups are then packed in three steps (pairs, quads, halves), no loop.
+	 * Up to 8 bytes with 8 in the bound (9 or 10 with 10): the first byte without the
+	 * continuation bit ends it; the 7-bit groups are then packed in three steps (pairs, quads,
+	 * halves), no loop.
 	 */
 	/* two bytes: the tags of fields 16 to 2047 (most ftrace event kinds), lengths < 16 k */
 	if (end - s >= 2 && !(s[1] & 0x80) && (s[0] & 0x80)) {
@@ -215,15 +216,43 @@ enum gx_pb_res gx_pb_varint_long(const uint8_t **p, const uint8_t *end, uint64_t
 
 		memcpy(&w, s, 8);
 		stop = ~w & 0x8080808080808080ULL;
-		if (stop) {
-			len = ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
+		if (stop || end - s >= 10) {
+			len = stop ? ((unsigned)__builtin_ctzll(stop) >> 3) + 1 : 8;
 			x = len == 8 ? w : w & ((1ULL << (8 * len)) - 1);
 			x &= 0x7f7f7f7f7f7f7f7fULL;
 			x = (x & 0x007f007f007f007fULL) | ((x & 0x7f007f007f007f00ULL) >> 1);
 			x = (x & 0x00003fff00003fffULL) | ((x & 0x3fff00003fff0000ULL) >> 2);
 			x = (x & 0x000000000fffffffULL) | ((x & 0x0fffffff00000000ULL) >> 4);
+			if (!stop) {
+				/* 9 or 10 bytes (a negative int64, a 64-bit id or cookie): the 9th
+				 * byte's 7 bits, then the 10th holds bit 63 alone */
+				if (!(s[8] & 0x80)) {
+					x |= (uint64_t)s[8] << 56;
+					len = 9;
+				} else if (s[9] > 1) {
+					return GX_PB_MALFORMED; /* more than 64 bits */
+				} else {
+					x |= (uint64_t)(s[8] & 0x7f) << 56 | (uint64_t)s[9] << 63;
+					len = 10;
+				}
+			}
 			*p = s + len;
 			*out = x;
+			return GX_PB_FIELD;
+		}
+	}
+	/* fewer than 8 bytes left (a message's last field): 3 and 4 bytes without the loop */
+	if (end - s >= 3 && (s[0] & s[1] & 0x80)) {
+		if (!(s[2] & 0x80)) {
+			*out = (uint64_t)(s[0] & 0x7f) | (uint64_t)(s[1] & 0x7f) << 7 |
+			       (uint64_t)s[2] << 14;
+			*p = s + 3;
+			return GX_PB_FIELD;
+		}
+		if (end - s >= 4 && !(s[3] & 0x80)) {
+			*out = (uint64_t)(s[0] & 0x7f) | (uint64_t)(s[1] & 0x7f) << 7 |
+			       (uint64_t)(s[2] & 0x7f) << 14 | (uint64_t)s[3] << 21;
+			*p = s + 4;
 			return GX_PB_FIELD;
 		}
 	}
@@ -717,19 +746,17 @@ static size_t ts_text_cached(struct gfxstat_perfetto *p, char *b, size_t cap, in
 				 "31323334353637383940414243444546474849505152535455565758596061"
 				 "62636465666768697071727374757677787980818283848586878889909192"
 				 "93949596979899";
-	int64_t sec, us, hi, mid;
+	uint32_t us, hi, mid;
 	size_t n;
 
 	if (t < 0 || cap < 28)
 		return ts_text(b, cap, t);
-	/* each quotient once, the remainders by multiplying back (no second division) */
-	sec = t / GFXSTAT_NSEC_PER_SEC;
-	us = (t - sec * GFXSTAT_NSEC_PER_SEC) / GFXSTAT_NSEC_PER_USEC;
-	if (!p->ts_sec_n || sec != p->ts_sec) {
-		p->ts_sec = sec;
-		p->ts_sec_n = ts_text(p->ts_sec_text, sizeof(p->ts_sec_text),
-				      sec * GFXSTAT_NSEC_PER_SEC) - 6;
+	/* within the cached second: no 64-bit division, the rest in 32 bits */
+	if (!p->ts_sec_n || t < p->ts_sec_ns || t - p->ts_sec_ns >= GFXSTAT_NSEC_PER_SEC) {
+		p->ts_sec_ns = t / GFXSTAT_NSEC_PER_SEC * GFXSTAT_NSEC_PER_SEC;
+		p->ts_sec_n = ts_text(p->ts_sec_text, sizeof(p->ts_sec_text), p->ts_sec_ns) - 6;
 	}
+	us = (uint32_t)(t - p->ts_sec_ns) / (uint32_t)GFXSTAT_NSEC_PER_USEC;
 	n = p->ts_sec_n;
 	/* "<sec>.": at most 11 bytes (INT64_MAX ns is 9223372036 s); a fixed copy is no call */
 	memcpy(b, p->ts_sec_text, 16);
@@ -752,7 +779,7 @@ static int stream_marker(void *user, int64_t t, int32_t pid, int32_t cpu, const 
 	char ts[32];
 	int rc;
 
-	memset(&ev, 0, sizeof(ev));
+	/* every field set below: no memset of the whole line for each marker */
 	ev.task.p = "<...>";
 	ev.task.n = 5;
 	ev.pid = pid;

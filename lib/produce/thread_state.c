@@ -35,6 +35,14 @@
  * after another, same state, within microseconds */
 #define SAME_LOOP_NS 1000000
 
+/* the rare paths out of gfxstat_thread_states_event()'s body: it then saves no register for
+ * the common events (a portable build just inlines them) */
+#ifdef __GNUC__
+#define TS_NOINLINE __attribute__((noinline))
+#else
+#define TS_NOINLINE
+#endif
+
 struct bwait {
 	int32_t id;          /* the request's debug id */
 	int32_t dest_pid, dest_tid;
@@ -208,13 +216,11 @@ static int rehash(struct gfxstat_thread_states *t)
  * Room for the two threads an event may create, made before it is handled: thread_of()
  * never moves the array, so the thread pointers a handler holds stay valid.
  */
-static int reserve(struct gfxstat_thread_states *t)
+static TS_NOINLINE int grow(struct gfxstat_thread_states *t)
 {
 	uint32_t nc;
 	struct thread *n;
 
-	if (t->nthreads + 2 <= t->cap)
-		return 0;
 	nc = t->cap ? t->cap * 2 : 256;
 	n = realloc(t->threads, nc * sizeof(*n));
 	if (!n)
@@ -222,6 +228,13 @@ static int reserve(struct gfxstat_thread_states *t)
 	t->threads = n;
 	t->cap = nc;
 	return 0;
+}
+
+/* the test inline, the growth (a call of realloc()) out of line: no register saved for it on
+ * each event */
+static inline int reserve(struct gfxstat_thread_states *t)
+{
+	return t->nthreads + 2 <= t->cap ? 0 : grow(t);
 }
 
 /* The thread @tid, created in state unknown; NULL for the swapper or past the limit. */
@@ -262,7 +275,19 @@ static struct thread *thread_of(struct gfxstat_thread_states *t, int32_t tid)
 	return th;
 }
 
-static void set_comm(char *dst, struct gfxstat_str s)
+/* thread_of() without a call for the swapper (a third of the threads a sched_switch names) and
+ * for a thread the direct table knows: the events name the same few hundred threads over and
+ * over */
+static inline struct thread *thread_get(struct gfxstat_thread_states *t, int32_t tid)
+{
+	if (tid <= 0)
+		return NULL;
+	if ((uint32_t)tid < DIRECT_TIDS && t->direct[tid])
+		return &t->threads[t->direct[tid] - 1];
+	return thread_of(t, tid);
+}
+
+static inline void set_comm(char *dst, struct gfxstat_str s)
 {
 	size_t n = s.n < GFXSTAT_COMM_LEN - 1 ? s.n : GFXSTAT_COMM_LEN - 1;
 
@@ -427,7 +452,8 @@ static int64_t in_span(struct gfxstat_thread_states *t, const struct thread *th,
 
 static void set_state(struct gfxstat_thread_states *t, struct thread *th, int state, int64_t ts)
 {
-	account(t, th, ts);
+	if (th->span >= 0) /* no call for the threads that never had a span: nearly all */
+		account(t, th, ts);
 	th->state = (uint8_t)state;
 	th->since = ts;
 }
@@ -446,19 +472,22 @@ static int state_of(uint32_t st)
 	return GFXSTAT_TS_SLEEPING;
 }
 
-static void on_switch(struct gfxstat_thread_states *t, const struct gfxstat_sched_event *ev)
+/* out of line and returning 0, as on_wake() and on_rare(): gfxstat_thread_states_event()
+ * jumps to them and saves no register itself */
+static TS_NOINLINE int on_switch(struct gfxstat_thread_states *t,
+				 const struct gfxstat_sched_event *ev)
 {
 	struct thread *prev, *next;
 	int c = ev->cpu;
 
 	if (!cpu_ok(t, c))
-		return;
+		return 0;
 	t->have_sched = 1;
 	/* the thread switched out is, nearly always, the one switched in last on this CPU */
 	if (t->cpus[c].curr >= 0 && t->threads[t->cpus[c].curr].tid == ev->sw.prev_pid)
 		prev = &t->threads[t->cpus[c].curr];
 	else
-		prev = thread_of(t, ev->sw.prev_pid);
+		prev = thread_get(t, ev->sw.prev_pid);
 	if (prev) {
 		if (!prev->comm[0]) /* else named when switched in, or renamed since */
 			set_comm(prev->comm, ev->sw.prev_comm);
@@ -475,13 +504,13 @@ static void on_switch(struct gfxstat_thread_states *t, const struct gfxstat_sche
 		set_state(t, prev, state_of(ev->sw.prev_state), ev->ts_ns);
 		prev->cpu = (int16_t)c;
 	}
-	next = thread_of(t, ev->sw.next_pid);
+	next = thread_get(t, ev->sw.next_pid);
 	/* preempted: the thread switched in runs instead of it */
 	if (prev && prev->state == GFXSTAT_TS_RUNNABLE_PREEMPTED)
 		prev->instead = next ? (int32_t)(next - t->threads) : -1;
 	t->cpus[c].curr = next ? (int32_t)(next - t->threads) : -1;
 	if (!next)
-		return;
+		return 0;
 	set_comm(next->comm, ev->sw.next_comm);
 	if (next->state == GFXSTAT_TS_RUNNABLE || next->state == GFXSTAT_TS_RUNNABLE_PREEMPTED) {
 		struct span *sp = span_of(t, next);
@@ -513,29 +542,24 @@ static void on_switch(struct gfxstat_thread_states *t, const struct gfxstat_sche
 				sp->max_freq = t->cpus[c].freq;
 		}
 	}
+	return 0;
 }
 
-static void on_wake(struct gfxstat_thread_states *t, const struct gfxstat_sched_event *ev)
+/* a wakeup of a thread with a span (on_wake_filter() drops the others), out of line */
+static TS_NOINLINE int on_wake(struct gfxstat_thread_states *t,
+				   const struct gfxstat_sched_event *ev)
 {
 	struct thread *th, *waker;
 	struct span *sp;
 	int64_t l;
 	long i;
 
-	if (ev->kind == GFXSTAT_SCHED_WAKING)
-		t->have_waking = 1;
-	else if (ev->kind == GFXSTAT_SCHED_WAKEUP && t->have_waking)
-		return; /* its sched_waking said it already */
-	/* only the states of threads with a span are ever told (a span begins running: the
-	 * thread writes a marker), so a wakeup of any other thread changes nothing told */
 	i = find(t, ev->wake.pid);
-	if (i < 0 || !span_of(t, &t->threads[i]))
-		return;
 	th = &t->threads[i];
 	set_comm(th->comm, ev->wake.comm);
 	if (th->state == GFXSTAT_TS_RUNNING || th->state == GFXSTAT_TS_RUNNABLE ||
 	    th->state == GFXSTAT_TS_RUNNABLE_PREEMPTED)
-		return; /* spurious: only a blocked thread wakes up */
+		return 0; /* spurious: only a blocked thread wakes up */
 	/* the waker is current on the CPU it wakes from */
 	if (ev->cpu >= 0 && ev->cpu < MAX_CPUS && t->cpus[ev->cpu].curr >= 0 &&
 	    t->threads[t->cpus[ev->cpu].curr].tid == ev->tid)
@@ -573,6 +597,26 @@ static void on_wake(struct gfxstat_thread_states *t, const struct gfxstat_sched_
 		th->cpu = (int16_t)ev->wake.target_cpu;
 		th->instead = t->cpus[th->cpu].curr;
 	}
+	return 0;
+}
+
+/* A wakeup: most are of threads without a span, dropped here before on_wake()'s call. */
+static inline int on_wake_filter(struct gfxstat_thread_states *t,
+				 const struct gfxstat_sched_event *ev)
+{
+	long i;
+
+	if (ev->kind == GFXSTAT_SCHED_WAKING)
+		t->have_waking = 1;
+	else if (ev->kind == GFXSTAT_SCHED_WAKEUP && t->have_waking)
+		return 0; /* its sched_waking said it already */
+	/* only the states of threads with a span are ever told (a span begins running: the
+	 * thread writes a marker), so a wakeup of any other thread changes nothing told */
+	i = (uint32_t)ev->wake.pid < DIRECT_TIDS ? (long)t->direct[ev->wake.pid] - 1
+						   : find(t, ev->wake.pid);
+	if (i < 0 || !span_of(t, &t->threads[i]))
+		return 0;
+	return on_wake(t, ev);
 }
 
 static void on_newtask(struct gfxstat_thread_states *t, const struct gfxstat_sched_event *ev)
@@ -592,7 +636,7 @@ static void on_newtask(struct gfxstat_thread_states *t, const struct gfxstat_sch
 
 static void on_blocked(struct gfxstat_thread_states *t, const struct gfxstat_sched_event *ev)
 {
-	struct thread *th = thread_of(t, ev->blocked.pid);
+	struct thread *th = thread_get(t, ev->blocked.pid);
 	struct span *sp = th ? span_of(t, th) : NULL;
 	size_t n;
 
@@ -695,7 +739,7 @@ static void binder_done(struct span *sp, const struct bwait *b, int64_t end, int
  */
 static void on_binder(struct gfxstat_thread_states *t, const struct gfxstat_sched_event *ev)
 {
-	struct thread *th = thread_of(t, ev->tid);
+	struct thread *th = thread_get(t, ev->tid);
 	struct outstanding *o;
 
 	if (!th)
@@ -777,23 +821,11 @@ static void on_binder(struct gfxstat_thread_states *t, const struct gfxstat_sche
 	}
 }
 
-int gfxstat_thread_states_event(void *p, const struct gfxstat_sched_event *ev)
+/* The events other than sched_switch and the wakeups: a few in ten, out of the hot path. */
+static TS_NOINLINE int on_rare(struct gfxstat_thread_states *t,
+				   const struct gfxstat_sched_event *ev)
 {
-	struct gfxstat_thread_states *t = p;
-
-	if ((unsigned)ev->kind < GFXSTAT_SCHED_KIND_COUNT)
-		t->counts.events[ev->kind]++;
-	if (reserve(t))
-		return GFXSTAT_E_NOMEM;
 	switch (ev->kind) {
-	case GFXSTAT_SCHED_SWITCH:
-		on_switch(t, ev);
-		break;
-	case GFXSTAT_SCHED_WAKING:
-	case GFXSTAT_SCHED_WAKEUP:
-	case GFXSTAT_SCHED_WAKEUP_NEW:
-		on_wake(t, ev);
-		break;
 	case GFXSTAT_SCHED_TASK_NEWTASK:
 		on_newtask(t, ev);
 		break;
@@ -822,6 +854,42 @@ int gfxstat_thread_states_event(void *p, const struct gfxstat_sched_event *ev)
 		break; /* cpu_idle: the swapper's sched_switch says the same */
 	}
 	return 0;
+}
+
+/* The event to its handler: each a jump, no register saved here. */
+static inline int dispatch(struct gfxstat_thread_states *t, const struct gfxstat_sched_event *ev)
+{
+	unsigned k = (unsigned)ev->kind;
+
+	if (k == GFXSTAT_SCHED_SWITCH)
+		return on_switch(t, ev);
+	if (k == GFXSTAT_SCHED_WAKING || k == GFXSTAT_SCHED_WAKEUP ||
+	    k == GFXSTAT_SCHED_WAKEUP_NEW)
+		return on_wake_filter(t, ev);
+	if (k != GFXSTAT_SCHED_CPU_IDLE) /* the swapper's sched_switch says the same */
+		return on_rare(t, ev);
+	return 0;
+}
+
+/* reserve()'s growth, then the event: out of line, a call of realloc() saves registers */
+static TS_NOINLINE int grow_then(struct gfxstat_thread_states *t,
+				 const struct gfxstat_sched_event *ev)
+{
+	if (grow(t))
+		return GFXSTAT_E_NOMEM;
+	return dispatch(t, ev);
+}
+
+int gfxstat_thread_states_event(void *p, const struct gfxstat_sched_event *ev)
+{
+	struct gfxstat_thread_states *t = p;
+	unsigned k = (unsigned)ev->kind;
+
+	if (k < GFXSTAT_SCHED_KIND_COUNT)
+		t->counts.events[k]++;
+	if (t->nthreads + 2 > t->cap) /* reserve() */
+		return grow_then(t, ev);
+	return dispatch(t, ev);
 }
 
 int gfxstat_thread_states_span_begin(struct gfxstat_thread_states *t, int32_t tid,

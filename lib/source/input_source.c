@@ -92,22 +92,38 @@ static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
 	return rc;
 }
 
-/* Scheduler events: into the thread states that time each doFrame and DrawFrame. */
+/* Scheduler events with the system series: counted there (every kind is read), then into the
+ * thread states that time each doFrame and DrawFrame. */
 static int on_sched(void *user, const struct gfxstat_sched_event *ev)
 {
 	struct gfxstat_source *s = user;
-	int rc;
 
-	if (s->sys)
-		gfxstat_sysctx_sched(s->sys, ev);
-	if (!s->threads)
-		return 0;
-	rc = gfxstat_thread_states_event(s->threads, ev);
-	/* the first sched_waking: sched_wakeup says the same from now on, unread */
-	if (ev->kind == GFXSTAT_SCHED_WAKING && s->trace && !s->sys &&
-	    (s->trace_kinds & GFXSTAT_SCHED_BIT(GFXSTAT_SCHED_WAKEUP))) {
+	gfxstat_sysctx_sched(s->sys, ev);
+	return s->threads ? gfxstat_thread_states_event(s->threads, ev) : 0;
+}
+
+/* Perfetto's scheduler events without the system series: only the thread states read them
+ * (one jump, where on_sched's tests cost more than the rest of a sched_waking). */
+static int on_sched_threads(void *user, const struct gfxstat_sched_event *ev)
+{
+	return gfxstat_thread_states_event(((struct gfxstat_source *)user)->threads, ev);
+}
+
+/*
+ * Trace text's scheduler events without the system series (analyze's case): into the thread
+ * states until the first sched_waking, which narrows what the parser reads (sched_wakeup says
+ * the same from then on); the parser then calls the thread states directly, no hop through
+ * here for each of the hundreds of thousands of events.
+ */
+static int on_sched_text(void *user, const struct gfxstat_sched_event *ev)
+{
+	struct gfxstat_source *s = user;
+	int rc = gfxstat_thread_states_event(s->threads, ev);
+
+	if (ev->kind == GFXSTAT_SCHED_WAKING) {
 		s->trace_kinds = gfxstat_thread_states_kinds(s->threads);
-		gfxstat_trace_parser_set_sched_kinds(s->trace, s->trace_kinds);
+		gfxstat_trace_parser_set_sched_fn(s->trace, gfxstat_thread_states_event, s->threads,
+						  s->trace_kinds);
 	}
 	return rc;
 }
@@ -267,8 +283,10 @@ int gfxstat_source_begin(struct gfxstat_source *s, const char *name)
 		s->sys = gfxstat_sysctx_new(s->sys_window);
 		s->trace_kinds = 0; /* all */
 	}
-	if (s->trace && (s->threads || s->sys))
+	if (s->trace && s->sys)
 		gfxstat_trace_parser_set_sched_fn(s->trace, on_sched, s, s->trace_kinds);
+	else if (s->trace && s->threads)
+		gfxstat_trace_parser_set_sched_fn(s->trace, on_sched_text, s, s->trace_kinds);
 	if (s->trace && s->sys) /* GPU frequency and thermal lines (counter_line.c) */
 		gfxstat_trace_parser_set_counter_fn(s->trace, on_counter, s);
 	s->unwrap = gfxstat_unwrap_new(on_unwrapped, s, &s->sum.unwrap);
@@ -328,8 +346,10 @@ static int decide(struct gfxstat_source *s)
 		ps.process = on_process;
 		ps.user = s;
 		/* scheduler events (and with them the markers, merged in time order) */
-		if (s->threads || s->sys)
+		if (s->sys)
 			ps.sched = on_sched;
+		else if (s->threads)
+			ps.sched = on_sched_threads;
 		if (s->sys)
 			ps.counter = on_counter;
 		/* its frames are explained once it has ended (the model holds them) */

@@ -26,7 +26,7 @@ static uint64_t load32(const char *p)
  * low bits. Only where a key sits depends on it: indexes stay in insertion order whatever the
  * hash, so byte order does not matter.
  */
-static uint64_t key_hash(const char *p, size_t n)
+static inline uint64_t key_hash(const char *p, size_t n)
 {
 	const uint64_t k = 0x9e3779b97f4a7c15ULL;
 	uint64_t h = (uint64_t)n * k, w;
@@ -105,7 +105,8 @@ static int grow(struct gx_strmap *m)
 }
 
 /* The index of @p (hash @h), or -1 with *@slot the empty slot that ends its probe. */
-static long lookup(const struct gx_strmap *m, const char *p, size_t n, uint64_t h, size_t *slot)
+static inline long lookup(const struct gx_strmap *m, const char *p, size_t n, uint64_t h,
+			   size_t *slot)
 {
 	size_t j = h & (m->nslots - 1);
 

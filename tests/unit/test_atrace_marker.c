@@ -158,6 +158,11 @@ static void same_value(const char *v)
 	CHECK_EQ(mp(line), ok ? GFXSTAT_PARSE_OK : GFXSTAT_PARSE_FAIL);
 	if (ok)
 		CHECK_EQ(m.pid, want);
+	/* ... with a name long enough that pid and bar are read as one 8-byte word */
+	snprintf(line, sizeof(line), "B|%s|doFrame 12", v);
+	CHECK_EQ(mp(line), ok ? GFXSTAT_PARSE_OK : GFXSTAT_PARSE_FAIL);
+	if (ok)
+		CHECK_EQ(m.pid, want);
 	snprintf(line, sizeof(line), "E|%s", v);
 	CHECK_EQ(mp(line), GFXSTAT_PARSE_OK);
 	CHECK_EQ(m.pid, ok ? want : -1);
