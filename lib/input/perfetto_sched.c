@@ -8,6 +8,7 @@
  * process_stats, battery and power rail packets become counters. Field numbers are
  * google/perfetto's, cited per message below.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,11 +179,12 @@ struct ps_ev {
 	int64_t ts;
 	uint64_t seq; /* arrival order (in a bundle's scratch: its order in the bundle) */
 	int64_t x;
+	char *buf;
 	int32_t cpu, tid;
 	int32_t a, b, c, d;
 	uint32_t u, v;
 	uint32_t comm, s1, s2;
-	char *buf;
+	/* the bytes last, in the 4 after s2: 80 bytes, not 88 (every held event is copied) */
 	uint8_t kind;
 	uint8_t irq;
 	uint8_t compact; /* inferred from the CPU's previous switch */
@@ -421,7 +423,7 @@ static struct gfxstat_str name_str(const struct gx_psched *s, uint32_t id, const
 {
 	struct gfxstat_str r;
 
-	if (id == NAME_NONE || id >= s->names.n) {
+	if (id >= s->names.n) { /* (NAME_NONE too: names.n <= GX_PSCHED_MAX_NAMES) */
 		r.p = none;
 		r.n = strlen(none);
 	} else {
@@ -554,6 +556,14 @@ static int emit_counter(struct gx_psched *s, enum gfxstat_counter_kind k, int64_
 	return s->rc;
 }
 
+/* emit() sets a switch's fields without a blank first: they must cover every other member */
+#define SW_END (offsetof(struct gfxstat_sched_event, sw.next_prio) + sizeof(int32_t))
+#define SW_COVERS(m) (offsetof(struct gfxstat_sched_event, m) + \
+		      sizeof(((struct gfxstat_sched_event *)0)->m) <= SW_END)
+_Static_assert(SW_COVERS(wake) && SW_COVERS(blocked) && SW_COVERS(freq) && SW_COVERS(limits) &&
+		       SW_COVERS(binder) && SW_COVERS(rename) && SW_COVERS(newtask),
+	       "a switch's fields no longer cover the union");
+
 static PS_INLINE int emit(struct gx_psched *s, const struct ps_ev *e)
 {
 	static const struct gfxstat_sched_event zero_ev;
@@ -580,7 +590,11 @@ static PS_INLINE int emit(struct gx_psched *s, const struct ps_ev *e)
 	if (e->kind & KIND_COUNTER)
 		return emit_counter(s, (enum gfxstat_counter_kind)(e->kind & ~KIND_COUNTER), e->ts,
 				    e->a, e->x, name_str(s, e->s1, ""));
-	ev = zero_ev; /* a copy (wide moves), where a memset becomes a rep stos */
+	/* a switch sets every byte of the union that any of its members reads (sw is the
+	 * largest member, without holes), and every common field: no blank first (a third of
+	 * the events); the other kinds leave members unset, which must read 0 */
+	if (e->kind != GFXSTAT_SCHED_SWITCH)
+		ev = zero_ev; /* a copy (wide moves), where a memset becomes a rep stos */
 	ev.kind = (enum gfxstat_sched_kind)e->kind;
 	ev.ts_ns = e->ts;
 	ev.cpu = e->cpu;
@@ -1807,6 +1821,130 @@ static void cols(struct col *c, const uint8_t *d, size_t n, const uint8_t *const
 	}
 }
 
+/* Column @c's next @n values into field @f (of type @t) of events @e[0, n): on a value short
+ * or bad, *n cut to the rows before it and *bad set. */
+#define COL_FILL(c, e, n, bad, f, t)                                                       \
+	do {                                                                              \
+		size_t i_;                                                                \
+		uint64_t v_;                                                              \
+		for (i_ = 0; i_ < *(n); i_++) {                                           \
+			if (col_next((c), &v_) != 1) {                                    \
+				*(n) = i_;                                                \
+				*(bad) = 1;                                               \
+				break;                                                    \
+			}                                                                 \
+			(e)[i_].f = (t)v_;                                                \
+		}                                                                         \
+	} while (0)
+
+/*
+ * One section of compact_sched (the switches, @wakings 0, or the wakings, 1) a column at a
+ * time, as decode_compact()'s row loop (the reference, under gx_psched_set_slow()) reads it
+ * a row at a time: the events the row loop keeps and *bad as it sets it. The row loop stops
+ * at the first row where a column has no value, does not decode, the time overflows, or the
+ * name is past the intern table; rows before it are kept; the stop is clean only when every
+ * column ended there. So: the timestamps push the events (stopping at a bad one), each other
+ * column cuts the rows to what it holds, the common_flags (optional: a short column leaves
+ * 0, a long one is not read past the rows) likewise on a bad value only, the names last,
+ * named in row order up to the first bad one (so that name_id() is called for the rows the
+ * row loop names, in its order), and at a clean end each column must end there too.
+ * (tests/unit/test_perfetto_sched_fast.c holds it to the row loop.)
+ */
+static int compact_section(struct gx_psched *s, int32_t cpu, int64_t off, struct col *c,
+			   int wakings, uint64_t *ord, int *bad)
+{
+	size_t base = s->ntmp, n, i;
+	uint64_t v, acc = 0, seq0 = (wakings ? ORD_WAKING : 0) + *ord;
+	int ts_bad = 0, k, j;
+	struct ps_ev *e;
+
+	for (;;) {
+		k = col_next(&c[0], &v);
+		if (k <= 0) {
+			ts_bad = k < 0;
+			break;
+		}
+		if (v > (uint64_t)INT64_MAX - acc) {
+			ts_bad = 1;
+			break;
+		}
+		acc += v;
+		e = tmp_push(s);
+		if (!e)
+			return s->rc;
+		if (bundle_ts(off, acc, &e->ts)) {
+			s->ntmp--;
+			ts_bad = 1;
+			break;
+		}
+		e->kind = wakings ? GFXSTAT_SCHED_WAKING : GFXSTAT_SCHED_SWITCH;
+		e->compact = 1;
+		e->cpu = cpu;
+		e->seq = seq0 + (s->ntmp - 1 - base);
+	}
+	n = s->ntmp - base;
+	e = n ? s->tmp + base : NULL; /* (tmp may be NULL when nothing was pushed) */
+	if (!wakings) {
+		COL_FILL(&c[1], e, &n, bad, x, int64_t);           /* prev_state */
+		COL_FILL(&c[2], e, &n, bad, c, int32_t);           /* next_pid */
+		COL_FILL(&c[3], e, &n, bad, d, int32_t);           /* next_prio */
+	} else {
+		COL_FILL(&c[1], e, &n, bad, a, int32_t);           /* pid */
+		COL_FILL(&c[2], e, &n, bad, c, int32_t);           /* target_cpu */
+		COL_FILL(&c[3], e, &n, bad, b, int32_t);           /* prio */
+		for (i = 0; i < n; i++) {
+			uint32_t fl;
+
+			k = col_next(&c[5], &v);
+			if (k == 0)
+				break;
+			if (k < 0) {
+				n = i;
+				*bad = 1;
+				break;
+			}
+			fl = (uint32_t)v;
+			e[i].irq = (fl & TRACE_FLAG_HARDIRQ ? GFXSTAT_SCHED_IRQ_HARD : 0) |
+				   (fl & TRACE_FLAG_SOFTIRQ ? GFXSTAT_SCHED_IRQ_SOFT : 0);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		int nb = 0;
+		uint32_t id;
+
+		if (col_next(&c[4], &v) != 1) {
+			n = i;
+			*bad = 1;
+			break;
+		}
+		id = itab_name(s, v, &nb);
+		if (nb) {
+			n = i;
+			*bad = 1;
+			break;
+		}
+		if (wakings)
+			e[i].s1 = id;
+		else
+			e[i].s2 = id;
+	}
+	if (ts_bad) {
+		*bad = 1;
+	} else if (!*bad) {
+		/* the timestamps ended at row n: so must every other column */
+		for (j = 1; j < 5; j++)
+			if (col_next(&c[j], &v) != 0)
+				*bad = 1;
+	}
+	s->ntmp = base + n;
+	*ord += n;
+	if (wakings)
+		s->sum.compact_waking += n;
+	else
+		s->sum.compact_switch += n;
+	return 0;
+}
+
 /*
  * compact_sched: each column holds one value per event; the timestamps are deltas from the
  * previous event of the column (trace_processor's FtraceTokenizer::TokenizeFtraceCompactSched
@@ -1860,6 +1998,20 @@ static int decode_compact(struct gx_psched *s, int32_t cpu, int64_t off, const u
 	}
 	/* switches: timestamp, prev_state, next_pid, next_prio, next_comm_index */
 	cols(c, d, n, one_run ? run : NULL, runlen, 0);
+	if (!s->slow) {
+		if (compact_section(s, cpu, off, c, 0, &ord, &bad))
+			return s->rc;
+		s->ncsw = s->ntmp;
+		if (!bad) {
+			cols(c, d, n, one_run ? run : NULL, runlen, 1);
+			if (compact_section(s, cpu, off, c, 1, &ord, &bad))
+				return s->rc;
+		}
+		s->ncs = s->ntmp;
+		if (bad)
+			s->sum.compact_errors++;
+		return s->rc;
+	}
 	acc = 0;
 	for (;;) {
 		struct ps_ev *e;

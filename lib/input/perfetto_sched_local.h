@@ -67,7 +67,8 @@ GFXSTAT_HIDDEN void gx_psched_free(struct gx_psched *s);
 
 /* Tests: @slow non-zero reads everything the general way, the fast paths checked against it
  * (tests/unit/test_perfetto_sched_fast.c): compact_sched's columns each looked for through
- * the message (in any number of runs, packed or not) even when each is one packed run; a
+ * the message (in any number of runs, packed or not) even when each is one packed run, and
+ * read a row (an event) at a time rather than a column at a time; a
  * bundle's events, each FtraceEvent, its kind's message and a print's buf field by field
  * even when they are laid out as traced_probes writes them. */
 GFXSTAT_HIDDEN void gx_psched_set_slow(struct gx_psched *s, int slow);

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The fast paths of lib/input/perfetto_sched.c against the general ones they stand for:
- * compact_sched's columns read straight from their one packed run against the columns looked
- * for through the message (gx_psched_set_slow()), on crafted bundles (columns missing, of
- * unequal length, names past the intern table, huge deltas) and on every one-byte damage of
- * them; FtraceEvents read as traced_probes lays them out (timestamp, pid, the kind's message
- * with its fields in number order) against the field-by-field loops, on random events of
- * every kind read, bent now and then (fields missing, repeated, swapped, of another wire
- * type, extra ones), and on their one-byte damage; and the markers' parse, made once when
- * decoded and kept as offsets into the payload copied to the chunked arena, against
+ * compact_sched's columns read straight from their one packed run, a column at a time,
+ * against the columns looked for through the message a row at a time (gx_psched_set_slow()):
+ * which events are kept and when the section counts as an error, on crafted bundles (columns
+ * missing, of unequal length, names past the intern table, huge deltas) and on every one-byte
+ * damage of them; FtraceEvents read as traced_probes lays them out (timestamp, pid, the
+ * kind's message with its fields in number order) against the field-by-field loops, on
+ * random events of every kind read, bent now and then (fields missing, repeated, swapped, of
+ * another wire type, extra ones), and on their one-byte damage; and the markers' parse, made
+ * once when decoded and kept as offsets into the payload copied to the chunked arena, against
  * gfxstat_atrace_marker_parse() of the payload as it is delivered (payloads of every size
  * around the chunk's quarter, late markers, many chunks).
  */
