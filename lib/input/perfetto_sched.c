@@ -1455,6 +1455,25 @@ static int hold_print(struct gx_psched *s, int32_t cpu, int64_t off, uint64_t ts
 	return 0;
 }
 
+/* A print event's payload, counted: 1 when it is an atrace marker someone takes (@m set). */
+static PS_INLINE int print_marker(struct gx_psched *s, struct gx_psched_counts *cnt,
+				  const uint8_t *buf, size_t len, struct gfxstat_marker *m)
+{
+	cnt->prints++;
+	switch (gfxstat_atrace_marker_parse((const char *)buf, len, m)) {
+	case GFXSTAT_PARSE_OK:
+		cnt->markers++;
+		break;
+	case GFXSTAT_PARSE_UNSUPPORTED:
+		cnt->unsupported++;
+		return 0;
+	default:
+		cnt->bad_markers++;
+		return 0;
+	}
+	return s->sink.print && len <= INT32_MAX;
+}
+
 /* One FtraceEvent into the bundle's scratch, read field by field. Return 0, or
  * GFXSTAT_E_NOMEM. */
 static PS_NOINLINE int decode_event_loop(struct gx_psched *s, int32_t cpu, int64_t off,
@@ -1529,19 +1548,7 @@ static PS_NOINLINE int decode_event_loop(struct gx_psched *s, int32_t cpu, int64
 	}
 	/* a print event that is an atrace marker (a missing time is 0) */
 	if (has_print) {
-		cnt->prints++;
-		switch (gfxstat_atrace_marker_parse((const char *)buf, len, &m)) {
-		case GFXSTAT_PARSE_OK:
-			cnt->markers++;
-			break;
-		case GFXSTAT_PARSE_UNSUPPORTED:
-			cnt->unsupported++;
-			return 0;
-		default:
-			cnt->bad_markers++;
-			return 0;
-		}
-		if (!s->sink.print || len > INT32_MAX)
+		if (!print_marker(s, cnt, buf, len, &m))
 			return 0;
 		return hold_print(s, cpu, off, ts, pid, buf, len, ord, &m);
 	}
@@ -1670,19 +1677,7 @@ static PS_INLINE int decode_event_fast(struct gx_psched *s, int32_t cpu, int64_t
 			cnt->malformed++;
 			return 0;
 		}
-		cnt->prints++;
-		switch (gfxstat_atrace_marker_parse((const char *)buf, blen, &m)) {
-		case GFXSTAT_PARSE_OK:
-			cnt->markers++;
-			break;
-		case GFXSTAT_PARSE_UNSUPPORTED:
-			cnt->unsupported++;
-			return 0;
-		default:
-			cnt->bad_markers++;
-			return 0;
-		}
-		if (!s->sink.print || blen > INT32_MAX)
+		if (!print_marker(s, cnt, buf, blen, &m))
 			return 0;
 		if (tss)
 			ts = ts_word(tsw, tss);
