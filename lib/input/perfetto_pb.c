@@ -178,10 +178,13 @@ struct gfxstat_perfetto {
 	 * whether each display is off */
 	int64_t *decl;
 	size_t ndecl, capdecl;
-	/* the "<sec>." of the last marker's ts_text (ts_text_cached()) */
-	int64_t ts_sec_ns;   /* the start of that second */
+	/* the line each marker goes out with (stream_marker()): the fields no marker changes
+	 * set once; its ts_text in @ts_buf, whose "<sec>." (@ts_sec_n bytes, 0: none yet) stays
+	 * while the markers are within the second that begins at @ts_sec_ns (us_text()) */
+	struct gfxstat_ftrace_line mev;
+	int64_t ts_sec_ns;
 	size_t ts_sec_n;
-	char ts_sec_text[32];
+	char ts_buf[32];
 	struct {
 		char id[24];
 		int off;
@@ -473,6 +476,12 @@ struct gfxstat_perfetto *gfxstat_perfetto_new(const struct gfxstat_perfetto_sink
 	gfxstat_perfetto_limits_init(&p->lim);
 	gx_buf_init(&p->pkt, p->lim.max_packet);
 	p->sum.trace_clock = GFXSTAT_CLOCK_BOOTTIME;
+	p->mev.task.p = "<...>";
+	p->mev.task.n = 5;
+	p->mev.tgid = -1;
+	p->mev.ts_text.p = p->ts_buf;
+	p->mev.event.p = "print";
+	p->mev.event.n = 5;
 	if (alloc_tables(p)) {
 		free(p);
 		return NULL;
@@ -735,38 +744,91 @@ static size_t ts_text(char *b, size_t cap, int64_t t)
 	return n + 6;
 }
 
+/* stream_marker()'s path with no call but the sink's, its rare cases out of it (so that it
+ * keeps no register across that call; a portable build leaves both to the compiler) */
+#ifdef __GNUC__
+#define PB_INLINE inline __attribute__((always_inline))
+#define PB_NOINLINE __attribute__((noinline))
+#else
+#define PB_INLINE inline
+#define PB_NOINLINE
+#endif
+
+/* Is @t >= 0 in the second whose "<sec>." p->ts_buf holds? (markers come in time order,
+ * thousands a second: mostly). t - ts_sec_ns cannot overflow, both being >= 0; before that
+ * second it is huge unsigned. */
+static inline int in_second(const struct gfxstat_perfetto *p, int64_t t)
+{
+	return p->ts_sec_n && (uint64_t)(t - p->ts_sec_ns) < (uint64_t)GFXSTAT_NSEC_PER_SEC;
+}
+
 /*
- * ts_text() of @t, the seconds' digits kept from the previous call: markers come in time
- * order, thousands a second, so the seconds rarely change; the microseconds two digits at a
- * time. Same text as ts_text().
+ * ts_text() of @t (in_second()) in p->ts_buf: the "<sec>." there stands, the six digits of
+ * the microseconds written two at a time, in 32 bits, no 64-bit division. The length.
  */
-static size_t ts_text_cached(struct gfxstat_perfetto *p, char *b, size_t cap, int64_t t)
+static PB_INLINE size_t us_text(struct gfxstat_perfetto *p, int64_t t)
 {
 	static const char d2[] = "00010203040506070809101112131415161718192021222324252627282930"
 				 "31323334353637383940414243444546474849505152535455565758596061"
 				 "62636465666768697071727374757677787980818283848586878889909192"
 				 "93949596979899";
-	uint32_t us, hi, mid;
-	size_t n;
+	char *b = p->ts_buf + p->ts_sec_n;
+	uint32_t us = (uint32_t)(t - p->ts_sec_ns) / (uint32_t)GFXSTAT_NSEC_PER_USEC, hi, mid;
 
-	if (t < 0 || cap < 28)
-		return ts_text(b, cap, t);
-	/* within the cached second: no 64-bit division, the rest in 32 bits */
-	if (!p->ts_sec_n || t < p->ts_sec_ns || t - p->ts_sec_ns >= GFXSTAT_NSEC_PER_SEC) {
-		p->ts_sec_ns = t / GFXSTAT_NSEC_PER_SEC * GFXSTAT_NSEC_PER_SEC;
-		p->ts_sec_n = ts_text(p->ts_sec_text, sizeof(p->ts_sec_text), p->ts_sec_ns) - 6;
-	}
-	us = (uint32_t)(t - p->ts_sec_ns) / (uint32_t)GFXSTAT_NSEC_PER_USEC;
-	n = p->ts_sec_n;
-	/* "<sec>.": at most 11 bytes (INT64_MAX ns is 9223372036 s); a fixed copy is no call */
-	memcpy(b, p->ts_sec_text, 16);
 	hi = us / 10000;
 	us -= hi * 10000;
 	mid = us / 100;
-	memcpy(b + n, d2 + 2 * hi, 2);
-	memcpy(b + n + 2, d2 + 2 * mid, 2);
-	memcpy(b + n + 4, d2 + 2 * (us - mid * 100), 2);
-	return n + 6;
+	memcpy(b, d2 + 2 * hi, 2);
+	memcpy(b + 2, d2 + 2 * mid, 2);
+	memcpy(b + 4, d2 + 2 * (us - mid * 100), 2);
+	return p->ts_sec_n + 6;
+}
+
+/* @mk to the marker sink with its line, p->mev (its ts_text, @ts_n bytes, in p->ts_buf), whose
+ * task ("<...>"), tgid and event ("print") gfxstat_perfetto_new() set: a sink reads the line
+ * only during the call. */
+static PB_INLINE int put_marker(struct gfxstat_perfetto *p, int64_t t, int32_t pid, int32_t cpu,
+				const char *payload, size_t len, const struct gfxstat_marker *mk,
+				size_t ts_n)
+{
+	struct gfxstat_ftrace_line *ev = &p->mev;
+
+	ev->pid = pid;
+	ev->cpu = cpu;
+	ev->ts_ns = t;
+	ev->ts_text.n = ts_n;
+	ev->payload.p = len ? payload : "";
+	ev->payload.n = len;
+	if (p->sink.marker && p->sink.marker(p->sink.user, ev, mk))
+		return GFXSTAT_E_ABORTED;
+	return 0;
+}
+
+/* stream_marker() of a counter (its declared period noted for set_vsync()), of a time before
+ * 0 or of a new second (its "<sec>." written). */
+static PB_NOINLINE int stream_slow(struct gfxstat_perfetto *p, int64_t t, int32_t pid,
+				   int32_t cpu, const char *payload, size_t len,
+				   const struct gfxstat_marker *mk)
+{
+	size_t n;
+
+	if (mk->kind == GFXSTAT_MARKER_COUNTER) {
+		int rc = declare(p, t, mk);
+
+		if (rc)
+			return rc;
+	}
+	if (t < 0) {
+		p->ts_sec_n = 0; /* the buffer no longer holds a second's text */
+		n = ts_text(p->ts_buf, sizeof(p->ts_buf), t);
+	} else {
+		if (!in_second(p, t)) {
+			p->ts_sec_ns = t / GFXSTAT_NSEC_PER_SEC * GFXSTAT_NSEC_PER_SEC;
+			p->ts_sec_n = ts_text(p->ts_buf, sizeof(p->ts_buf), p->ts_sec_ns) - 6;
+		}
+		n = us_text(p, t);
+	}
+	return put_marker(p, t, pid, cpu, payload, len, mk, n);
 }
 
 /* A marker from perfetto_sched.c's merge (a gx_psched_sink.print), in time order; @mk its
@@ -775,31 +837,10 @@ static int stream_marker(void *user, int64_t t, int32_t pid, int32_t cpu, const 
 			 size_t len, const struct gfxstat_marker *mk)
 {
 	struct gfxstat_perfetto *p = user;
-	struct gfxstat_ftrace_line ev;
-	char ts[32];
-	int rc;
 
-	/* every field set below: no memset of the whole line for each marker */
-	ev.task.p = "<...>";
-	ev.task.n = 5;
-	ev.pid = pid;
-	ev.tgid = -1;
-	ev.cpu = cpu;
-	ev.ts_ns = t;
-	ev.ts_text.p = ts;
-	ev.ts_text.n = ts_text_cached(p, ts, sizeof(ts), t);
-	ev.event.p = "print";
-	ev.event.n = 5;
-	ev.payload.p = len ? payload : "";
-	ev.payload.n = len;
-	if (mk->kind == GFXSTAT_MARKER_COUNTER) {
-		rc = declare(p, t, mk);
-		if (rc)
-			return rc;
-	}
-	if (p->sink.marker && p->sink.marker(p->sink.user, &ev, mk))
-		return GFXSTAT_E_ABORTED;
-	return 0;
+	if (mk->kind == GFXSTAT_MARKER_COUNTER || t < 0 || !in_second(p, t))
+		return stream_slow(p, t, pid, cpu, payload, len, mk);
+	return put_marker(p, t, pid, cpu, payload, len, mk, us_text(p, t));
 }
 
 /* ---------------------------------------------------------------------------------------- */

@@ -655,6 +655,32 @@ TEST(markers_sorted_across_bundles)
 	CHECK_EQ(s.markers, 5);
 }
 
+/* A marker's time text ("%lld.%06lld" of its ns, the µs truncated) when the second changes
+ * between markers, on the plain path (B, E) and on the counters' (C). */
+TEST(markers_time_text_across_seconds)
+{
+	struct pb t = { { 0 }, 0 }, e = { { 0 }, 0 };
+	struct out o = { { 0 }, 0, 0, 0 };
+	struct gfxstat_perfetto_summary s;
+
+	ftrace_print(&e, 999999999, 1, "B|1|a");
+	ftrace_print(&e, 1000000000, 1, "E|1");
+	ftrace_print(&e, 2000001999, 1, "C|1|c|7");
+	ftrace_print(&e, 2000002000, 1, "B|1|d");
+	ftrace_print(&e, 12345678901234, 1, "E|1");
+	bundle_packet(&t, 0, &e);
+	CHECK_EQ(run(t.b, t.n, &o, NULL, &s), 0);
+	/* 999999999 ns: 0 s and 999999 µs; 1000000000: 1 s, 0 µs; 2000001999: 2 s, 1 µs (the
+	 * 999 ns dropped); 2000002000: 2 s, 2 µs, the second kept from the counter before;
+	 * 12345678901234: 12345 s, 678901 µs */
+	CHECK_CSTR(o.s, "M 0.999999 999999999 1 -1 0 <...> print|B|1|a B a 0\n"
+			"M 1.000000 1000000000 1 -1 0 <...> print|E|1 E  0\n"
+			"M 2.000001 2000001999 1 -1 0 <...> print|C|1|c|7 C c 7\n"
+			"M 2.000002 2000002000 1 -1 0 <...> print|B|1|d B d 0\n"
+			"M 12345.678901 12345678901234 1 -1 0 <...> print|E|1 E  0\n");
+	CHECK_EQ(s.markers, 5);
+}
+
 /* One expected + actual surface frame of @pid on @layer, token @tok, in display frame @dtok */
 static void surface_frame(struct pb *t, uint64_t cookie, int64_t tok, int64_t dtok, int pid,
 			  const char *layer, uint64_t start, uint64_t end)
@@ -890,6 +916,7 @@ TEST_SUITE(test_perfetto)
 	RUN(bad_input);
 	RUN(callback_stops);
 	RUN(markers_sorted_across_bundles);
+	RUN(markers_time_text_across_seconds);
 	RUN(process_and_package_names);
 	RUN(build_string);
 	RUN(vsync_from_expected_presents);
