@@ -324,7 +324,7 @@ static int record_cause(struct analyze_run *r, const struct gfxstat_frame *f)
 		c->layer = name ? cli_why_intern(r->pool, name) : NULL;
 		free(name);
 	}
-	c->why = cli_why_pack(r->pool, &why);
+	c->why = cli_why_pack(r->pool, &why, r->janky && r->json);
 	c->present = f->present_ns;
 	c->ord = ord;
 	c->janky = f->janky;

@@ -79,12 +79,13 @@ const char *cli_why_intern(struct cli_why_pool *p, const char *s)
 }
 
 /* A packed cause: these bytes, then its text, then its known threads, zero runs counted. */
+enum { TH_NONE, TH_KEPT, TH_KNOWN /* known, its work not kept */ };
 struct packed_head {
-	unsigned char cls, no_sched, main, render;
+	unsigned char cls, no_sched, main, render; /* @main, @render: TH_* */
 	const char *signature, *summary; /* interned */
 };
 
-unsigned char *cli_why_pack(struct cli_why_pool *p, const struct gfxstat_cause *c)
+unsigned char *cli_why_pack(struct cli_why_pool *p, const struct gfxstat_cause *c, int threads)
 {
 	unsigned char buf[sizeof(struct packed_head) + GFXSTAT_CAUSE_TEXT +
 			  4 * sizeof(struct gfxstat_cause_thread)];
@@ -94,8 +95,8 @@ unsigned char *cli_why_pack(struct cli_why_pool *p, const struct gfxstat_cause *
 
 	h.cls = (unsigned char)c->cls;
 	h.no_sched = (unsigned char)(c->no_sched != 0);
-	h.main = (unsigned char)(c->main.known != 0);
-	h.render = (unsigned char)(c->render.known != 0);
+	h.main = !c->main.known ? TH_NONE : threads ? TH_KEPT : TH_KNOWN;
+	h.render = !c->render.known ? TH_NONE : threads ? TH_KEPT : TH_KNOWN;
 	h.signature = cli_why_intern(p, c->signature);
 	h.summary = cli_why_intern(p, c->summary);
 	if (!h.signature || !h.summary)
@@ -104,9 +105,9 @@ unsigned char *cli_why_pack(struct cli_why_pool *p, const struct gfxstat_cause *
 	memcpy(buf + o, c->text, nt);
 	o += nt;
 	buf[o++] = 0;
-	if (h.main)
+	if (h.main == TH_KEPT)
 		o += gfxstat_zero_pack(&c->main, sizeof(c->main), buf + o);
-	if (h.render)
+	if (h.render == TH_KEPT)
 		o += gfxstat_zero_pack(&c->render, sizeof(c->render), buf + o);
 	k = malloc(o);
 	if (k)
@@ -117,6 +118,13 @@ unsigned char *cli_why_pack(struct cli_why_pool *p, const struct gfxstat_cause *
 const char *cli_why_text(const unsigned char *k)
 {
 	return (const char *)k + sizeof(struct packed_head);
+}
+
+/* A thread packed without its work (cli_why_pack() without threads): known, nothing else. */
+static void known_only(struct gfxstat_cause_thread *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->known = 1;
 }
 
 const struct cli_why *cli_why_unpack(struct cli_why_pool *p, const unsigned char *k)
@@ -132,14 +140,18 @@ const struct cli_why *cli_why_unpack(struct cli_why_pool *p, const unsigned char
 	p->out.text = (const char *)in;
 	in += strlen(p->out.text) + 1;
 	p->out.main = p->out.render = NULL;
-	if (h.main) {
+	if (h.main == TH_KEPT)
 		in = gfxstat_zero_unpack(in, &p->main, sizeof(p->main));
+	else if (h.main == TH_KNOWN)
+		known_only(&p->main);
+	if (h.main)
 		p->out.main = &p->main;
-	}
-	if (h.render) {
+	if (h.render == TH_KEPT)
 		gfxstat_zero_unpack(in, &p->render, sizeof(p->render));
+	else if (h.render == TH_KNOWN)
+		known_only(&p->render);
+	if (h.render)
 		p->out.render = &p->render;
-	}
 	return &p->out;
 }
 

@@ -51,8 +51,11 @@ struct fx {
  * frame takes 18 bytes of the stream, not 65 (exact percentiles still need every frame).
  */
 struct col {
-	unsigned width; /* 0, 4 or 8 */
+	/* 0: every value NONE; 1: every value @k (no array: a layer's refresh period is one
+	 * value for hours, 4 bytes a frame saved); 4 or 8: @v holds them */
+	unsigned width;
 	void *v;
+	int64_t k;
 };
 
 #define COL_NONE32 INT32_MIN
@@ -216,7 +219,9 @@ static int64_t col_get(const struct col *c, size_t i)
 
 		return x == COL_NONE32 ? GFXSTAT_NS_NONE : x;
 	}
-	return c->width == 8 ? ((const int64_t *)c->v)[i] : GFXSTAT_NS_NONE;
+	if (c->width == 8)
+		return ((const int64_t *)c->v)[i];
+	return c->width == 1 ? c->k : GFXSTAT_NS_NONE;
 }
 
 /* Room in @c for @cap values. */
@@ -224,7 +229,7 @@ static int col_reserve(struct col *c, size_t cap)
 {
 	void *p;
 
-	if (!c->width)
+	if (c->width < 4)
 		return 0;
 	p = realloc(c->v, cap * c->width);
 	if (!p)
@@ -242,6 +247,37 @@ static int col_set(struct col *c, size_t i, size_t cap, int64_t v)
 
 	if (!c->width && v == GFXSTAT_NS_NONE)
 		return 0;
+	if (c->width == 1 && v == c->k)
+		return 0;
+	if (!c->width && !i) {
+		c->width = 1;
+		c->k = v;
+		return 0;
+	}
+	if (c->width == 1) {
+		/* the first value that differs: values 0 .. @i - 1 were @k */
+		int kfits = c->k > INT32_MIN && c->k <= INT32_MAX;
+
+		if (fits && kfits) {
+			int32_t *p = malloc(cap * sizeof(*p));
+
+			if (!p)
+				return GFXSTAT_E_NOMEM;
+			for (k = 0; k < i; k++)
+				p[k] = (int32_t)c->k;
+			c->v = p;
+			c->width = 4;
+		} else {
+			int64_t *p = malloc(cap * sizeof(*p));
+
+			if (!p)
+				return GFXSTAT_E_NOMEM;
+			for (k = 0; k < i; k++)
+				p[k] = c->k;
+			c->v = p;
+			c->width = 8;
+		}
+	}
 	if (!c->width) {
 		int32_t *p = malloc(cap * sizeof(*p));
 

@@ -51,6 +51,41 @@ TEST(late_past_int32)
 }
 
 /*
+ * A column whose values are all one is kept as that value alone, until one differs: then the
+ * frames before it must read back as that value. Four FrameTimeline frames as above, all
+ * janky, late by 5 ms, 5 ms, 3 s (past INT32_MAX: the column goes from one value straight to
+ * 8 bytes) and 5 ms: janky_list holds frames 0-3 with late_ns 5000000, 5000000, 3000000000,
+ * 5000000 (frames 0 and 1 from the one value, written into the widened column).
+ */
+TEST(one_value_then_wide)
+{
+	static const int64_t late[4] = { 5000000, 5000000, 3000000000LL, 5000000 };
+	struct gfxstat_metrics *m = gfxstat_metrics_new(NULL);
+	const struct gfxstat_layer_metrics *l;
+	struct gfxstat_frame f;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		gfxstat_frame_init(&f, GFXSTAT_SRC_FRAMETIMELINE);
+		f.layer.p = "L#0";
+		f.layer.n = 3;
+		f.vsync_period_ns = P;
+		f.present_ns = 10000000000LL + i * P;
+		f.expected_end_ns = f.present_ns - P;
+		f.actual_end_ns = f.expected_end_ns + late[i];
+		f.janky = 1;
+		CHECK_EQ(gfxstat_metrics_frame(m, &f), 0);
+	}
+	CHECK_EQ(gfxstat_metrics_finish(m), 0);
+	l = gfxstat_metrics_get(m, 0);
+	CHECK_EQ(l->njanky_list, 4);
+	if (l->njanky_list == 4)
+		for (i = 0; i < 4; i++)
+			CHECK_EQ(l->janky_list[i].late_ns, late[i]);
+	gfxstat_metrics_free(m);
+}
+
+/*
  * A layer of SurfaceFlinger-marker frames, each with the start of its app work: 30 frames at
  * 60 Hz, each started 10 ms before its present, gaps of 3 P before frames 12 and 20; frame 12
  * began 10 ms before its present as usual (it was idle, not late: docs/metrics.md "Idle is
@@ -103,5 +138,6 @@ TEST(start_before_zero)
 TEST_SUITE(test_metrics_columns)
 {
 	RUN(late_past_int32);
+	RUN(one_value_then_wide);
 	RUN(start_before_zero);
 }
