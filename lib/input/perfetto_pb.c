@@ -99,13 +99,18 @@ struct pf_map {
 	size_t mask;
 };
 
-/* An actual frame held until finish: the slice's fields, its layer at arena[layer_off]. */
+/*
+ * An actual frame held until finish: the slice's fields. Every frame is held to the end (see
+ * docs/perfetto.md, "Delivery order"), so it is kept small: its layer is an index in the
+ * interned names (a long capture repeats a few dozen layers), its arrival order 32 bits
+ * (hold_frame() refuses the 2^32nd frame), whether it is janky found again from its jank type.
+ */
 struct pf_frame {
-	uint64_t seq;
 	int64_t start, end, exp_start, exp_end, token, display_token, vsync;
 	int32_t pid, present_type, jank_type, prediction_type;
-	uint8_t kind, complete, janky, has_exp;
-	size_t layer_off, layer_n;
+	uint32_t seq;   /* arrival order among the frames, to keep the sort stable */
+	uint32_t layer; /* index in layer_names + 1; 0 = no layer */
+	uint8_t kind, complete, has_exp;
 };
 
 /* A ProcessTree process; the last one seen for a pid wins. */
@@ -156,6 +161,7 @@ struct gfxstat_perfetto {
 	 * (offsets, as the arena moves while it grows) */
 	struct pf_vec frames, procs, pkgs;
 	uint32_t *pkg_sorted; /* indexes of pkgs by (uid, name): each is listed once */
+	struct gx_strmap layer_names; /* the held frames' layers, each once */
 	char *arena;
 	size_t arena_n, arena_cap;
 	uint64_t nseq;
@@ -486,6 +492,10 @@ struct gfxstat_perfetto *gfxstat_perfetto_new(const struct gfxstat_perfetto_sink
 		free(p);
 		return NULL;
 	}
+	if (gx_strmap_init(&p->layer_names, UINT32_MAX - 1)) {
+		gfxstat_perfetto_free(p);
+		return NULL;
+	}
 	/* the markers go out merged over the CPUs in time order, with the scheduler events
 	 * when there is a sched sink: held only in a bounded window, not until finish */
 	{
@@ -515,6 +525,7 @@ void gfxstat_perfetto_free(struct gfxstat_perfetto *p)
 	free(p->procs.v);
 	free(p->pkgs.v);
 	free(p->arena);
+	gx_strmap_free(&p->layer_names);
 	gx_psched_free(p->ps);
 	free(p);
 }
@@ -886,11 +897,15 @@ static int hold_frame(struct gfxstat_perfetto *p, const struct pf_slice *s, int 
 {
 	int ekind = s->kind == FT_ACTUAL_SURFACE ? FT_EXPECTED_SURFACE : FT_EXPECTED_DISPLAY;
 	uint32_t e = map_get(&p->by_key, expected_key(ekind, s->token, s->pid));
-	struct pf_frame *fr = vec_push(&p->frames, sizeof(*fr));
+	struct pf_frame *fr;
+	int janky;
 
+	if (p->frames.n >= UINT32_MAX) /* past what seq counts */
+		return GFXSTAT_E_NOMEM;
+	fr = vec_push(&p->frames, sizeof(*fr));
 	if (!fr)
 		return GFXSTAT_E_NOMEM;
-	fr->seq = p->nseq++;
+	fr->seq = (uint32_t)(p->frames.n - 1);
 	fr->kind = s->kind;
 	fr->complete = (uint8_t)complete;
 	fr->pid = s->pid;
@@ -899,7 +914,7 @@ static int hold_frame(struct gfxstat_perfetto *p, const struct pf_slice *s, int 
 	fr->jank_type = s->jank_type;
 	fr->present_type = s->present_type;
 	fr->prediction_type = s->prediction_type;
-	fr->janky = (uint8_t)is_janky(s->kind, s->jank_type);
+	janky = is_janky(s->kind, s->jank_type);
 	fr->start = s->start;
 	fr->end = complete ? s->end : GFXSTAT_NS_NONE;
 	fr->exp_start = GFXSTAT_NS_NONE;
@@ -916,14 +931,20 @@ static int hold_frame(struct gfxstat_perfetto *p, const struct pf_slice *s, int 
 	if (complete) {
 		if (s->kind == FT_ACTUAL_SURFACE) {
 			p->sum.frames_surface++;
-			p->sum.janky_surface += fr->janky;
+			p->sum.janky_surface += (uint64_t)janky;
 		} else {
 			p->sum.frames_display++;
-			p->sum.janky_display += fr->janky;
+			p->sum.janky_display += (uint64_t)janky;
 		}
 	}
-	fr->layer_n = s->layer_n;
-	return arena_add(p, s->layer, s->layer_n, &fr->layer_off);
+	if (s->layer_n) {
+		long li = gx_strmap_add(&p->layer_names, s->layer, s->layer_n, NULL);
+
+		if (li < 0)
+			return GFXSTAT_E_NOMEM;
+		fr->layer = (uint32_t)li + 1;
+	}
+	return 0;
 }
 
 static int decode_ft_start(const uint8_t *d, size_t n, int kind, struct pf_ft *o)
@@ -1987,8 +2008,10 @@ static int deliver_frame(struct gfxstat_perfetto *p, const struct pf_frame *h)
 
 	gfxstat_frame_init(&fr, h->kind == FT_ACTUAL_SURFACE ? GFXSTAT_SRC_FRAMETIMELINE
 							      : GFXSTAT_SRC_FRAMETIMELINE_DISPLAY);
-	fr.layer.p = h->layer_n ? p->arena + h->layer_off : "";
-	fr.layer.n = h->layer_n;
+	if (h->layer) {
+		fr.layer.p = p->layer_names.keys[h->layer - 1].p;
+		fr.layer.n = p->layer_names.keys[h->layer - 1].n;
+	}
 	if (h->kind == FT_ACTUAL_SURFACE) {
 		/* the process that drew it; else the package its layer names */
 		fr.app = gfxstat_perfetto_app(p, h->pid);
@@ -2003,7 +2026,7 @@ static int deliver_frame(struct gfxstat_perfetto *p, const struct pf_frame *h)
 	fr.jank_type = h->jank_type;
 	fr.present_type = h->present_type;
 	fr.prediction_type = h->prediction_type;
-	fr.janky = h->janky;
+	fr.janky = is_janky(h->kind, h->jank_type);
 	fr.actual_start_ns = h->start;
 	fr.vsync_period_ns = h->vsync;
 	if (h->complete) {

@@ -28,30 +28,32 @@ struct layer_state {
 	int64_t last_period;    /* the refresh period at that present */
 };
 
-/* What the sorts and reconcile() read of a held frame, and what they may set. */
-struct held_key {
-	int64_t present_ns, vsync_period_ns, token, display_token;
-	enum gfxstat_frame_source source;
-	int32_t present_type;
-};
-
 /*
- * A frame held until the input's end (hold_frames: Perfetto's FrameTimeline): its keys, and
- * the rest of it packed (frame_pack()), as a held frame of a long capture is mostly fields it
- * does not have: about 200 bytes instead of 440.
+ * A frame held until the input's end (hold_frames: Perfetto's FrameTimeline): what the sorts
+ * and reconcile() set, and the rest of it packed (frame_pack()), as a held frame of a long
+ * capture is mostly fields it does not have: about 120 bytes instead of 440. What they only
+ * read (tokens, present type) is read from the pack (held_field()); the pack's offset grows
+ * with each frame held, so it is the arrival order that keeps the sorts stable.
  */
 struct held {
-	struct held_key f;
-	uint64_t pack;  /* offset of its packed frame in the model's pack */
+	int64_t present_ns, vsync_period_ns;
+	uint32_t pack_lo; /* offset of its packed frame in the model's pack, low 32 bits */
 	uint32_t layer;
-	uint32_t app;   /* index in apps + 1; 0 = none */
-	uint64_t seq;   /* arrival order, to keep sorts stable */
-	int drop;
+	uint32_t app;     /* index in apps + 1; 0 = none */
+	uint8_t pack_hi;  /* ... and the high 8 (frame_pack() refuses an offset past 2^40) */
+	uint8_t source;   /* enum gfxstat_frame_source */
+	uint8_t drop;
 };
 
 /* A frame as 8-byte words: packed, those that differ from a frame just initialised. */
 #define FRAME_WORDS ((sizeof(struct gfxstat_frame) + 7) / 8)
 #define MASK_WORDS ((FRAME_WORDS + 63) / 64)
+#define PACK_LIMIT ((uint64_t)1 << 40)
+
+static uint64_t held_pack(const struct held *h)
+{
+	return (uint64_t)h->pack_hi << 32 | h->pack_lo;
+}
 
 /* The last present of the earlier inputs of one format: a later input must start after it. */
 struct format_span {
@@ -82,7 +84,6 @@ struct gfxstat_model {
 	uint64_t *pack;             /* the held frames' words (struct held's pack) */
 	size_t npack, pack_cap;     /* in words */
 	uint64_t blank[FRAME_WORDS]; /* gfxstat_frame_init()'s frame, without its source */
-	uint64_t seq;
 	int64_t period;             /* the refresh period in force, by present order */
 	int64_t in_end;             /* the current input's last present */
 	struct format_span spans[MAX_FORMATS];
@@ -445,6 +446,8 @@ static int frame_pack(struct gfxstat_model *m, const struct gfxstat_frame *f, ui
 			mask[i / 64] |= (uint64_t)1 << (i % 64);
 			w[k++] = w[i];
 		}
+	if (m->npack + MASK_WORDS + k >= PACK_LIMIT) /* past what struct held can point to */
+		return GFXSTAT_E_NOMEM;
 	if (m->pack_cap - m->npack < MASK_WORDS + k) {
 		size_t nc = m->pack_cap ? m->pack_cap * 2 : 4096;
 		uint64_t *np = realloc(m->pack, nc * sizeof(*np));
@@ -466,21 +469,64 @@ static void frame_unpack(const struct gfxstat_model *m, const struct held *h,
 			 struct gfxstat_frame *f)
 {
 	uint64_t w[FRAME_WORDS];
-	const uint64_t *mask = m->pack + h->pack, *v = mask + MASK_WORDS;
+	const uint64_t *mask = m->pack + held_pack(h), *v = mask + MASK_WORDS;
 	size_t i;
 
 	for (i = 0; i < FRAME_WORDS; i++)
 		w[i] = mask[i / 64] >> (i % 64) & 1 ? *v++ : m->blank[i];
 	memcpy(f, w, sizeof(*f));
-	f->present_ns = h->f.present_ns;
-	f->vsync_period_ns = h->f.vsync_period_ns;
+	f->present_ns = h->present_ns;
+	f->vsync_period_ns = h->vsync_period_ns;
 }
+
+static unsigned bits_set(uint64_t x)
+{
+	unsigned n = 0;
+
+	for (; x; x &= x - 1)
+		n++;
+	return n;
+}
+
+/* Word @i of the held frame @h, as it was held. */
+static uint64_t held_word(const struct gfxstat_model *m, const struct held *h, size_t i)
+{
+	const uint64_t *mask = m->pack + held_pack(h);
+	size_t k = MASK_WORDS, j;
+
+	if (!(mask[i / 64] >> (i % 64) & 1))
+		return m->blank[i];
+	for (j = 0; j < i / 64; j++)
+		k += bits_set(mask[j]);
+	return mask[k + bits_set(mask[i / 64] & (((uint64_t)1 << (i % 64)) - 1))];
+}
+
+/* The @size bytes at @off of the held frame @h (a field that does not cross a word). */
+static void held_field(const struct gfxstat_model *m, const struct held *h, size_t off,
+		       void *out, size_t size)
+{
+	uint64_t w = held_word(m, h, off / 8);
+
+	memcpy(out, (const char *)&w + off % 8, size);
+}
+
+static int64_t held_i64(const struct gfxstat_model *m, const struct held *h, size_t off)
+{
+	int64_t v;
+
+	held_field(m, h, off, &v, sizeof(v));
+	return v;
+}
+
+#define HELD_TOKEN(m, h) held_i64(m, h, offsetof(struct gfxstat_frame, token))
+#define HELD_DISPLAY_TOKEN(m, h) held_i64(m, h, offsetof(struct gfxstat_frame, display_token))
 
 static int hold(struct gfxstat_model *m, const struct gfxstat_frame *f, long li,
 		struct gfxstat_str app)
 {
 	struct gfxstat_frame c;
 	struct held *h;
+	uint64_t at;
 	int rc;
 
 	if (m->nheld == m->held_cap) {
@@ -497,16 +543,15 @@ static int hold(struct gfxstat_model *m, const struct gfxstat_frame *f, long li,
 	c.layer.p = c.app.p = "";
 	c.layer.n = c.app.n = 0;
 	h = &m->held[m->nheld];
-	rc = frame_pack(m, &c, &h->pack);
+	rc = frame_pack(m, &c, &at);
 	if (rc)
 		return rc;
 	m->nheld++;
-	h->f.present_ns = f->present_ns;
-	h->f.vsync_period_ns = f->vsync_period_ns;
-	h->f.token = f->token;
-	h->f.display_token = f->display_token;
-	h->f.source = f->source;
-	h->f.present_type = f->present_type;
+	h->pack_lo = (uint32_t)at;
+	h->pack_hi = (uint8_t)(at >> 32);
+	h->present_ns = f->present_ns;
+	h->vsync_period_ns = f->vsync_period_ns;
+	h->source = (uint8_t)f->source;
 	h->layer = (uint32_t)li;
 	h->app = 0;
 	if (app.n) {
@@ -517,7 +562,6 @@ static int hold(struct gfxstat_model *m, const struct gfxstat_frame *f, long li,
 			return (int)ai;
 		h->app = (uint32_t)ai + 1;
 	}
-	h->seq = m->seq++;
 	h->drop = 0;
 	return 0;
 }
@@ -602,14 +646,14 @@ static int is_ft_source(enum gfxstat_frame_source s)
 
 static int64_t present_key(const struct held *h)
 {
-	return h->f.present_ns == GFXSTAT_NS_NONE ? INT64_MAX : h->f.present_ns;
+	return h->present_ns == GFXSTAT_NS_NONE ? INT64_MAX : h->present_ns;
 }
 
 /* layer, then FrameTimeline before markers, then present, then arrival */
 static int by_layer(const void *a, const void *b)
 {
 	const struct held *x = a, *y = b;
-	int fx = is_ft_source(x->f.source), fy = is_ft_source(y->f.source);
+	int fx = is_ft_source(x->source), fy = is_ft_source(y->source);
 
 	if (x->layer != y->layer)
 		return x->layer < y->layer ? -1 : 1;
@@ -617,7 +661,7 @@ static int by_layer(const void *a, const void *b)
 		return fx ? -1 : 1;
 	if (present_key(x) != present_key(y))
 		return present_key(x) < present_key(y) ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return held_pack(x) < held_pack(y) ? -1 : held_pack(x) > held_pack(y);
 }
 
 static int by_present(const void *a, const void *b)
@@ -626,7 +670,7 @@ static int by_present(const void *a, const void *b)
 
 	if (present_key(x) != present_key(y))
 		return present_key(x) < present_key(y) ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return held_pack(x) < held_pack(y) ? -1 : held_pack(x) > held_pack(y);
 }
 
 struct token_present {
@@ -657,31 +701,36 @@ static int present_surface_frames(struct gfxstat_model *m)
 	size_t n = 0, i;
 
 	for (i = 0; i < m->nheld; i++)
-		n += m->held[i].f.source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY;
+		n += m->held[i].source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY;
 	tp = malloc((n ? n : 1) * sizeof(*tp));
 	if (!tp)
 		return GFXSTAT_E_NOMEM;
 	n = 0;
 	for (i = 0; i < m->nheld; i++) {
-		const struct held_key *f = &m->held[i].f;
+		const struct held *f = &m->held[i];
+		int64_t dt;
 
 		if (f->source != GFXSTAT_SRC_FRAMETIMELINE_DISPLAY)
 			continue;
-		tp[n].token = f->display_token >= 0 ? f->display_token : f->token;
+		dt = HELD_DISPLAY_TOKEN(m, f);
+		tp[n].token = dt >= 0 ? dt : HELD_TOKEN(m, f);
 		tp[n].present = f->present_ns;
 		tp[n].period = f->vsync_period_ns;
 		n++;
 	}
 	qsort(tp, n, sizeof(*tp), by_token);
 	for (i = 0; i < m->nheld; i++) {
-		struct held_key *f = &m->held[i].f;
+		struct held *f = &m->held[i];
 		struct token_present key, *d;
+		int32_t present_type;
 
 		if (f->source != GFXSTAT_SRC_FRAMETIMELINE)
 			continue;
-		key.token = f->display_token;
-		d = f->display_token >= 0 && n ? bsearch(&key, tp, n, sizeof(*tp), by_token) : NULL;
-		if (f->present_type == FT_PRESENT_DROPPED || !d) {
+		key.token = HELD_DISPLAY_TOKEN(m, f);
+		d = key.token >= 0 && n ? bsearch(&key, tp, n, sizeof(*tp), by_token) : NULL;
+		held_field(m, f, offsetof(struct gfxstat_frame, present_type), &present_type,
+			   sizeof(present_type));
+		if (present_type == FT_PRESENT_DROPPED || !d) {
 			f->present_ns = GFXSTAT_NS_NONE;
 			continue;
 		}
@@ -712,7 +761,7 @@ static int reconcile(struct gfxstat_model *m)
 		size_t nft = 0;
 
 		for (j = i; j < m->nheld && m->held[j].layer == m->held[i].layer; j++)
-			nft += is_ft_source(m->held[j].f.source);
+			nft += is_ft_source(m->held[j].source);
 		if (nft) {
 			int64_t *tok = malloc(nft * sizeof(*tok));
 			size_t ntok = 0;
@@ -721,26 +770,30 @@ static int reconcile(struct gfxstat_model *m)
 				return GFXSTAT_E_NOMEM;
 			/* the display frames' tokens of FrameTimeline's frames of this layer: a
 			 * marker refresh that names its vsync id (Android 13+) is matched exactly */
-			for (k = i; k < i + nft; k++)
-				if (m->held[k].f.display_token >= 0)
-					tok[ntok++] = m->held[k].f.display_token;
+			for (k = i; k < i + nft; k++) {
+				int64_t dt = HELD_DISPLAY_TOKEN(m, &m->held[k]);
+
+				if (dt >= 0)
+					tok[ntok++] = dt;
+			}
 			qsort(tok, ntok, sizeof(*tok), gx_cmp_i64);
 			/* held[i .. i+nft) are FrameTimeline frames in present order */
 			for (k = i + nft; k < j; k++) {
 				struct held *h = &m->held[k];
-				int64_t p = h->f.present_ns, best = INT64_MAX;
-				int64_t period = h->f.vsync_period_ns != GFXSTAT_NS_NONE
-							 ? h->f.vsync_period_ns : DEFAULT_PERIOD;
+				int64_t p = h->present_ns, best = INT64_MAX, dt;
+				int64_t period = h->vsync_period_ns != GFXSTAT_NS_NONE
+							 ? h->vsync_period_ns : DEFAULT_PERIOD;
 				size_t lo = i, hi = i + nft;
 
-				if (!is_marker_source(h->f.source))
+				if (!is_marker_source(h->source))
 					continue;
+				dt = HELD_DISPLAY_TOKEN(m, h);
 				h->drop = 1;
 				gfxstat_model_count(m, GFXSTAT_MODEL_markers_compared);
 				gfxstat_model_count(m, GFXSTAT_MODEL_markers_replaced);
-				if (h->f.display_token >= 0 && ntok) {
+				if (dt >= 0 && ntok) {
 					gfxstat_model_count(m, GFXSTAT_MODEL_markers_by_token);
-					if (bsearch(&h->f.display_token, tok, ntok, sizeof(*tok),
+					if (bsearch(&dt, tok, ntok, sizeof(*tok),
 						    gx_cmp_i64))
 						gfxstat_model_count(m, GFXSTAT_MODEL_markers_agree);
 					continue;
@@ -755,10 +808,10 @@ static int reconcile(struct gfxstat_model *m)
 					else
 						hi = mid;
 				}
-				if (lo < i + nft && m->held[lo].f.present_ns != GFXSTAT_NS_NONE)
-					best = m->held[lo].f.present_ns - p;
-				if (lo > i && p - m->held[lo - 1].f.present_ns < best)
-					best = p - m->held[lo - 1].f.present_ns;
+				if (lo < i + nft && m->held[lo].present_ns != GFXSTAT_NS_NONE)
+					best = m->held[lo].present_ns - p;
+				if (lo > i && p - m->held[lo - 1].present_ns < best)
+					best = p - m->held[lo - 1].present_ns;
 				if (best <= period)
 					gfxstat_model_count(m, GFXSTAT_MODEL_markers_agree);
 			}

@@ -827,6 +827,34 @@ TEST(process_and_package_names)
 	gfxstat_perfetto_free(p);
 }
 
+/* The held frames name their layer by an index in the interned names: frames of one layer,
+ * far apart, of another in between, and a tie in present time all keep their own layer.
+ * By hand: presents are the FrameEnds, 1 s + 300 ns (tok 1, "a#1"), 1 s + 300 ns (tok 2,
+ * "bb#2", a tie: after tok 1, which came first), 1 s + 100 ns (tok 3, "a#1"); so the order is
+ * tok 3, 1, 2 with layers a#1, a#1, bb#2. Source 2 = GFXSTAT_SRC_FRAMETIMELINE. */
+TEST(layers_interned)
+{
+	struct pb t = { { 0 }, 0 };
+	struct out o = { { 0 }, 0, 0, 0 };
+	struct gfxstat_perfetto_sink sink = { NULL, on_frame, on_incomplete, &o, NULL, NULL, NULL };
+	struct gfxstat_perfetto *p;
+	const char *a, *b, *c;
+
+	surface_frame(&t, 10, 1, 100, 7, "a#1", NS(1), NS(1) + 300);
+	surface_frame(&t, 20, 2, 100, 7, "bb#2", NS(1), NS(1) + 300);
+	surface_frame(&t, 30, 3, 100, 7, "a#1", NS(1), NS(1) + 100);
+	p = gfxstat_perfetto_new(&sink, NULL);
+	CHECK_EQ(gfxstat_perfetto_feed(p, t.b, t.n), 0);
+	CHECK_EQ(gfxstat_perfetto_finish(p), 0);
+	a = strstr(o.s, "F 2 a#1 pid=7 tok=3 ");
+	b = strstr(o.s, "F 2 a#1 pid=7 tok=1 ");
+	c = strstr(o.s, "F 2 bb#2 pid=7 tok=2 ");
+	CHECK(a && b && c);
+	CHECK(a < b && b < c);
+	CHECK_EQ(gfxstat_perfetto_summary(p)->frames_surface, 3);
+	gfxstat_perfetto_free(p);
+}
+
 /* SystemInfo: the fingerprint, its release, and the SDK level. */
 TEST(build_string)
 {
@@ -918,6 +946,7 @@ TEST_SUITE(test_perfetto)
 	RUN(markers_sorted_across_bundles);
 	RUN(markers_time_text_across_seconds);
 	RUN(process_and_package_names);
+	RUN(layers_interned);
 	RUN(build_string);
 	RUN(vsync_from_expected_presents);
 }
