@@ -40,6 +40,33 @@ struct out {
 	size_t n;
 };
 
+/* A bundle through the fast (0) and the slow (1) readers into a and b. */
+typedef void run_fn(const uint8_t *b, size_t n, int slow, struct out *o);
+
+/* 1 when the two readers' outputs of @b differ. */
+static int fast_differs(run_fn *go, const uint8_t *b, size_t n, struct out *x, struct out *y)
+{
+	go(b, n, 0, x);
+	go(b, n, 1, y);
+	return x->n != y->n || memcmp(x->s, y->s, x->n) != 0;
+}
+
+/* How many of @b's bytes, each damaged in turn by one bit, make the readers differ. */
+static int damaged_differ(run_fn *go, uint8_t *b, size_t n, struct out *x, struct out *y)
+{
+	int diffs = 0;
+	size_t at;
+
+	for (at = 0; at < n; at++) {
+		uint8_t keep = b[at];
+
+		b[at] ^= (uint8_t)(1u << rnd(8));
+		diffs += fast_differs(go, b, n, x, y);
+		b[at] = keep;
+	}
+	return diffs;
+}
+
 static void out_add(struct out *o, const char *s)
 {
 	size_t k = strlen(s);
@@ -137,26 +164,12 @@ TEST(compact_fast_equals_slow)
 
 	for (iter = 0; iter < 400; iter++) {
 		struct pb bundle = PB_INIT;
-		size_t at;
 
 		random_bundle(&bundle);
-		run(bundle.b, bundle.n, 0, &a);
-		run(bundle.b, bundle.n, 1, &b);
-		if (a.n != b.n || memcmp(a.s, b.s, a.n))
-			diffs++;
+		diffs += fast_differs(run, bundle.b, bundle.n, &a, &b);
 		/* and every few iterations each byte damaged in turn */
-		if (iter % 40)
-			continue;
-		for (at = 0; at < bundle.n; at++) {
-			uint8_t keep = bundle.b[at];
-
-			bundle.b[at] ^= (uint8_t)(1u << rnd(8));
-			run(bundle.b, bundle.n, 0, &a);
-			run(bundle.b, bundle.n, 1, &b);
-			if (a.n != b.n || memcmp(a.s, b.s, a.n))
-				diffs++;
-			bundle.b[at] = keep;
-		}
+		if (iter % 40 == 0)
+			diffs += damaged_differ(run, bundle.b, bundle.n, &a, &b);
 	}
 	CHECK_EQ(diffs, 0);
 }
@@ -491,7 +504,6 @@ TEST(events_fast_equals_loops)
 		static struct pb bundle;
 		unsigned k, nev = rnd(20);
 		uint64_t ts = 1000 + rnd(1000);
-		size_t at;
 
 		memset(&bundle, 0, sizeof(bundle));
 		pb_u(&bundle, 1, rnd(3));
@@ -501,26 +513,14 @@ TEST(events_fast_equals_loops)
 			if (rnd(15) == 0)
 				ts -= ts > 500 ? 500 : 0; /* out of order */
 		}
-		run_events(bundle.b, bundle.n, 0, &a);
-		run_events(bundle.b, bundle.n, 1, &b);
-		if (a.n != b.n || memcmp(a.s, b.s, a.n)) {
+		if (fast_differs(run_events, bundle.b, bundle.n, &a, &b)) {
 			if (!diffs)
 				fprintf(stderr, "events differ: iteration %d\n", iter);
 			diffs++;
 		}
 		/* and every few iterations each byte damaged in turn */
-		if (iter % 30)
-			continue;
-		for (at = 0; at < bundle.n; at++) {
-			uint8_t keep = bundle.b[at];
-
-			bundle.b[at] ^= (uint8_t)(1u << rnd(8));
-			run_events(bundle.b, bundle.n, 0, &a);
-			run_events(bundle.b, bundle.n, 1, &b);
-			if (a.n != b.n || memcmp(a.s, b.s, a.n))
-				diffs++;
-			bundle.b[at] = keep;
-		}
+		if (iter % 30 == 0)
+			diffs += damaged_differ(run_events, bundle.b, bundle.n, &a, &b);
 	}
 	CHECK_EQ(diffs, 0);
 }
