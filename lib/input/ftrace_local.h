@@ -12,10 +12,7 @@
 
 #include "../gx_local.h"
 #include "scan_local.h"
-
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
+#include "vec16_local.h"
 
 #ifdef __GNUC__
 #define GX_ALWAYS_INLINE __attribute__((always_inline))
@@ -48,35 +45,34 @@ GFXSTAT_HIDDEN enum gfxstat_parse_res gx_ftrace_line_head_any(const char *s, siz
 
 GFXSTAT_HIDDEN extern const int64_t gx_pow10_ns[10];
 
-#if GX_SWAR && defined(__SSE2__)
+#if GX_SWAR
+/* SSE2, NEON or SWAR (vec16_local.h): every build with GX_SWAR, the phone's too */
 #define GX_KERNEL_LINE 1
 /* the bytes of @v equal to @c, as bits (bit i: byte i) */
-static inline unsigned gx_eq16(__m128i v, char c)
+static inline unsigned gx_eq16(gx_v16 v, char c)
 {
-	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
+	return gx_v16_eq(v, c);
 }
 
 /* the bytes of @v that are ASCII digits, as bits */
-static inline unsigned gx_digit16(__m128i v)
+static inline unsigned gx_digit16(gx_v16 v)
 {
-	__m128i t = _mm_sub_epi8(v, _mm_set1_epi8('0'));
-
-	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(9)), t));
+	return gx_v16_digit(v);
 }
 
 /* The ':' and ' ' among the 16 bytes at @p, as bits, those at or past @end left out: the 16
  * bytes that end at @end are read where fewer are left (p - 64 is in the line). */
 static inline unsigned gx_stops16(const char *p, const char *end)
 {
-	__m128i e;
+	gx_v16 e;
 
 	if (end - p >= 16) {
-		e = _mm_loadu_si128((const __m128i *)(const void *)p);
+		e = gx_v16_load(p);
 		return gx_eq16(e, ':') | gx_eq16(e, ' ');
 	}
 	if (end <= p)
 		return 0;
-	e = _mm_loadu_si128((const __m128i *)(const void *)(end - 16));
+	e = gx_v16_load(end - 16);
 	return (gx_eq16(e, ':') | gx_eq16(e, ' ')) >> (16 - (end - p));
 }
 
@@ -102,20 +98,20 @@ static inline GX_ALWAYS_INLINE int gx_ftrace_line_kernel(const char *s, size_t n
 {
 	/* columns 16-31: '-' at 16, '(' at 23, ") [" at 29-31; or without the tgid (its
 	 * option off), '-' at 16, " [" at 22-23, "] " at 27-28 */
-	const __m128i tmpl = _mm_setr_epi8('-', 0, 0, 0, 0, 0, 0, '(', 0, 0, 0, 0, 0, ')', ' ', '[');
-	const __m128i tmpl_notgid =
-		_mm_setr_epi8('-', 0, 0, 0, 0, 0, ' ', '[', 0, 0, 0, ']', ' ', 0, 0, 0);
-	__m128i a, b, c, d;
+	const gx_v16 tmpl = GX_V16_SETR('-', 0, 0, 0, 0, 0, 0, '(', 0, 0, 0, 0, 0, ')', ' ', '[');
+	const gx_v16 tmpl_notgid =
+		GX_V16_SETR('-', 0, 0, 0, 0, 0, ' ', '[', 0, 0, 0, ']', ' ', 0, 0, 0);
+	gx_v16 a, b, c, d;
 	unsigned blank, spb, dgb, spc, dg, pid, rest, m;
 	unsigned P, k, h, tk, tj;
 	const char *x, *ev, *pl;
 
 	if (n < 64)
 		return -1;
-	a = _mm_loadu_si128((const __m128i *)(const void *)s);
-	b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
-	c = _mm_loadu_si128((const __m128i *)(const void *)(s + 32));
-	d = _mm_loadu_si128((const __m128i *)(const void *)(s + 48));
+	a = gx_v16_load(s);
+	b = gx_v16_load(s + 16);
+	c = gx_v16_load(s + 32);
+	d = gx_v16_load(s + 48);
 	spb = gx_eq16(b, ' ');
 	spc = gx_eq16(c, ' ');
 	dgb = gx_digit16(b);
@@ -136,7 +132,7 @@ static inline GX_ALWAYS_INLINE int gx_ftrace_line_kernel(const char *s, size_t n
 	lz->pid_k = (unsigned char)k;
 	lz->cpu_k = 3;
 	lz->tgid_k = 0;
-	if ((_mm_movemask_epi8(_mm_cmpeq_epi8(b, tmpl)) & 0xe081) == 0xe081) {
+	if ((gx_v16_eqv(b, tmpl) & 0xe081) == 0xe081) {
 		/* with the tgid: ']' at 35; blanks at 36 and 41, none at 37-40; cpu digits at
 		 * 32-34 and none at 37 (the first flag) */
 		if (s[35] != ']' || (spc & 0x3f0) != 0x210 || (dg & 0x2f) != 0x07)
@@ -157,7 +153,7 @@ static inline GX_ALWAYS_INLINE int gx_ftrace_line_kernel(const char *s, size_t n
 		/* the timestamp at 42 (bit 10 of dg); bit 22: past byte 63, where the masks end */
 		x = s + 42;
 		m = (~dg >> 10) | 1u << 22;
-	} else if ((_mm_movemask_epi8(_mm_cmpeq_epi8(b, tmpl_notgid)) & 0x18c1) == 0x18c1) {
+	} else if ((gx_v16_eqv(b, tmpl_notgid) & 0x18c1) == 0x18c1) {
 		/* without: cpu digits at 24-26, ']' and a blank at 27-28, flags at 29-32 (no
 		 * blank, the first no digit), a blank at 33 */
 		if ((dgb & 0x2700) != 0x0700 || (spb & 0xe000) || (spc & 3) != 2)
@@ -232,7 +228,13 @@ gx_ftrace_line_head(const char *s, size_t n, struct gfxstat_ftrace_line *out,
 }
 
 /* The task, pid, tgid and cpu of a line gx_ftrace_line_head() accepted (inline: it runs for
- * most lines, and a call costs as much as its three conversions). */
+ * most lines, and a call costs as much as its three conversions). tgid_w is set only with
+ * a tgid_k; GCC may convert it before the test (a select, as on arm64), and then say it may
+ * be used uninitialized: the value is never used. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 static inline GX_ALWAYS_INLINE void gx_ftrace_line_fields(struct gx_ftrace_lazy *lz,
 							  struct gfxstat_ftrace_line *out)
 {
@@ -249,8 +251,11 @@ static inline GX_ALWAYS_INLINE void gx_ftrace_line_fields(struct gx_ftrace_lazy 
 					      (lz->cpu_w >> 16 & 0xf))
 				  : (int32_t)gx_digits8(lz->cpu_w, lz->cpu_k);
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
-/* gfxstat_ftrace_line_parse() by its portable loops only, without the SSE2 path (tests). */
+/* gfxstat_ftrace_line_parse() by its portable loops only, without the fast paths (tests). */
 GFXSTAT_HIDDEN enum gfxstat_parse_res gx_ftrace_line_parse_loops(const char *s, size_t n,
 								 struct gfxstat_ftrace_line *out);
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The ftrace header parser's fast paths (SSE2, 8 bytes at a time, the pid/tgid/cpu read
- * last) against the byte loops they replace, kept below as they were: on lines of every
- * layout gfxsim and real traces have, and on many random edits of them (structural bytes
- * put in, taken out, doubled), every result and every field must be the same.
+ * The ftrace header parser's fast paths (16-byte compares in SSE2, NEON or SWAR, 8 bytes at
+ * a time, the pid/tgid/cpu read last) against the byte loops they replace, kept below as they
+ * were: on lines of every layout gfxsim and real traces have, and on many random edits of
+ * them (structural bytes put in, taken out, doubled), every result and every field must be
+ * the same.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -365,8 +366,63 @@ TEST(edited_lines)
 			one(seeds[i], n);
 }
 
+#ifdef GX_KERNEL_LINE
+/* the kernel-column path itself takes the usual lines (else the tests above would only hold
+ * its refusals to the loops), in whichever vector form this build has (vec16_local.h:
+ * SSE2, NEON, or SWAR with -DGX_VEC16_PORTABLE) */
+TEST(kernel_path_taken)
+{
+	static const size_t usual[] = {0, 1, 2, 3, 6, 7, 8, 9, 10, 22, 23, 37, 38, 39};
+	struct gfxstat_ftrace_line out;
+	struct gx_ftrace_lazy lz;
+	struct gx_sec_cache sc = {0, 0};
+	size_t i;
+
+	for (i = 0; i < sizeof(usual) / sizeof(usual[0]); i++) {
+		const char *s = seeds[usual[i]];
+
+		memset(&out, 0, sizeof(out));
+		CHECK(gx_ftrace_line_kernel(s, strlen(s), &out, &lz, &sc) == 0);
+	}
+}
+
+/* the 16-byte operations against byte loops, on random bytes biased to those they test */
+TEST(vec16_ops)
+{
+	static const char some[] = " \t-()[]:.09/#\x80\xff\xb0\xb9";
+	char buf[16], tb[16];
+	unsigned want_eq, want_dg, want_t, i;
+	int k;
+
+	for (k = 0; k < 100000; k++) {
+		char c = some[rnd(sizeof(some) - 1)];
+		gx_v16 v, t;
+
+		for (i = 0; i < 16; i++) {
+			buf[i] = rnd(2) ? some[rnd(sizeof(some) - 1)] : (char)rnd(256);
+			tb[i] = rnd(2) ? buf[i] : (char)rnd(256);
+		}
+		want_eq = want_dg = want_t = 0;
+		for (i = 0; i < 16; i++) {
+			want_eq |= (unsigned)(buf[i] == c) << i;
+			want_dg |= (unsigned)ref_isdigit(buf[i]) << i;
+			want_t |= (unsigned)(buf[i] == tb[i]) << i;
+		}
+		v = gx_v16_load(buf);
+		t = gx_v16_load(tb);
+		CHECK(gx_eq16(v, c) == want_eq);
+		CHECK(gx_digit16(v) == want_dg);
+		CHECK(gx_v16_eqv(v, t) == want_t);
+	}
+}
+#endif
+
 TEST_SUITE(test_ftrace_line_paths)
 {
 	RUN(seed_lines);
 	RUN(edited_lines);
+#ifdef GX_KERNEL_LINE
+	RUN(kernel_path_taken);
+	RUN(vec16_ops);
+#endif
 }
