@@ -107,7 +107,7 @@ clean:
 # them): no NDK, and a static glibc binary needs nothing on the phone (gfxstat uses no NSS and
 # no dlopen). Objects go to build-android/<abi>/ from the same LIB_SRC and CLI_SRC.
 # make android-check runs them under qemu-user against the host build (tests/android.sh).
-ANDROID_BUILD := build-android
+ANDROID_BUILD ?= build-android
 ANDROID_ABIS  := arm64 armv7
 ANDROID_CC_arm64 := aarch64-linux-gnu-gcc
 ANDROID_CC_armv7 := arm-linux-gnueabihf-gcc

@@ -32,9 +32,11 @@ $(BUILD)/gen/report_assets.o: $(BUILD)/gen/report_assets.c include/gfxstat/gfxst
 $(BUILD)/gfxstat: $(BUILD)/gen/report_assets.o
 $(BUILD)/gfxstat: LDLIBS += $(BUILD)/gen/report_assets.o
 
-# The phone builds link every prerequisite ($^). Their directory and ABIs are named here
-# because this fragment is read before the Makefile defines them.
-REPORT_ANDROID_BUILD := build-android
+# The phone builds link every prerequisite ($^). Their directory (the Makefile's default, or
+# the one given as ANDROID_BUILD=) and ABIs are named here because this fragment is read
+# before the Makefile defines them.
+ANDROID_BUILD ?= build-android
+REPORT_ANDROID_BUILD := $(ANDROID_BUILD)
 define REPORT_ANDROID_RULES
 $(REPORT_ANDROID_BUILD)/$(1)/gfxstat: $(REPORT_ANDROID_BUILD)/$(1)/gen/report_assets.o
 $(REPORT_ANDROID_BUILD)/$(1)/gen/report_assets.o: $(REPORT_ANDROID_BUILD)/gen/report_assets.c \
