@@ -83,6 +83,10 @@ static inline void gx_buf_reset(struct gx_buf *b)
 	b->len = 0;
 }
 
+/* An array *@p of *@cap elements of @size, @n of them used: room for one more, the capacity
+ * doubled (@first the first time). Return 0, or GFXSTAT_E_NOMEM (*@p unchanged). */
+GFXSTAT_HIDDEN int gx_grow(void **p, size_t *cap, size_t n, size_t size, size_t first);
+
 /* String -> dense index (insertion order) with interned keys. */
 struct gx_strmap_key {
 	char *p; /* NUL-terminated copy */

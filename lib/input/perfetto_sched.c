@@ -973,24 +973,15 @@ static PS_NOINLINE int hold(struct gx_psched *s, struct ps_cpu *c, const struct 
 /* ---------------------------------------------------------------------------------------- */
 /* FtraceEvents                                                                             */
 
-static PS_NOINLINE int tmp_grow(struct gx_psched *s)
-{
-	size_t cap = s->tmpcap ? s->tmpcap * 2 : 256;
-	struct ps_ev *nt = realloc(s->tmp, cap * sizeof(*nt));
-
-	if (!nt)
-		return s->rc = GFXSTAT_E_NOMEM;
-	s->tmp = nt;
-	s->tmpcap = cap;
-	return 0;
-}
-
 static PS_INLINE struct ps_ev *tmp_push(struct gx_psched *s)
 {
 	struct ps_ev *e;
 
-	if (GX_UNLIKELY(s->ntmp == s->tmpcap) && tmp_grow(s))
+	if (GX_UNLIKELY(s->ntmp == s->tmpcap) &&
+	    gx_grow((void **)&s->tmp, &s->tmpcap, s->ntmp, sizeof(*s->tmp), 256)) {
+		s->rc = GFXSTAT_E_NOMEM;
 		return NULL;
+	}
 	e = &s->tmp[s->ntmp++];
 	/* field by field: a blank copied or a memset becomes a rep stos, a loop of stores */
 	e->ts = e->x = 0;
@@ -1973,15 +1964,8 @@ static int decode_compact(struct gx_psched *s, int32_t cpu, int64_t off, const u
 		}
 		if (f.num != CS_INTERN_TABLE || f.wire != GX_PB_LEN)
 			continue;
-		if (s->nitab == s->itabcap) {
-			size_t cap = s->itabcap ? s->itabcap * 2 : 64;
-			struct ps_itab *nt = realloc(s->itab, cap * sizeof(*nt));
-
-			if (!nt)
-				return s->rc = GFXSTAT_E_NOMEM;
-			s->itab = nt;
-			s->itabcap = cap;
-		}
+		if (gx_grow((void **)&s->itab, &s->itabcap, s->nitab, sizeof(*s->itab), 64))
+			return s->rc = GFXSTAT_E_NOMEM;
 		s->itab[s->nitab].p = f.data;
 		s->itab[s->nitab].n = f.len;
 		s->itab[s->nitab].id = NAME_NONE;
@@ -2475,18 +2459,6 @@ held:
 	return s->rc;
 }
 
-static PS_NOINLINE int evs_grow(struct gx_psched *s)
-{
-	size_t cap = s->evscap ? s->evscap * 2 : 256;
-	struct ps_span *ne = realloc(s->evs, cap * sizeof(*ne));
-
-	if (!ne)
-		return s->rc = GFXSTAT_E_NOMEM;
-	s->evs = ne;
-	s->evscap = cap;
-	return 0;
-}
-
 int gx_psched_bundle(struct gx_psched *s, const uint8_t *d, size_t n)
 {
 	struct gx_pb r;
@@ -2526,8 +2498,9 @@ int gx_psched_bundle(struct gx_psched *s, const uint8_t *d, size_t n)
 				break;
 			if (len > (size_t)(end - q))
 				break;
-			if (GX_UNLIKELY(nevs == s->evscap) && evs_grow(s))
-				return s->rc;
+			if (GX_UNLIKELY(nevs == s->evscap) &&
+			    gx_grow((void **)&s->evs, &s->evscap, nevs, sizeof(*s->evs), 256))
+				return s->rc = GFXSTAT_E_NOMEM;
 			s->evs[nevs].p = q;
 			s->evs[nevs].n = len;
 			nevs++;
@@ -2539,8 +2512,8 @@ int gx_psched_bundle(struct gx_psched *s, const uint8_t *d, size_t n)
 			break;
 		if (f.num == BUNDLE_EVENT && f.wire == GX_PB_LEN) {
 			/* kept for the second pass, which need not read the fields again */
-			if (s->nevs == s->evscap && evs_grow(s))
-				return s->rc;
+			if (gx_grow((void **)&s->evs, &s->evscap, s->nevs, sizeof(*s->evs), 256))
+				return s->rc = GFXSTAT_E_NOMEM;
 			s->evs[s->nevs].p = f.data;
 			s->evs[s->nevs].n = f.len;
 			s->nevs++;

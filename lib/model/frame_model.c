@@ -197,15 +197,9 @@ static int known_name(struct gfxstat_model *m, struct gfxstat_str full, struct g
 	ti = pi < 0 ? pi : gx_strmap_add(&m->tails, full.p + full.n - COMM_LEN, COMM_LEN, &created);
 	if (ti < 0)
 		return ti == GFXSTAT_E_NOMEM ? (int)ti : 0; /* past the name limit: not known */
-	if ((size_t)ti >= m->tails_cap) {
-		size_t nc = m->tails_cap ? m->tails_cap * 2 : 64;
-		long *nt = realloc(m->tail_pkg, nc * sizeof(*nt));
-
-		if (!nt)
-			return GFXSTAT_E_NOMEM;
-		m->tail_pkg = nt;
-		m->tails_cap = nc;
-	}
+	/* indexes are made one at a time: one more each time at most */
+	if (gx_grow((void **)&m->tail_pkg, &m->tails_cap, (size_t)ti, sizeof(*m->tail_pkg), 64))
+		return GFXSTAT_E_NOMEM;
 	if (created)
 		m->tail_pkg[ti] = pi;
 	else if (m->tail_pkg[ti] != pi)

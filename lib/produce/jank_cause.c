@@ -299,25 +299,6 @@ static void copy_name(char *dst, struct gfxstat_str s)
 	dst[n] = 0;
 }
 
-/*
- * Grow @*p (of @*cap elements of @size) to hold element @n, starting at @first. 0, or -1.
- */
-static int grow(void **p, size_t *cap, size_t n, size_t size, size_t first)
-{
-	size_t nc;
-	void *q;
-
-	if (n < *cap)
-		return 0;
-	nc = *cap ? *cap * 2 : first;
-	q = realloc(*p, nc * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = nc;
-	return 0;
-}
-
 /* Threads and processes are indexed by id (traces may hold tens of thousands of threads). */
 static struct thread *thread_of(struct gfxstat_causes *c, int32_t tid, int32_t pid)
 {
@@ -334,7 +315,7 @@ static struct thread *thread_of(struct gfxstat_causes *c, int32_t tid, int32_t p
 		return &c->threads[i];
 	}
 	if (c->nthreads >= MAX_THREADS ||
-	    grow((void **)&c->threads, &c->cap_threads, c->nthreads, sizeof(*c->threads), 64))
+	    gx_grow((void **)&c->threads, &c->cap_threads, c->nthreads, sizeof(*c->threads), 64))
 		return NULL;
 	/* the map's indexes follow the array: both are appended together */
 	i = gx_strmap_add(&c->thread_ix, (const char *)&tid, sizeof(tid), &created);
@@ -354,7 +335,7 @@ static struct proc *proc_of(struct gfxstat_causes *c, int32_t pid, int create)
 	if (i >= 0)
 		return &c->procs[i];
 	if (!create || c->nprocs >= MAX_THREADS ||
-	    grow((void **)&c->procs, &c->cap_procs, c->nprocs, sizeof(*c->procs), 16))
+	    gx_grow((void **)&c->procs, &c->cap_procs, c->nprocs, sizeof(*c->procs), 16))
 		return NULL;
 	i = gx_strmap_add(&c->proc_ix, (const char *)&pid, sizeof(pid), &created);
 	if (i < 0 || (size_t)i != c->nprocs)
@@ -372,7 +353,7 @@ static struct qproc *qproc_of(struct gfxstat_causes *c, int32_t pid, int create)
 	if (i >= 0)
 		return &c->qprocs[i];
 	if (!create || c->nqprocs >= MAX_THREADS ||
-	    grow((void **)&c->qprocs, &c->cap_qprocs, c->nqprocs, sizeof(*c->qprocs), 4))
+	    gx_grow((void **)&c->qprocs, &c->cap_qprocs, c->nqprocs, sizeof(*c->qprocs), 4))
 		return NULL;
 	i = gx_strmap_add(&c->qproc_ix, (const char *)&pid, sizeof(pid), &created);
 	if (i < 0 || (size_t)i != c->nqprocs)
@@ -393,7 +374,7 @@ static void note_name(struct gfxstat_causes *c, char kind, struct gfxstat_str na
 	long i;
 
 	if (pid <= 0 || !name.n || name.n > NAME_KEY - 2 || name.p[0] == '<' ||
-	    grow((void **)&c->name_pid, &c->cap_names, c->names.n, sizeof(*c->name_pid), 64))
+	    gx_grow((void **)&c->name_pid, &c->cap_names, c->names.n, sizeof(*c->name_pid), 64))
 		return; /* "<...>": the trace did not know the name */
 	key[0] = kind;
 	key[1] = ':';
@@ -616,12 +597,12 @@ static void keep_work(struct gfxstat_causes *c, const struct work *w)
 	struct kept *k;
 
 	if (name < 0 || child < 0 || path < 0 || comm < 0 ||
-	    grow((void **)&c->kept, &c->cap_kept, c->nkept, sizeof(*c->kept), 256))
+	    gx_grow((void **)&c->kept, &c->cap_kept, c->nkept, sizeof(*c->kept), 256))
 		return;
 	if (!c->nblocks || c->used + n > PACK_BLOCK) {
 		unsigned char *blk;
 
-		if (grow((void **)&c->blocks, &c->cap_blocks, c->nblocks, sizeof(*c->blocks), 16))
+		if (gx_grow((void **)&c->blocks, &c->cap_blocks, c->nblocks, sizeof(*c->blocks), 16))
 			return;
 		blk = malloc(PACK_BLOCK);
 		if (!blk)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Bounded growable buffer: every growth has a limit. */
+/* Bounded growable buffer (every growth has a limit), and growable arrays. */
 #include <stdlib.h>
 
 #include "../gx_local.h"
@@ -47,4 +47,20 @@ int gx_buf_add(struct gx_buf *b, const void *p, size_t n)
 int gx_buf_addc(struct gx_buf *b, char c)
 {
 	return gx_buf_add(b, &c, 1);
+}
+
+int gx_grow(void **p, size_t *cap, size_t n, size_t size, size_t first)
+{
+	size_t nc;
+	void *q;
+
+	if (n < *cap)
+		return 0;
+	nc = *cap ? *cap * 2 : first;
+	q = realloc(*p, nc * size);
+	if (!q)
+		return GFXSTAT_E_NOMEM;
+	*p = q;
+	*cap = nc;
+	return 0;
 }
