@@ -107,9 +107,10 @@ int gfxstat_html_frame(void *hv, const struct gfxstat_frame *f)
 	if (f->vsync_period_ns > 0 && f->vsync_period_ns != GFXSTAT_NS_NONE) {
 		int64_t last = h->nmodes ? h->modes[h->nmodes - 1][1] : 0;
 		int64_t d = f->vsync_period_ns - last;
-
 		/* a switch: the period moved by over 2 % (measured periods jitter a little) */
-		if ((!last || 50 * (d < 0 ? -d : d) > last) && h->nmodes < GX_HTML_MAX_MODES) {
+		int moved = !last || 50 * (d < 0 ? -d : d) > last;
+
+		if (moved && h->nmodes < GX_HTML_MAX_MODES) {
 			if (h->nmodes == h->capmodes) {
 				size_t nc = h->capmodes ? h->capmodes * 2 : 16;
 				int64_t(*n)[2] = realloc(h->modes, nc * sizeof(*n));
@@ -121,6 +122,11 @@ int gfxstat_html_frame(void *hv, const struct gfxstat_frame *f)
 			}
 			h->modes[h->nmodes][0] = f->present_ns;
 			h->modes[h->nmodes++][1] = f->vsync_period_ns;
+		} else if (!moved) {
+			/* the same mode: its period as last measured, not as first estimated (a
+			 * trace's first frames carry a rough one: 16.81 ms where 16.69 follows, a
+			 * "59 Hz display" beside the verdict's 60) */
+			h->modes[h->nmodes - 1][1] = f->vsync_period_ns;
 		}
 	}
 	return gx_rstore_add(&h->st, f, 0);
