@@ -21,11 +21,14 @@
  *                              median frame time (p50, p50_ms) above 0
  *   plausible --table [--hz HZ] FILE...  the same on the text tables: "at H Hz: FPS F",
  *                              "refresh up to H Hz", the fps and p50_ms rows, "frame ms  p50
- *                              X"; the limit is the highest rate printed, or HZ if higher (a
- *                              table prints each layer's most common rate only)
+ *                              X", inspect's "N frames  F fps over S s"; the limit is the
+ *                              highest rate printed, or HZ if higher (a table prints each
+ *                              layer's most common rate only)
  *   plausible --hz FILE...     the highest refresh rate of each JSON document's header
  *   plausible --frames FILE... "path<TAB>app<TAB>frames" per recording and app of an analyze
  *                              or compare JSON, to compare the counts of the two commands
+ *   plausible --layer-fps FILE... "fps<TAB>layer" per layer of an analyze JSON (one decimal),
+ *                              to compare with inspect's rate per layer
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -633,6 +636,35 @@ static void frames_of_layers(const char *path, const struct jv *ls)
 	}
 }
 
+/* --layer-fps: "fps<TAB>layer" of each layer of an analyze JSON with an FPS, as inspect
+ * prints its rate (one decimal) */
+static int layer_fps_main(int n, char **files)
+{
+	int i, bad = 0;
+	size_t k;
+
+	for (i = 0; i < n; i++) {
+		struct jv doc;
+		const struct jv *ls;
+		char *text;
+
+		if (load(files[i], &doc, &text)) {
+			bad = 1;
+			continue;
+		}
+		for (k = 0, ls = jget(&doc, "layers"); ls && ls->t == J_ARR && k < ls->n; k++) {
+			const struct jv *l = &ls->kid[k], *f = jget(l, "fps");
+			const char *kind = jstr(l, "kind");
+
+			if (kind && !strcmp(kind, "layer") && f && f->t == J_NUM && f->num > 0)
+				printf("%.1f\t%s\n", f->num, jstr(l, "layer"));
+		}
+		jfree(&doc);
+		free(text);
+	}
+	return bad;
+}
+
 static int frames_main(int n, char **files)
 {
 	int i, bad = 0;
@@ -738,6 +770,14 @@ static int table_main(int n, char **files)
 			snprintf(where, sizeof(where), "line %lld", ln);
 			if ((p = strstr(line, " Hz: FPS ")))
 				check_fps(where, strtod(p + 9, NULL));
+			/* inspect: "   N frames   F fps over S s  layer" */
+			if ((p = strstr(line, " fps over ")) && strstr(line, " frames ")) {
+				const char *b = p;
+
+				while (b > line && b[-1] != ' ')
+					b--;
+				check_fps(where, strtod(b, NULL));
+			}
 			if ((p = strstr(line, "frame ms  p50 ")))
 				check_p50(where, strtod(p + 14, NULL), 1);
 			/* --all: "FPS a (active)  w (wall)  median m  low 1% l  p95 x ms" */
@@ -810,9 +850,11 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && !strcmp(argv[1], "--frames"))
 		return frames_main(argc - 2, argv + 2);
+	if (argc > 1 && !strcmp(argv[1], "--layer-fps"))
+		return layer_fps_main(argc - 2, argv + 2);
 	if (argc > 1) {
-		fprintf(stderr, "usage: plausible [--json|--table [--hz HZ]|--frames|--hz FILE...] "
-			"< frames.csv\n");
+		fprintf(stderr, "usage: plausible [--json|--table [--hz HZ]|--frames|--layer-fps|"
+			"--hz FILE...] < frames.csv\n");
 		return 2;
 	}
 	return frames_csv();

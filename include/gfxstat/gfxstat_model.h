@@ -68,7 +68,8 @@ struct gfxstat_model_layer {
 	uint64_t frames;     /* in the current input */
 	int64_t first_present, last_present; /* in the current input */
 	int64_t active_ns;   /* in the current input: the sum of intervals under an idle wait
-			      * (GFXSTAT_MODEL_WAIT_NS), and their number: FPS while drawing */
+			      * (GFXSTAT_MODEL_WAIT_NS), and their number: FPS while drawing;
+			      * app-side frames' intervals in whole vsync periods (at least one) */
 	uint64_t active_intervals;
 };
 

@@ -400,7 +400,14 @@ static int emit(struct gfxstat_model *m, const struct gfxstat_frame *in, long li
 								  : GFXSTAT_NS_NONE;
 		if (l->pub.frames && f.interval_ns != GFXSTAT_NS_NONE &&
 		    f.interval_ns < GFXSTAT_MODEL_WAIT_NS) {
-			l->pub.active_ns += f.interval_ns;
+			/* an app-side frame's time is the end of its drawing, which jitters with
+			 * the work: it counts as the whole vsyncs it spans (at least one), as
+			 * analyze's FPS does, so no rate is above the display's */
+			int64_t p = period > 0 ? period : DEFAULT_PERIOD;
+			int64_t q = (f.interval_ns + p / 2) / p;
+
+			l->pub.active_ns += f.source == GFXSTAT_SRC_APP ? (q < 1 ? 1 : q) * p
+									: f.interval_ns;
 			l->pub.active_intervals++;
 		}
 		l->last_present = f.present_ns;
