@@ -48,21 +48,60 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fputs("usage: gfxstat [--version] [--help] <command> [<args>]\n\n"
+	fputs("usage: gfxstat [--version] [--help] [<options>] <command> [<args>]\n\n"
 	      "Frame rate and jank of Android apps, from traces and dumps.\n\ncommands:\n", f);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].summary);
 	fputs("\noptions:\n"
 	      "  -h, --help       this text; 'gfxstat <command> --help' describes a command\n"
 	      "  -V, --version    the version and the git commit it was built from\n"
+	      "  <options>        a command's options may come before it too: 'gfxstat -q\n"
+	      "                   analyze X' is 'gfxstat analyze -q X'\n"
 	      "\nAn INPUT may be systrace HTML or a systrace .zip, atrace -z, gzip, UTF-16,\n"
 	      "ftrace text, Perfetto, dumpsys gfxinfo or SurfaceFlinger --latency; '-' is\n"
 	      "standard input.\n\n", f);
 	fputs(cli_exit_table, f);
 }
 
+static const struct command *command_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	return NULL;
+}
+
+/*
+ * Options may come before the command too ('gfxstat -q analyze X', as a shell alias or a
+ * script's prefix puts them): the first word that names a command is the command, and the
+ * words before it are its first arguments.
+ */
+static int options_first(int argc, char **argv)
+{
+	const struct command *c = NULL;
+	char *cmd;
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if ((c = command_of(argv[i])))
+			break;
+	if (!c) {
+		cli_error("'%s' comes before any command; give a command, e.g. 'gfxstat analyze "
+			  "%s FILE' (see 'gfxstat --help')", argv[1], argv[1]);
+		return CLI_USAGE;
+	}
+	/* argv's own array is the program's to change: the command moves to its front */
+	cmd = argv[i];
+	memmove(argv + 2, argv + 1, (size_t)(i - 1) * sizeof(*argv));
+	argv[1] = cmd;
+	return c->fn(argc - 1, argv + 1);
+}
+
 int main(int argc, char **argv)
 {
+	const struct command *c;
 	size_t i;
 
 	if (argc < 2) {
@@ -84,9 +123,11 @@ int main(int argc, char **argv)
 		printf("gfxstat %s (commit %s)\n", GFXSTAT_VERSION, GFXSTAT_COMMIT);
 		return CLI_OK;
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+	if (argv[1][0] == '-' && argv[1][1])
+		return options_first(argc, argv);
+	c = command_of(argv[1]);
+	if (c)
+		return c->fn(argc - 1, argv + 1);
 	cli_error("'%s' is not a gfxstat command; see 'gfxstat --help'", argv[1]);
 	return CLI_USAGE;
 }

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Sourced by tests/run.sh: one command line for every command. Options may follow the inputs
-# (GNU order), "--" ends the options, and the result is the same as with the options first.
+# (GNU order) or come before the command, "--" ends the options, and the result is the same as
+# with the options first.
 
 c15=$TMP/c15
 mkdir -p "$c15"
@@ -30,6 +31,12 @@ c15_same "analyze --json" analyze --json "$ex" -- analyze "$ex" --json
 c15_same "frames --layer" frames --layer StatusBar "$ex" -- frames "$ex" --layer StatusBar
 c15_same "frames --format jsonl" frames --format jsonl "$ex" -- frames "$ex" --format jsonl
 c15_same "inspect -q" inspect "$ex" -- inspect "$ex"
+# ... and before the command: its first arguments
+c15_same "-q --json analyze" -q --json analyze "$ex" -- analyze -q --json "$ex"
+c15_same "--layer X frames" --layer StatusBar frames "$ex" -- frames --layer StatusBar "$ex"
+"$GFXSTAT" -q > /dev/null 2> "$c15/nocmd"
+[ $? -eq 2 ] && grep -q "comes before any command" "$c15/nocmd" && pass ||
+	fail "cli: an option with no command after it is not a usage error that says so"
 
 # "--" ends the options: a file named like an option is an input
 cp "$ex" "$c15/--json"
