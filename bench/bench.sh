@@ -7,6 +7,9 @@
 #   perfetto the Apache-2.0 api32_startup_warm sample N times over, each copy shifted in time
 #            (bench/perfetto_repeat.c): frames (FrameTimeline and markers), analyze (which
 #            decodes the scheduler's events too)
+#   perfetto frames  the Apache-2.0 nowinandroid sample (Pixel 7 Pro, 120 Hz: FrameTimeline,
+#            1869 frames in 0.9 MB) N times over: a long capture dense in frames, where the
+#            frames held to the input's end are what memory grows with (api32 has few)
 #   report   gfxstat report on a 1 M-frame input, and the page's time to interactive
 #   compare  gfxstat compare of 2 x 20 gfxsim recordings
 # Columns: fastest wall time of RUNS runs after a warm-up (page cache hot), MB/s, ns per line
@@ -20,11 +23,14 @@ BUILD=${1:-build}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SAMPLES=${GFXSTAT_SAMPLES:-$ROOT/../shared/samples}
 PF_SAMPLE=$SAMPLES/perfetto/perfetto-testdata/api32_startup_warm.perfetto-trace
+NW_SAMPLE=$SAMPLES/perfetto/nowinandroid-sidky/trace.perfetto-trace
 MODE=full
 SIZE=1100000000   # text trace, bytes
 SLICE=50000000    # text slice for instruction counts
 PF_COPIES=200     # Perfetto: copies of api32 (1.9 MB, 2.2 s each)
 PF_SLICE=10       # Perfetto slice for instruction counts
+NW_COPIES=160     # frame-dense Perfetto: copies of nowinandroid (0.9 MB, 10.2 s each)
+NW_SLICE=10
 RUNS=3
 REPORT_SEC=4800   # report: 120 Hz, no idle: about 1 M frames
 CMP_SEC=10        # compare: seconds per recording
@@ -34,6 +40,8 @@ if [ "${2:-}" = "--smoke" ]; then
 	SLICE=2000000
 	PF_COPIES=4
 	PF_SLICE=1
+	NW_COPIES=4
+	NW_SLICE=1
 	RUNS=1
 	REPORT_SEC=60
 	CMP_SEC=1
@@ -63,11 +71,12 @@ gen_text() {
 		mv "$1.tmp" "$1"
 	fi
 }
-# gen_pf FILE COPIES: api32 COPIES times over; prints perfetto_repeat's key=value line
+# gen_pf FILE COPIES [SAMPLE]: SAMPLE (api32) COPIES times over; prints perfetto_repeat's
+# key=value line
 gen_pf() {
 	if stale "$1" "$DIR/perfetto_repeat" || [ ! -f "$1.info" ]; then
-		echo "bench: generating $1 (api32_startup_warm x $2, shifted in time)" >&2
-		"$DIR/perfetto_repeat" "$2" "$PF_SAMPLE" "$1.tmp" > "$1.info"
+		echo "bench: generating $1 ($(basename "${3:-$PF_SAMPLE}") x $2, shifted in time)" >&2
+		"$DIR/perfetto_repeat" "$2" "${3:-$PF_SAMPLE}" "$1.tmp" > "$1.info"
 		mv "$1.tmp" "$1"
 	fi
 	cat "$1.info"
@@ -211,6 +220,24 @@ else
 	bench_row "wc -l" wc "$PF" "$PF4" "$PFS" "$PBYTES" "$PACKETS" packet
 	bench_row "gfxstat frames" frames "$PF" "$PF4" "$PFS" "$PBYTES" "$PACKETS" packet
 	bench_row "gfxstat analyze" analyze "$PF" "$PF4" "$PFS" "$PBYTES" "$PACKETS" packet
+fi
+if [ ! -f "$NW_SAMPLE" ]; then
+	echo "perfetto frames: skipped: the sample $NW_SAMPLE is missing (set GFXSTAT_SAMPLES)"
+else
+	NW=$DIR/nowinandroid-x$NW_COPIES.pftrace
+	NW4=$DIR/nowinandroid-x$((NW_COPIES * 4)).pftrace
+	NWS=$DIR/nowinandroid-x$NW_SLICE.pftrace
+	info=$(gen_pf "$NW" "$NW_COPIES" "$NW_SAMPLE")
+	gen_pf "$NW4" $((NW_COPIES * 4)) "$NW_SAMPLE" > /dev/null
+	gen_pf "$NWS" "$NW_SLICE" "$NW_SAMPLE" > /dev/null
+	NBYTES=$(kv "$info" bytes)
+	NFRAMES=$("$BUILD/gfxstat" frames -q "$NW" | tail -n +2 | wc -l)
+	echo "perfetto frames: $NW, $NBYTES bytes, $NFRAMES frames (nowinandroid x $NW_COPIES," \
+		"$(kv "$info" span_ns | awk '{ printf "%.3f", $1 / 1e9 }') s apart; slice $NWS)"
+	cat "$NW" > /dev/null
+	bench_row "cat" cat "$NW" "$NW4" "$NWS" "$NBYTES" "$NFRAMES" frame
+	bench_row "gfxstat frames" frames "$NW" "$NW4" "$NWS" "$NBYTES" "$NFRAMES" frame
+	bench_row "gfxstat analyze" analyze "$NW" "$NW4" "$NWS" "$NBYTES" "$NFRAMES" frame
 fi
 
 # -- report on a 1 M-frame input (issue 9) ------------------------------------------------

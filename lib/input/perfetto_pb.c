@@ -2001,6 +2001,16 @@ static int cmp_frame(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* the reverse of cmp_frame(), a total order (seq is unique): delivered from the end, the
+ * frames go out in cmp_frame()'s order */
+static int cmp_frame_last_first(const void *a, const void *b)
+{
+	return cmp_frame(b, a);
+}
+
+/* held arrays shrink when their use falls under half, past this many elements */
+#define SHRINK_MIN 4096
+
 static int deliver_frame(struct gfxstat_perfetto *p, const struct pf_frame *h)
 {
 	struct gfxstat_frame fr;
@@ -2047,7 +2057,7 @@ static int deliver_frame(struct gfxstat_perfetto *p, const struct pf_frame *h)
 static int deliver(struct gfxstat_perfetto *p)
 {
 	const struct pf_proc *pr = p->procs.v;
-	const struct pf_frame *fr = p->frames.v;
+	struct pf_frame *fr = p->frames.v;
 	size_t i;
 	int rc;
 
@@ -2062,11 +2072,23 @@ static int deliver(struct gfxstat_perfetto *p)
 			return GFXSTAT_E_ABORTED;
 	}
 	if (p->frames.n > 1)
-		qsort(p->frames.v, p->frames.n, sizeof(*fr), cmp_frame);
-	for (i = 0; i < p->frames.n; i++) {
-		rc = deliver_frame(p, &fr[i]);
+		qsort(p->frames.v, p->frames.n, sizeof(*fr), cmp_frame_last_first);
+	/* from the end of the array, which gives its memory back as the frames go: the model
+	 * holds them too, and the two copies need not add up */
+	while (p->frames.n) {
+		rc = deliver_frame(p, &fr[p->frames.n - 1]);
 		if (rc)
 			return rc;
+		if (--p->frames.n < p->frames.cap / 2 && p->frames.cap > SHRINK_MIN) {
+			size_t cap = p->frames.cap / 2;
+			void *nv = realloc(p->frames.v, cap * sizeof(*fr));
+
+			if (nv) { /* else it stays as large as it was: nothing is lost */
+				p->frames.v = nv;
+				p->frames.cap = cap;
+				fr = nv;
+			}
+		}
 	}
 	return 0;
 }
