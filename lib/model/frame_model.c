@@ -31,18 +31,21 @@ struct layer_state {
 /*
  * A frame held until the input's end (hold_frames: Perfetto's FrameTimeline): what the sorts
  * and reconcile() set, and the rest of it packed (frame_pack()), as a held frame of a long
- * capture is mostly fields it does not have: about 120 bytes instead of 440. What they only
- * read (tokens, present type) is read from the pack (held_field()); the pack's offset grows
- * with each frame held, so it is the arrival order that keeps the sorts stable.
+ * capture is mostly fields it does not have, and its times are close to each other: about
+ * 70 bytes instead of 440. What they only read (tokens, present type) is read from the pack
+ * (held_field()); the pack's offset grows with each frame held, so it is the arrival order
+ * that keeps the sorts stable.
  */
 struct held {
 	int64_t present_ns, vsync_period_ns;
+	int64_t display_token; /* what reconcile() reads of every frame, kept out of the pack */
 	uint32_t pack_lo; /* offset of its packed frame in the model's pack, low 32 bits */
 	uint32_t layer;
 	uint32_t app;     /* index in apps + 1; 0 = none */
 	uint8_t pack_hi;  /* ... and the high 8 (frame_pack() refuses an offset past 2^40) */
 	uint8_t source;   /* enum gfxstat_frame_source */
 	uint8_t drop;
+	uint8_t dropped;  /* FrameTimeline's present type says it was dropped */
 };
 
 /* A frame as 8-byte words: packed, those that differ from a frame just initialised. */
@@ -81,8 +84,8 @@ struct gfxstat_model {
 	struct format_span *span;   /* the earlier inputs of this input's format, or NULL */
 	struct held *held;
 	size_t nheld, held_cap;
-	uint64_t *pack;             /* the held frames' words (struct held's pack) */
-	size_t npack, pack_cap;     /* in words */
+	uint8_t *pack;              /* the held frames, packed (struct held's pack) */
+	size_t npack, pack_cap;     /* in bytes */
 	uint64_t blank[FRAME_WORDS]; /* gfxstat_frame_init()'s frame, without its source */
 	int64_t period;             /* the refresh period in force, by present order */
 	int64_t in_end;             /* the current input's last present */
@@ -434,35 +437,136 @@ static int emit(struct gfxstat_model *m, const struct gfxstat_frame *in, long li
 	return m->fn ? m->fn(m->user, &f) : 0;
 }
 
-/* Pack @f's words that differ from m->blank at the end of m->pack: a mask, then them. */
+/*
+ * A packed frame: its mask words (bit i: word i differs from m->blank), then each word that
+ * differs, each as a count byte and that many bytes of a value, little-endian. A word's
+ * value is the smaller of its zigzag (counts, ids, tokens, periods) and the zigzag of its
+ * difference from the last large word before it (NEAR in the count byte: a frame's times
+ * are within a few vsyncs of each other): 5 bytes for most times instead of 8. Count bytes
+ * rather than varints, as a held frame is read back twice or more (reconcile(), then emit()).
+ */
+#define NEAR 0x10u
+#define REF_MIN ((uint64_t)1 << 32) /* a word this large becomes the next words' reference */
+/* a packed frame's most bytes, and the 8 an unaligned 8-byte write or read may pass it by */
+#define PACK_MAX ((MASK_WORDS + FRAME_WORDS) * 9 + 8)
+
+static uint64_t zigzag(uint64_t d)
+{
+	return d << 1 ^ (0 - (d >> 63));
+}
+
+static uint64_t unzigzag(uint64_t z)
+{
+	return z >> 1 ^ (0 - (z & 1));
+}
+
+static int is_large(uint64_t w)
+{
+	return zigzag(w) >= 2 * REF_MIN;
+}
+
+/* the pack's bytes are little-endian, its low ones first */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define PACK_LE(x) __builtin_bswap64(x)
+#else
+#define PACK_LE(x) (x)
+#endif
+
+/* @v as a count byte (with @flags) and its bytes at @o; 8 bytes are written. Return: bytes used */
+static size_t put_word(uint8_t *o, uint64_t v, unsigned flags)
+{
+	unsigned n = v ? (unsigned)(64 - __builtin_clzll(v) + 7) / 8 : 0;
+
+	o[0] = (uint8_t)(n | flags);
+	v = PACK_LE(v);
+	memcpy(o + 1, &v, 8);
+	return 1 + n;
+}
+
+static uint64_t get_word(const uint8_t **p, unsigned *flags)
+{
+	const uint8_t *q = *p;
+	unsigned n = q[0] & 0x0f;
+	uint64_t v;
+
+	memcpy(&v, q + 1, 8);
+	v = PACK_LE(v);
+	*flags = q[0] & ~0x0fu;
+	*p = q + 1 + n;
+	return n == 8 ? v : v & (((uint64_t)1 << (8 * n)) - 1);
+}
+
+/* Pack @f's words that differ from m->blank at the end of m->pack; *at is where. */
 static int frame_pack(struct gfxstat_model *m, const struct gfxstat_frame *f, uint64_t *at)
 {
-	uint64_t w[FRAME_WORDS], mask[MASK_WORDS] = { 0 };
-	size_t i, k = 0;
+	uint64_t w[FRAME_WORDS], mask[MASK_WORDS] = { 0 }, ref = 0;
+	uint8_t *o;
+	size_t i, n = 0;
 
 	w[FRAME_WORDS - 1] = 0; /* the bytes past the frame's, if any */
 	memcpy(w, f, sizeof(*f));
 	for (i = 0; i < FRAME_WORDS; i++)
-		if (w[i] != m->blank[i]) {
+		if (w[i] != m->blank[i])
 			mask[i / 64] |= (uint64_t)1 << (i % 64);
-			w[k++] = w[i];
-		}
-	if (m->npack + MASK_WORDS + k >= PACK_LIMIT) /* past what struct held can point to */
+	if (m->npack + PACK_MAX >= PACK_LIMIT) /* past what struct held can point to */
 		return GFXSTAT_E_NOMEM;
-	if (m->pack_cap - m->npack < MASK_WORDS + k) {
-		size_t nc = m->pack_cap ? m->pack_cap * 2 : 4096;
-		uint64_t *np = realloc(m->pack, nc * sizeof(*np));
+	if (m->pack_cap - m->npack < PACK_MAX) {
+		size_t nc = m->pack_cap ? m->pack_cap * 2 : 32768;
+		uint8_t *np = realloc(m->pack, nc);
 
 		if (!np)
 			return GFXSTAT_E_NOMEM;
 		m->pack = np;
 		m->pack_cap = nc;
 	}
+	o = m->pack + m->npack;
+	for (i = 0; i < MASK_WORDS; i++)
+		n += put_word(o + n, mask[i], 0);
+	for (i = 0; i < MASK_WORDS; i++) {
+		uint64_t bits = mask[i];
+
+		for (; bits; bits &= bits - 1) {
+			uint64_t x = w[i * 64 + (size_t)__builtin_ctzll(bits)];
+			uint64_t near = zigzag(x - ref), small = zigzag(x);
+
+			n += near < small ? put_word(o + n, near, NEAR) : put_word(o + n, small, 0);
+			if (is_large(x))
+				ref = x;
+		}
+	}
 	*at = m->npack;
-	memcpy(m->pack + m->npack, mask, sizeof(mask));
-	memcpy(m->pack + m->npack + MASK_WORDS, w, k * sizeof(*w));
-	m->npack += MASK_WORDS + k;
+	m->npack += n;
 	return 0;
+}
+
+/*
+ * The words of the held frame @h as it was held, up to word @upto (all: FRAME_WORDS - 1) of
+ * those it has; the others are left as they were in @w (m->blank's for a whole frame).
+ */
+static void held_words(const struct gfxstat_model *m, const struct held *h, uint64_t *w,
+		       size_t upto)
+{
+	const uint8_t *q = m->pack + held_pack(h);
+	uint64_t mask[MASK_WORDS], ref = 0;
+	unsigned flags;
+	size_t k;
+
+	for (k = 0; k < MASK_WORDS; k++)
+		mask[k] = get_word(&q, &flags);
+	for (k = 0; k < MASK_WORDS; k++) {
+		uint64_t bits = mask[k];
+
+		for (; bits; bits &= bits - 1) {
+			size_t i = k * 64 + (size_t)__builtin_ctzll(bits);
+			uint64_t v = unzigzag(get_word(&q, &flags));
+
+			w[i] = flags & NEAR ? v + ref : v;
+			if (i >= upto)
+				return;
+			if (is_large(w[i]))
+				ref = w[i];
+		}
+	}
 }
 
 /* The held frame @h, whole again (its keys as reconcile() left them). */
@@ -470,36 +574,22 @@ static void frame_unpack(const struct gfxstat_model *m, const struct held *h,
 			 struct gfxstat_frame *f)
 {
 	uint64_t w[FRAME_WORDS];
-	const uint64_t *mask = m->pack + held_pack(h), *v = mask + MASK_WORDS;
-	size_t i;
 
-	for (i = 0; i < FRAME_WORDS; i++)
-		w[i] = mask[i / 64] >> (i % 64) & 1 ? *v++ : m->blank[i];
+	memcpy(w, m->blank, sizeof(w));
+	held_words(m, h, w, FRAME_WORDS - 1);
 	memcpy(f, w, sizeof(*f));
 	f->present_ns = h->present_ns;
 	f->vsync_period_ns = h->vsync_period_ns;
 }
 
-static unsigned bits_set(uint64_t x)
-{
-	unsigned n = 0;
-
-	for (; x; x &= x - 1)
-		n++;
-	return n;
-}
-
 /* Word @i of the held frame @h, as it was held. */
 static uint64_t held_word(const struct gfxstat_model *m, const struct held *h, size_t i)
 {
-	const uint64_t *mask = m->pack + held_pack(h);
-	size_t k = MASK_WORDS, j;
+	uint64_t w[FRAME_WORDS];
 
-	if (!(mask[i / 64] >> (i % 64) & 1))
-		return m->blank[i];
-	for (j = 0; j < i / 64; j++)
-		k += bits_set(mask[j]);
-	return mask[k + bits_set(mask[i / 64] & (((uint64_t)1 << (i % 64)) - 1))];
+	w[i] = m->blank[i];
+	held_words(m, h, w, i);
+	return w[i];
 }
 
 /* The @size bytes at @off of the held frame @h (a field that does not cross a word). */
@@ -520,7 +610,8 @@ static int64_t held_i64(const struct gfxstat_model *m, const struct held *h, siz
 }
 
 #define HELD_TOKEN(m, h) held_i64(m, h, offsetof(struct gfxstat_frame, token))
-#define HELD_DISPLAY_TOKEN(m, h) held_i64(m, h, offsetof(struct gfxstat_frame, display_token))
+/* FrameTimeline's PresentType of a frame never presented (frame_timeline_event.proto) */
+#define FT_PRESENT_DROPPED 4
 
 static int hold(struct gfxstat_model *m, const struct gfxstat_frame *f, long li,
 		struct gfxstat_str app)
@@ -552,6 +643,8 @@ static int hold(struct gfxstat_model *m, const struct gfxstat_frame *f, long li,
 	h->pack_hi = (uint8_t)(at >> 32);
 	h->present_ns = f->present_ns;
 	h->vsync_period_ns = f->vsync_period_ns;
+	h->display_token = f->display_token;
+	h->dropped = f->present_type == FT_PRESENT_DROPPED;
 	h->source = (uint8_t)f->source;
 	h->layer = (uint32_t)li;
 	h->app = 0;
@@ -692,9 +785,8 @@ static int by_token(const void *a, const void *b)
  * each SurfaceFrame, and DisplayFrame::traceActuals ends the display slice at presentTime;
  * FrameTimeline::computeFps counts a layer's frames at those display present times).
  * frameworks/native services/surfaceflinger/FrameTimeline/FrameTimeline.cpp.
- * A dropped surface frame was never presented.
+ * A dropped surface frame was never presented (FT_PRESENT_DROPPED).
  */
-#define FT_PRESENT_DROPPED 4
 
 static int present_surface_frames(struct gfxstat_model *m)
 {
@@ -713,7 +805,7 @@ static int present_surface_frames(struct gfxstat_model *m)
 
 		if (f->source != GFXSTAT_SRC_FRAMETIMELINE_DISPLAY)
 			continue;
-		dt = HELD_DISPLAY_TOKEN(m, f);
+		dt = f->display_token;
 		tp[n].token = dt >= 0 ? dt : HELD_TOKEN(m, f);
 		tp[n].present = f->present_ns;
 		tp[n].period = f->vsync_period_ns;
@@ -723,15 +815,12 @@ static int present_surface_frames(struct gfxstat_model *m)
 	for (i = 0; i < m->nheld; i++) {
 		struct held *f = &m->held[i];
 		struct token_present key, *d;
-		int32_t present_type;
 
 		if (f->source != GFXSTAT_SRC_FRAMETIMELINE)
 			continue;
-		key.token = HELD_DISPLAY_TOKEN(m, f);
+		key.token = f->display_token;
 		d = key.token >= 0 && n ? bsearch(&key, tp, n, sizeof(*tp), by_token) : NULL;
-		held_field(m, f, offsetof(struct gfxstat_frame, present_type), &present_type,
-			   sizeof(present_type));
-		if (present_type == FT_PRESENT_DROPPED || !d) {
+		if (f->dropped || !d) {
 			f->present_ns = GFXSTAT_NS_NONE;
 			continue;
 		}
@@ -772,7 +861,7 @@ static int reconcile(struct gfxstat_model *m)
 			/* the display frames' tokens of FrameTimeline's frames of this layer: a
 			 * marker refresh that names its vsync id (Android 13+) is matched exactly */
 			for (k = i; k < i + nft; k++) {
-				int64_t dt = HELD_DISPLAY_TOKEN(m, &m->held[k]);
+				int64_t dt = m->held[k].display_token;
 
 				if (dt >= 0)
 					tok[ntok++] = dt;
@@ -788,7 +877,7 @@ static int reconcile(struct gfxstat_model *m)
 
 				if (!is_marker_source(h->source))
 					continue;
-				dt = HELD_DISPLAY_TOKEN(m, h);
+				dt = h->display_token;
 				h->drop = 1;
 				gfxstat_model_count(m, GFXSTAT_MODEL_markers_compared);
 				gfxstat_model_count(m, GFXSTAT_MODEL_markers_replaced);

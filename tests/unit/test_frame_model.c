@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The model stage: identity, apps, FrameTimeline over markers, order, overlap. */
+#include <stdint.h>
 #include <string.h>
 
 #include "check.h"
@@ -330,6 +331,123 @@ TEST(times_beyond_any_clock)
 	gfxstat_model_free(m);
 }
 
+/* whole frames, as the model hands them on */
+struct whole {
+	int n;
+	struct gfxstat_frame f[MAXF];
+};
+
+static int collect_whole(void *user, const struct gfxstat_frame *f)
+{
+	struct whole *w = user;
+
+	if (w->n == MAXF)
+		return 1;
+	w->f[w->n++] = *f;
+	return 0;
+}
+
+static uint64_t rnd(uint64_t *s) /* xorshift64 */
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/*
+ * A held frame is packed (its times as differences from each other, the rest as small
+ * numbers where they are small) and comes back field for field: values at the edges of each
+ * form (0, -1, the NONE sentinels, +-2^31, 2^61 - 1 .. 2^61 + 1 around the largest small
+ * number, INT64_MIN/MAX for what is not a time), times far apart and close together, and
+ * random words. One layer per frame, so that none is compared or dropped.
+ */
+TEST(held_frames_come_back_whole)
+{
+	static const int64_t edge[] = { 0, -1, 1, GFXSTAT_NS_NONE, INT32_MAX, INT32_MIN,
+					((int64_t)1 << 61) - 1, (int64_t)1 << 61,
+					((int64_t)1 << 61) + 1, -((int64_t)1 << 61), INT64_MAX,
+					INT64_MIN, ((int64_t)1 << 32), ((int64_t)1 << 32) - 1 };
+	static struct whole w;
+	static struct gfxstat_frame in[MAXF];
+	struct gfxstat_model *m;
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	int i, k, n = 0;
+	char name[MAXF][16];
+
+	memset(&w, 0, sizeof(w));
+	m = gfxstat_model_new(collect_whole, &w);
+	CHECK(m != NULL);
+	gfxstat_model_input_begin(m, 1, "perfetto");
+	for (i = 0; i < MAXF; i++) {
+		struct gfxstat_frame *f = &in[i];
+		/* a time within the model's range (2^60): edge ones, or near this frame's present */
+		int64_t present = 1000000000 + (int64_t)i * 16666667, lim = (int64_t)1 << 60;
+		int64_t *t[] = { &f->latch_ns, &f->desired_present_ns, &f->expected_start_ns,
+				 &f->expected_end_ns, &f->actual_start_ns, &f->actual_end_ns,
+				 &f->duration_ns };
+
+		gfxstat_frame_init(f, GFXSTAT_SRC_FTRACE);
+		snprintf(name[i], sizeof(name[i]), "W#%d", i);
+		f->layer = S(name[i]);
+		f->present_ns = present;
+		f->vsync_period_ns = P;
+		for (k = 0; k < (int)(sizeof(t) / sizeof(t[0])); k++) {
+			int64_t e = edge[(size_t)(i + k) % (sizeof(edge) / sizeof(edge[0]))];
+
+			*t[k] = i % 3 == 0 ? (e >= -lim && e <= lim ? e : -lim)
+			      : i % 3 == 1 ? present - (int64_t)(rnd(&seed) % 100000000)
+					   : (int64_t)(rnd(&seed) % (uint64_t)lim) - lim / 2;
+		}
+		f->pid = (int32_t)rnd(&seed);
+		f->token = edge[(size_t)i % (sizeof(edge) / sizeof(edge[0]))];
+		f->display_token = i % 2 ? (int64_t)rnd(&seed) : -edge[(size_t)i % 7];
+		f->jank_type = (int32_t)rnd(&seed);
+		f->present_type = i % 5 == 0 ? 4 : (int32_t)(rnd(&seed) % 7) - 1;
+		f->prediction_type = (int32_t)rnd(&seed);
+		f->janky = i % 3 - 1;
+		f->jank_reasons = (uint32_t)rnd(&seed);
+		f->input = (int32_t)(rnd(&seed) % 3) - 1;
+		for (k = 0; k < GFXSTAT_FI_COUNT; k++)
+			f->fi[k] = k % 4 == 0 ? GFXSTAT_NS_NONE : k % 4 == 1 ? (int64_t)rnd(&seed)
+				 : edge[(size_t)(i + k) % (sizeof(edge) / sizeof(edge[0]))];
+		for (k = 0; k < GFXSTAT_LEGACY_COUNT; k++)
+			f->legacy_ns[k] = i % 2 ? GFXSTAT_NS_NONE : (int64_t)(rnd(&seed) >> (k + 1));
+		CHECK_EQ(gfxstat_model_frame(m, f), 0);
+		n++;
+	}
+	CHECK_EQ(w.n, 0);
+	CHECK_EQ(gfxstat_model_input_end(m), 0);
+	CHECK_EQ(w.n, n);
+	for (i = 0; i < w.n && i < n; i++) {
+		const struct gfxstat_frame *a = &in[i], *b = &w.f[i];
+
+		CHECK_EQ(b->source, a->source);
+		CHECK_EQ(b->pid, a->pid);
+		CHECK_EQ(b->present_ns, a->present_ns);
+		CHECK_EQ(b->vsync_period_ns, a->vsync_period_ns);
+		CHECK_EQ(b->latch_ns, a->latch_ns);
+		CHECK_EQ(b->desired_present_ns, a->desired_present_ns);
+		CHECK_EQ(b->expected_start_ns, a->expected_start_ns);
+		CHECK_EQ(b->expected_end_ns, a->expected_end_ns);
+		CHECK_EQ(b->actual_start_ns, a->actual_start_ns);
+		CHECK_EQ(b->actual_end_ns, a->actual_end_ns);
+		CHECK_EQ(b->duration_ns, a->duration_ns);
+		CHECK_EQ(b->token, a->token);
+		CHECK_EQ(b->display_token, a->display_token);
+		CHECK_EQ(b->jank_type, a->jank_type);
+		CHECK_EQ(b->present_type, a->present_type);
+		CHECK_EQ(b->prediction_type, a->prediction_type);
+		CHECK_EQ(b->janky, a->janky);
+		CHECK_EQ(b->jank_reasons, a->jank_reasons);
+		CHECK_EQ(b->input, a->input);
+		CHECK(memcmp(b->fi, a->fi, sizeof(a->fi)) == 0);
+		CHECK(memcmp(b->legacy_ns, a->legacy_ns, sizeof(a->legacy_ns)) == 0);
+		CHECK_EQ((int64_t)b->layer.n, (int64_t)strlen(name[i]));
+	}
+	gfxstat_model_free(m);
+}
+
 TEST_SUITE(test_frame_model)
 {
 	RUN(times_beyond_any_clock);
@@ -337,6 +455,7 @@ TEST_SUITE(test_frame_model)
 	RUN(frametimeline_over_markers);
 	RUN(markers_by_vsync_id);
 	RUN(held_to_the_end);
+	RUN(held_frames_come_back_whole);
 	RUN(strictly_increasing);
 	RUN(overlap);
 	RUN(one_buffer_per_refresh);
