@@ -934,8 +934,13 @@ int gfxstat_model_input_end(struct gfxstat_model *m)
 			frame_unpack(m, h, &f);
 			rc = emit(m, &f, (long)h->layer, app);
 		}
-		m->nheld = 0;
-		m->npack = 0;
+		/* given back: the next stages' work at the end needs the room more */
+		free(m->held);
+		free(m->pack);
+		m->held = NULL;
+		m->pack = NULL;
+		m->nheld = m->held_cap = 0;
+		m->npack = m->pack_cap = 0;
 		m->hold = 0;
 	}
 	if (m->in_end != GFXSTAT_NS_NONE) {
