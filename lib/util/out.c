@@ -19,12 +19,19 @@ void gx_out_puts(struct gx_out *o, const char *s)
 	gx_out_put(o, s, strlen(s));
 }
 
+/* as printf's "%lld" writes it, without its cost (a row holds a dozen of these) */
 void gx_out_i64(struct gx_out *o, int64_t v)
 {
-	char b[32];
+	char b[24], *e = b + sizeof(b), *p = e;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
 
-	snprintf(b, sizeof(b), "%lld", (long long)v);
-	gx_out_puts(o, b);
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	gx_out_put(o, p, (size_t)(e - p));
 }
 
 size_t gx_out_line(struct gx_out *o)
