@@ -2008,8 +2008,9 @@ static int cmp_frame_last_first(const void *a, const void *b)
 	return cmp_frame(b, a);
 }
 
-/* held arrays shrink when their use falls under half, past this many elements */
-#define SHRINK_MIN 4096
+/* a held array shrinks to its use each time this many of its elements have gone (about
+ * 1 MB: few reallocations, and a memory the next stage can take at once) */
+#define SHRINK_STEP 12288
 
 static int deliver_frame(struct gfxstat_perfetto *p, const struct pf_frame *h)
 {
@@ -2079,9 +2080,9 @@ static int deliver(struct gfxstat_perfetto *p)
 		rc = deliver_frame(p, &fr[p->frames.n - 1]);
 		if (rc)
 			return rc;
-		if (--p->frames.n < p->frames.cap / 2 && p->frames.cap > SHRINK_MIN) {
-			size_t cap = p->frames.cap / 2;
-			void *nv = realloc(p->frames.v, cap * sizeof(*fr));
+		if (p->frames.cap - --p->frames.n >= SHRINK_STEP) {
+			size_t cap = p->frames.n;
+			void *nv = realloc(p->frames.v, (cap ? cap : 1) * sizeof(*fr));
 
 			if (nv) { /* else it stays as large as it was: nothing is lost */
 				p->frames.v = nv;
