@@ -201,43 +201,43 @@ for k in "cat" "wc -l:wc" "gfxstat gfx:gfx" "gfxstat gfx (stdin):gfx-stdin" \
 done
 
 # -- Perfetto -----------------------------------------------------------------------------
+# pf_inputs NAME SAMPLE COPIES SLICE: SAMPLE COPIES times over in $P1, 4 x COPIES in $P4, SLICE
+# times in $PS (page cache warmed for $P1); perfetto_repeat's key=value line of $P1 in $PINFO
+pf_inputs() {
+	P1=$DIR/$1-x$3.pftrace
+	P4=$DIR/$1-x$(($3 * 4)).pftrace
+	PS=$DIR/$1-x$4.pftrace
+	PINFO=$(gen_pf "$P1" "$3" "$2")
+	gen_pf "$P4" $(($3 * 4)) "$2" > /dev/null
+	gen_pf "$PS" "$4" "$2" > /dev/null
+	cat "$P1" > /dev/null
+}
 if [ ! -f "$PF_SAMPLE" ]; then
 	echo "perfetto: skipped: the sample $PF_SAMPLE is missing (set GFXSTAT_SAMPLES)"
 else
-	PF=$DIR/api32-x$PF_COPIES.pftrace
-	PF4=$DIR/api32-x$((PF_COPIES * 4)).pftrace
-	PFS=$DIR/api32-x$PF_SLICE.pftrace
-	info=$(gen_pf "$PF" "$PF_COPIES")
-	gen_pf "$PF4" $((PF_COPIES * 4)) > /dev/null
-	gen_pf "$PFS" "$PF_SLICE" > /dev/null
-	PBYTES=$(kv "$info" bytes)
-	PACKETS=$(kv "$info" packets)
-	echo "perfetto: $PF, $PBYTES bytes, $PACKETS packets, $(kv "$info" events) ftrace" \
-		"events (api32_startup_warm x $PF_COPIES, $(kv "$info" span_ns | awk '{
-		printf "%.3f", $1 / 1e9 }') s apart; slice $PFS)"
-	cat "$PF" > /dev/null
-	bench_row "cat" cat "$PF" "$PF4" "$PFS" "$PBYTES" "$PACKETS" packet
-	bench_row "wc -l" wc "$PF" "$PF4" "$PFS" "$PBYTES" "$PACKETS" packet
-	bench_row "gfxstat frames" frames "$PF" "$PF4" "$PFS" "$PBYTES" "$PACKETS" packet
-	bench_row "gfxstat analyze" analyze "$PF" "$PF4" "$PFS" "$PBYTES" "$PACKETS" packet
+	pf_inputs api32 "$PF_SAMPLE" "$PF_COPIES" "$PF_SLICE"
+	PBYTES=$(kv "$PINFO" bytes)
+	PACKETS=$(kv "$PINFO" packets)
+	echo "perfetto: $P1, $PBYTES bytes, $PACKETS packets, $(kv "$PINFO" events) ftrace" \
+		"events (api32_startup_warm x $PF_COPIES, $(kv "$PINFO" span_ns | awk '{
+		printf "%.3f", $1 / 1e9 }') s apart; slice $PS)"
+	for k in "cat" "wc -l:wc" "gfxstat frames:frames" "gfxstat analyze:analyze"; do
+		case $k in *:*) ;; *) k="$k:$k" ;; esac
+		bench_row "${k%%:*}" "${k##*:}" "$P1" "$P4" "$PS" "$PBYTES" "$PACKETS" packet
+	done
 fi
 if [ ! -f "$NW_SAMPLE" ]; then
 	echo "perfetto frames: skipped: the sample $NW_SAMPLE is missing (set GFXSTAT_SAMPLES)"
 else
-	NW=$DIR/nowinandroid-x$NW_COPIES.pftrace
-	NW4=$DIR/nowinandroid-x$((NW_COPIES * 4)).pftrace
-	NWS=$DIR/nowinandroid-x$NW_SLICE.pftrace
-	info=$(gen_pf "$NW" "$NW_COPIES" "$NW_SAMPLE")
-	gen_pf "$NW4" $((NW_COPIES * 4)) "$NW_SAMPLE" > /dev/null
-	gen_pf "$NWS" "$NW_SLICE" "$NW_SAMPLE" > /dev/null
-	NBYTES=$(kv "$info" bytes)
-	NFRAMES=$("$BUILD/gfxstat" frames -q "$NW" | tail -n +2 | wc -l)
-	echo "perfetto frames: $NW, $NBYTES bytes, $NFRAMES frames (nowinandroid x $NW_COPIES," \
-		"$(kv "$info" span_ns | awk '{ printf "%.3f", $1 / 1e9 }') s apart; slice $NWS)"
-	cat "$NW" > /dev/null
-	bench_row "cat" cat "$NW" "$NW4" "$NWS" "$NBYTES" "$NFRAMES" frame
-	bench_row "gfxstat frames" frames "$NW" "$NW4" "$NWS" "$NBYTES" "$NFRAMES" frame
-	bench_row "gfxstat analyze" analyze "$NW" "$NW4" "$NWS" "$NBYTES" "$NFRAMES" frame
+	pf_inputs nowinandroid "$NW_SAMPLE" "$NW_COPIES" "$NW_SLICE"
+	NBYTES=$(kv "$PINFO" bytes)
+	NFRAMES=$("$BUILD/gfxstat" frames -q "$P1" | tail -n +2 | wc -l)
+	echo "perfetto frames: $P1, $NBYTES bytes, $NFRAMES frames (nowinandroid x $NW_COPIES," \
+		"$(kv "$PINFO" span_ns | awk '{ printf "%.3f", $1 / 1e9 }') s apart; slice $PS)"
+	for k in "cat" "gfxstat frames:frames" "gfxstat analyze:analyze"; do
+		case $k in *:*) ;; *) k="$k:$k" ;; esac
+		bench_row "${k%%:*}" "${k##*:}" "$P1" "$P4" "$PS" "$NBYTES" "$NFRAMES" frame
+	done
 fi
 
 # -- report on a 1 M-frame input (issue 9) ------------------------------------------------
