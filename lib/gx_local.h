@@ -110,6 +110,8 @@ GFXSTAT_HIDDEN long gx_strmap_add(struct gx_strmap *m, const char *p, size_t n, 
 
 /* qsort comparator of int64_t values, ascending (lib/util/cmp.c). */
 GFXSTAT_HIDDEN int gx_cmp_i64(const void *a, const void *b);
+/* @a[0 .. @n) ascending, in place: what qsort with gx_cmp_i64 gives, faster. */
+GFXSTAT_HIDDEN void gx_sort_i64(int64_t *a, size_t n);
 
 /* A bounded writer that counts what it would write past the end, like snprintf. */
 struct gx_out {

@@ -2012,7 +2012,10 @@ static int cmp_frame_last_first(const void *a, const void *b)
  * 1 MB: few reallocations, and a memory the next stage can take at once) */
 #define SHRINK_STEP 12288
 
-static int deliver_frame(struct gfxstat_perfetto *p, const struct pf_frame *h)
+/* @lapp: each layer's package as its name gives it, found once per layer (NULL .p: not yet);
+ * NULL: found for each frame */
+static int deliver_frame(struct gfxstat_perfetto *p, const struct pf_frame *h,
+			 struct gfxstat_str *lapp)
 {
 	struct gfxstat_frame fr;
 	gfxstat_frame_fn fn = h->complete ? p->sink.frame : p->sink.incomplete;
@@ -2026,8 +2029,13 @@ static int deliver_frame(struct gfxstat_perfetto *p, const struct pf_frame *h)
 	if (h->kind == FT_ACTUAL_SURFACE) {
 		/* the process that drew it; else the package its layer names */
 		fr.app = gfxstat_perfetto_app(p, h->pid);
-		if (!fr.app.n)
+		if (!fr.app.n && lapp && h->layer) {
+			if (!lapp[h->layer - 1].p)
+				lapp[h->layer - 1] = gfxstat_layer_app(fr.layer.p, fr.layer.n);
+			fr.app = lapp[h->layer - 1];
+		} else if (!fr.app.n) {
 			fr.app = gfxstat_layer_app(fr.layer.p, fr.layer.n);
+		}
 		if (fr.app.n && h->complete)
 			p->sum.frames_app++;
 	}
@@ -2059,6 +2067,7 @@ static int deliver(struct gfxstat_perfetto *p)
 {
 	const struct pf_proc *pr = p->procs.v;
 	struct pf_frame *fr = p->frames.v;
+	struct gfxstat_str *lapp;
 	size_t i;
 	int rc;
 
@@ -2076,10 +2085,13 @@ static int deliver(struct gfxstat_perfetto *p)
 		qsort(p->frames.v, p->frames.n, sizeof(*fr), cmp_frame_last_first);
 	/* from the end of the array, which gives its memory back as the frames go: the model
 	 * holds them too, and the two copies need not add up */
+	lapp = calloc(p->layer_names.n + 1, sizeof(*lapp)); /* NULL: found for each frame */
 	while (p->frames.n) {
-		rc = deliver_frame(p, &fr[p->frames.n - 1]);
-		if (rc)
+		rc = deliver_frame(p, &fr[p->frames.n - 1], lapp);
+		if (rc) {
+			free(lapp);
 			return rc;
+		}
 		if (p->frames.cap - --p->frames.n >= SHRINK_STEP) {
 			size_t cap = p->frames.n;
 			void *nv = realloc(p->frames.v, (cap ? cap : 1) * sizeof(*fr));
@@ -2091,6 +2103,7 @@ static int deliver(struct gfxstat_perfetto *p)
 			}
 		}
 	}
+	free(lapp);
 	return 0;
 }
 

@@ -866,7 +866,7 @@ static int reconcile(struct gfxstat_model *m)
 				if (dt >= 0)
 					tok[ntok++] = dt;
 			}
-			qsort(tok, ntok, sizeof(*tok), gx_cmp_i64);
+			gx_sort_i64(tok, ntok);
 			/* held[i .. i+nft) are FrameTimeline frames in present order */
 			for (k = i + nft; k < j; k++) {
 				struct held *h = &m->held[k];
