@@ -401,7 +401,8 @@ TEST(held_frames_come_back_whole)
 		}
 		f->pid = (int32_t)rnd(&seed);
 		f->token = edge[(size_t)i % (sizeof(edge) / sizeof(edge[0]))];
-		f->display_token = i % 2 ? (int64_t)rnd(&seed) : -edge[(size_t)i % 7];
+		f->display_token = i % 2 ? (int64_t)rnd(&seed)
+					 : edge[(size_t)(i + 5) % (sizeof(edge) / sizeof(edge[0]))];
 		f->jank_type = (int32_t)rnd(&seed);
 		f->present_type = i % 5 == 0 ? 4 : (int32_t)(rnd(&seed) % 7) - 1;
 		f->prediction_type = (int32_t)rnd(&seed);

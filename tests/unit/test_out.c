@@ -28,7 +28,9 @@ TEST(numbers_as_printf)
 
 	ok &= same_as_printf(0) && same_as_printf(INT64_MIN) && same_as_printf(INT64_MAX) &&
 	      same_as_printf(INT64_MIN + 1) && same_as_printf(INT64_MAX - 1);
-	for (i = 0; i < 19; i++, p *= 10) {
+	for (i = 0; i < 19; i++) { /* 10^0 .. 10^18 (10^19 is past INT64_MAX) */
+		if (i)
+			p *= 10;
 		ok &= same_as_printf(p) && same_as_printf(p - 1) && same_as_printf(p + 1);
 		ok &= same_as_printf(-p) && same_as_printf(-p + 1) && same_as_printf(-p - 1);
 	}
