@@ -83,8 +83,12 @@ static inline void gx_buf_reset(struct gx_buf *b)
 	b->len = 0;
 }
 
-/* An array *@p of *@cap elements of @size, @n of them used: room for one more, the capacity
- * doubled (@first the first time). Return 0, or GFXSTAT_E_NOMEM (*@p unchanged). */
+/* An array *@p of *@cap elements of @size: room for @need elements, the capacity doubled (from
+ * @first the first time) until they fit. Return 0, or GFXSTAT_E_NOMEM (*@p and *@cap unchanged)
+ * also when the capacity or its byte count would overflow size_t. Pass (void **)&arr only for a
+ * plain object pointer arr (as every caller does). */
+GFXSTAT_HIDDEN int gx_grow_to(void **p, size_t *cap, size_t need, size_t size, size_t first);
+/* The same with @n elements used: room for one more. */
 GFXSTAT_HIDDEN int gx_grow(void **p, size_t *cap, size_t n, size_t size, size_t first);
 
 /* String -> dense index (insertion order) with interned keys. */

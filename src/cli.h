@@ -127,6 +127,15 @@ struct cli_rowbuf {
  */
 int cli_write_row(FILE *f, struct cli_rowbuf *b, cli_fmt_fn fmt, const void *row, int flush);
 
+/*
+ * cli_grow_to() - make room in the array *@p of *@cap elements of @size for @need of them,
+ * the capacity doubled (from @first the first time) until they fit; cli_grow(): @n used, room
+ * for one more. Pass (void **)&arr for a plain object pointer arr only.
+ * Return: 0, or -1 out of memory or past size_t (*@p and *@cap unchanged).
+ */
+int cli_grow_to(void **p, size_t *cap, size_t need, size_t size, size_t first);
+int cli_grow(void **p, size_t *cap, size_t n, size_t size, size_t first);
+
 /* Monotonic seconds, for timing and periodic work. */
 double cli_now(void);
 

@@ -103,15 +103,8 @@ static struct live_layer *find_add(struct cli_live *l, struct gfxstat_str name)
 		if (e->hash == h && e->len == name.n && !memcmp(e->name, name.p, name.n))
 			return e;
 	}
-	if (l->n == l->cap) {
-		size_t nc = l->cap ? l->cap * 2 : 16;
-		struct live_layer *v = realloc(l->v, nc * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		l->v = v;
-		l->cap = nc;
-	}
+	if (cli_grow((void **)&l->v, &l->cap, l->n, sizeof(*l->v), 16))
+		return NULL;
 	e = &l->v[l->n];
 	memset(e, 0, sizeof(*e));
 	e->name = malloc(name.n + 1);

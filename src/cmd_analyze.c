@@ -306,15 +306,8 @@ static int record_cause(struct analyze_run *r, const struct gfxstat_frame *f)
 	gfxstat_causes_why(r->src ? r->src->causes : NULL, f,
 			   iv != GFXSTAT_NS_NONE && f->present_ns != GFXSTAT_NS_NONE
 				   ? f->present_ns - iv : GFXSTAT_NS_NONE, &why);
-	if (r->ncauses == r->capcauses) {
-		size_t nc = r->capcauses ? r->capcauses * 2 : 256;
-		struct cause_rec *n = realloc(r->causes, nc * sizeof(*n));
-
-		if (!n)
-			return GFXSTAT_E_NOMEM;
-		r->causes = n;
-		r->capcauses = nc;
-	}
+	if (cli_grow((void **)&r->causes, &r->capcauses, r->ncauses, sizeof(*r->causes), 256))
+		return GFXSTAT_E_NOMEM;
 	if (!r->pool && !(r->pool = cli_why_pool_new()))
 		return GFXSTAT_E_NOMEM;
 	c = &r->causes[r->ncauses];

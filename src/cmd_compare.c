@@ -264,15 +264,8 @@ static int on_frame(void *user, const struct gfxstat_frame *f)
 	k = key_get(r, key.p, key.n);
 	if (!k)
 		return c->lib_rc = GFXSTAT_E_NOMEM;
-	if (k->n == k->cap) {
-		size_t cap = k->cap ? 2 * k->cap : 1024;
-		struct gfxstat_frame *nf = realloc(k->f, cap * sizeof(*nf));
-
-		if (!nf)
-			return c->lib_rc = GFXSTAT_E_NOMEM;
-		k->f = nf;
-		k->cap = cap;
-	}
+	if (k->n == k->cap && cli_grow((void **)&k->f, &k->cap, k->n, sizeof(*k->f), 1024))
+		return c->lib_rc = GFXSTAT_E_NOMEM;
 	kf = &k->f[k->n];
 	*kf = *f;
 	/* the text is borrowed: the copy keeps its layer (the library merges an app's layers

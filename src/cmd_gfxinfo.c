@@ -341,16 +341,9 @@ static const struct gfxstat_gfxinfo_block *remember(struct gfxinfo_run *r,
 			free(k);
 			return prev;
 		}
-	if (r->nseen == r->capseen) {
-		size_t nc = r->capseen ? r->capseen * 2 : 16;
-		struct gfxinfo_seen *ns = realloc(r->seen, nc * sizeof(*ns));
-
-		if (!ns) {
-			free(k);
-			return NULL;
-		}
-		r->seen = ns;
-		r->capseen = nc;
+	if (cli_grow((void **)&r->seen, &r->capseen, r->nseen, sizeof(*r->seen), 16)) {
+		free(k);
+		return NULL;
 	}
 	r->seen[r->nseen].key = k;
 	r->seen[r->nseen++].b = *b;

@@ -303,17 +303,9 @@ static char **expand_inputs(char **in, int n, int *out_n)
 			} else {
 				path = strdup(in[i]);
 			}
-			if (nv == cap) {
-				char **g;
-
-				cap = cap ? cap * 2 : 16;
-				g = realloc(v, cap * sizeof(*v));
-				if (!g) {
-					free(path);
-					path = NULL;
-				} else {
-					v = g;
-				}
+			if (cli_grow((void **)&v, &cap, nv, sizeof(*v), 16)) {
+				free(path);
+				path = NULL;
 			}
 			if (!path || nv >= MAX_DIR_FILES) {
 				cli_error(path ? "more than %d input files" : "out of memory",

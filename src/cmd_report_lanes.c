@@ -445,14 +445,9 @@ static int screenshots(struct gfxstat_html *h, const char *dir, const struct clo
 		/* time_s,file,host_time_ns,device_uptime_ns,trace_ns,trace_clock,why,bytes */
 		if (nf < 8 || !strcmp(f[0], "time_s") || !safe_name(f[1]))
 			continue;
-		if (n == ncap) {
-			struct shot *ns = realloc(all, (ncap = ncap ? 2 * ncap : 64) * sizeof(*ns));
-
-			if (!ns) {
-				rc = GFXSTAT_E_NOMEM;
-				goto out;
-			}
-			all = ns;
+		if (cli_grow((void **)&all, &ncap, n, sizeof(*all), 64)) {
+			rc = GFXSTAT_E_NOMEM;
+			goto out;
 		}
 		if (f[4][0] && sscanf(f[4], "%lld", &v) == 1)
 			all[n].t = v;

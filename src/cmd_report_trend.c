@@ -147,16 +147,9 @@ static void trend_point(void *user, const struct cli_trend_point *p)
 	char *c;
 	size_t k;
 
-	if (t->rows == t->cap) {
-		size_t nc = t->cap ? 2 * t->cap : 16;
-		char *nt = realloc(t->text, nc * TREND_COLS * 64);
-
-		if (!nt) {
-			t->err = 1;
-			return;
-		}
-		t->text = nt;
-		t->cap = nc;
+	if (cli_grow((void **)&t->text, &t->cap, t->rows, TREND_COLS * 64, 16)) {
+		t->err = 1;
+		return;
 	}
 	c = t->text + t->rows * TREND_COLS * 64;
 	for (k = 0; k < TREND_COLS; k++)

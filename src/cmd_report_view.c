@@ -32,19 +32,9 @@ void cli_sb_put(struct cli_sbuf *b, const char *s, size_t n)
 {
 	if (b->err)
 		return;
-	if (b->n + n + 1 > b->cap) {
-		size_t nc = b->cap ? b->cap : 4096;
-		char *np;
-
-		while (nc < b->n + n + 1)
-			nc *= 2;
-		np = realloc(b->p, nc);
-		if (!np) {
-			b->err = 1;
-			return;
-		}
-		b->p = np;
-		b->cap = nc;
+	if (b->n + n + 1 > b->cap && cli_grow_to((void **)&b->p, &b->cap, b->n + n + 1, 1, 4096)) {
+		b->err = 1;
+		return;
 	}
 	memcpy(b->p + b->n, s, n);
 	b->n += n;

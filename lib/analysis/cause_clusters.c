@@ -101,15 +101,8 @@ int gfxstat_cause_clusters_add(struct gfxstat_cause_clusters *cc, enum gfxstat_c
 	} else if (i < 0) {
 		return GFXSTAT_E_NOMEM;
 	} else if (created) {
-		if (cc->n == cc->cap) {
-			size_t nc = cc->cap ? cc->cap * 2 : 16;
-			struct gfxstat_cause_cluster *n = realloc(cc->c, nc * sizeof(*n));
-
-			if (!n)
-				return GFXSTAT_E_NOMEM;
-			cc->c = n;
-			cc->cap = nc;
-		}
+		if (gx_grow((void **)&cc->c, &cc->cap, cc->n, sizeof(*cc->c), 16))
+			return GFXSTAT_E_NOMEM;
 		memset(&cc->c[cc->n], 0, sizeof(cc->c[0]));
 		cc->c[cc->n].cls = cls;
 		copy_cstr(cc->c[cc->n].signature, signature, sizeof(cc->c[0].signature));

@@ -114,15 +114,8 @@ static struct gm_key *key_get(struct gfxstat_gfx_model *g, struct gfxstat_str ap
 		goto oom;
 	if (!created)
 		return &g->keys[i];
-	if (g->nkeys == g->cap_keys) {
-		size_t nc = g->cap_keys ? g->cap_keys * 2 : 16;
-		struct gm_key *nk = realloc(g->keys, nc * sizeof(*nk));
-
-		if (!nk)
-			goto oom;
-		g->keys = nk;
-		g->cap_keys = nc;
-	}
+	if (gx_grow((void **)&g->keys, &g->cap_keys, g->nkeys, sizeof(*g->keys), 16))
+		goto oom;
 	ik = &g->keymap.keys[i];
 	k = &g->keys[g->nkeys++];
 	memset(k, 0, sizeof(*k));

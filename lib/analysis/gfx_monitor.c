@@ -207,15 +207,8 @@ static struct gx_key *key_get(struct gfxstat_gfx *g, int tx, const char *app, si
 		goto oom;
 	if (!created)
 		return &g->keys[i];
-	if (g->nkeys == g->cap_keys) {
-		size_t nc = g->cap_keys ? g->cap_keys * 2 : 16;
-		struct gx_key *nk = realloc(g->keys, nc * sizeof(*nk));
-
-		if (!nk)
-			goto oom;
-		g->keys = nk;
-		g->cap_keys = nc;
-	}
+	if (gx_grow((void **)&g->keys, &g->cap_keys, g->nkeys, sizeof(*g->keys), 16))
+		goto oom;
 	ik = &g->keymap.keys[i];
 	k = &g->keys[g->nkeys++];
 	memset(k, 0, sizeof(*k));

@@ -198,15 +198,8 @@ static struct stream *new_stream(struct gfxstat_metrics *m)
 {
 	struct stream *s;
 
-	if (m->ns == m->cap) {
-		size_t nc = m->cap ? m->cap * 2 : 16;
-		struct stream *ns = realloc(m->s, nc * sizeof(*ns));
-
-		if (!ns)
-			return NULL;
-		m->s = ns;
-		m->cap = nc;
-	}
+	if (gx_grow((void **)&m->s, &m->cap, m->ns, sizeof(*m->s), 16))
+		return NULL;
 	s = &m->s[m->ns++];
 	memset(s, 0, sizeof(*s));
 	return s;
@@ -830,16 +823,9 @@ static int scrolls(const struct gfxstat_metrics_opts *o, struct stream *s, const
 
 			on = 0;
 			if (j - 1 > start) { /* at least one interval */
-				if (ns == cap) {
-					size_t nc = cap ? cap * 2 : 16;
-					struct gfxstat_scroll *nsc =
-						realloc(s->scrolls, nc * sizeof(*nsc));
-
-					if (!nsc)
-						return GFXSTAT_E_NOMEM;
-					s->scrolls = nsc;
-					cap = nc;
-				}
+				if (gx_grow((void **)&s->scrolls, &cap, ns, sizeof(*s->scrolls),
+					    16))
+					return GFXSTAT_E_NOMEM;
 				sc = &s->scrolls[ns++];
 				memset(sc, 0, sizeof(*sc));
 				sc->start_ns = s->present[start];
@@ -1711,15 +1697,8 @@ int gfxstat_metrics_own_summary(struct gfxstat_metrics *m, const char *name, int
 		return 0; /* more summaries than layers a run keeps: they would match none */
 	if (i < 0)
 		return (int)i;
-	if ((size_t)i >= m->capown[k]) {
-		size_t nc = m->capown[k] ? m->capown[k] * 2 : 16;
-		struct own *o = realloc(m->own[k], nc * sizeof(*o));
-
-		if (!o)
-			return GFXSTAT_E_NOMEM;
-		m->own[k] = o;
-		m->capown[k] = nc;
-	}
+	if (gx_grow((void **)&m->own[k], &m->capown[k], (size_t)i, sizeof(*m->own[k]), 16))
+		return GFXSTAT_E_NOMEM;
 	m->own[k][i].total = total;
 	m->own[k][i].janky = janky;
 	return 0;

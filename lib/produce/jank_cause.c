@@ -915,15 +915,8 @@ static struct layer_pos *layer_pos_of(struct gfxstat_causes *c, int32_t pid,
 			return &c->layers[i];
 	if (c->nlayers >= MAX_LAYERS)
 		return NULL;
-	if (c->nlayers == c->cap_layers) {
-		size_t nc = c->cap_layers ? c->cap_layers * 2 : 16;
-		struct layer_pos *nl = realloc(c->layers, nc * sizeof(*nl));
-
-		if (!nl)
-			return NULL;
-		c->layers = nl;
-		c->cap_layers = nc;
-	}
+	if (gx_grow((void **)&c->layers, &c->cap_layers, c->nlayers, sizeof(*c->layers), 16))
+		return NULL;
 	c->layers[c->nlayers].hash = h;
 	c->layers[c->nlayers].pid = pid;
 	c->layers[c->nlayers].last_end = GFXSTAT_NS_NONE;

@@ -207,23 +207,16 @@ void gfxstat_sf_frames_free(struct gfxstat_sf_frames *sf)
 	free(sf);
 }
 
-/* Grow @arr (of @size-byte elements) to hold index @i. */
+/* Grow @arr (of @size-byte elements) to hold index @i, the new elements zeroed. */
 static int ensure(void **arr, size_t *cap, size_t i, size_t size)
 {
-	size_t nc;
-	void *na;
+	size_t was = *cap;
 
-	if (i < *cap)
+	if (i < was)
 		return 0;
-	nc = *cap ? *cap : 64;
-	while (nc <= i)
-		nc *= 2;
-	na = realloc(*arr, nc * size);
-	if (!na)
+	if (i == SIZE_MAX || gx_grow_to(arr, cap, i + 1, size, 64))
 		return GFXSTAT_E_NOMEM;
-	memset((char *)na + *cap * size, 0, (nc - *cap) * size);
-	*arr = na;
-	*cap = nc;
+	memset((char *)*arr + was * size, 0, (*cap - was) * size);
 	return 0;
 }
 

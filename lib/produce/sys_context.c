@@ -235,16 +235,9 @@ static struct sx_win *win_at(struct gfxstat_sysctx *x, struct sx_series *se, int
 		return NULL;
 	}
 	while ((size_t)(k - se->base) >= se->n) {
-		if (se->n == se->cap) {
-			size_t cap = se->cap ? se->cap * 2 : 16;
-			struct sx_win *nw = realloc(se->w, cap * sizeof(*nw));
-
-			if (!nw) {
-				x->nomem = 1;
-				return NULL;
-			}
-			se->w = nw;
-			se->cap = cap;
+		if (gx_grow((void **)&se->w, &se->cap, se->n, sizeof(*se->w), 16)) {
+			x->nomem = 1;
+			return NULL;
 		}
 		se->w[se->n].a = se->w[se->n].b = 0;
 		se->n++;

@@ -277,16 +277,9 @@ int gfxstat_html_screenshot(struct gfxstat_html *h, int64_t t_ns, const void *pn
 		L->shots_over++;
 		return GFXSTAT_E_LIMIT;
 	}
-	if (L->nshots == L->capshots) {
-		size_t nc = L->capshots ? L->capshots * 2 : 16;
-		struct gx_shot *ns = realloc(L->shots, nc * sizeof(*ns));
-
-		if (!ns) {
-			free(thumb);
-			return GFXSTAT_E_NOMEM;
-		}
-		L->shots = ns;
-		L->capshots = nc;
+	if (gx_grow((void **)&L->shots, &L->capshots, L->nshots, sizeof(*L->shots), 16)) {
+		free(thumb);
+		return GFXSTAT_E_NOMEM;
 	}
 	s = &L->shots[L->nshots++];
 	s->t = t_ns;

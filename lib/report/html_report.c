@@ -111,15 +111,9 @@ int gfxstat_html_frame(void *hv, const struct gfxstat_frame *f)
 		int moved = !last || 50 * (d < 0 ? -d : d) > last;
 
 		if (moved && h->nmodes < GX_HTML_MAX_MODES) {
-			if (h->nmodes == h->capmodes) {
-				size_t nc = h->capmodes ? h->capmodes * 2 : 16;
-				int64_t(*n)[2] = realloc(h->modes, nc * sizeof(*n));
-
-				if (!n)
-					return GFXSTAT_E_NOMEM;
-				h->modes = n;
-				h->capmodes = nc;
-			}
+			if (gx_grow((void **)&h->modes, &h->capmodes, h->nmodes, sizeof(*h->modes),
+				    16))
+				return GFXSTAT_E_NOMEM;
 			h->modes[h->nmodes][0] = f->present_ns;
 			h->modes[h->nmodes++][1] = f->vsync_period_ns;
 		} else if (!moved) {
@@ -155,15 +149,8 @@ int gfxstat_html_cause(struct gfxstat_html *h, const struct gfxstat_frame *f, co
 	l = f->present_ns == GFXSTAT_NS_NONE ? untimed_layer(h, f) : gx_rstore_layer(&h->st, f);
 	if (l < 0)
 		return (int)l;
-	if (h->ncauses == h->capcauses) {
-		size_t nc = h->capcauses ? h->capcauses * 2 : 256;
-
-		c = realloc(h->causes, nc * sizeof(*c));
-		if (!c)
-			return GFXSTAT_E_NOMEM;
-		h->causes = c;
-		h->capcauses = nc;
-	}
+	if (gx_grow((void **)&h->causes, &h->capcauses, h->ncauses, sizeof(*h->causes), 256))
+		return GFXSTAT_E_NOMEM;
 	c = &h->causes[h->ncauses];
 	c->layer = l;
 	c->present = f->present_ns;
@@ -193,15 +180,8 @@ int gfxstat_html_seed_row(struct gfxstat_html *h, const char *csv, size_t n)
 {
 	while (n && (csv[n - 1] == '\n' || csv[n - 1] == '\r'))
 		n--;
-	if (h->nseed == h->capseed) {
-		size_t nc = h->capseed ? h->capseed * 2 : 64;
-		char **r = realloc(h->seed, nc * sizeof(*r));
-
-		if (!r)
-			return GFXSTAT_E_NOMEM;
-		h->seed = r;
-		h->capseed = nc;
-	}
+	if (gx_grow((void **)&h->seed, &h->capseed, h->nseed, sizeof(*h->seed), 64))
+		return GFXSTAT_E_NOMEM;
 	h->seed[h->nseed] = dup_n(csv, n);
 	if (!h->seed[h->nseed])
 		return GFXSTAT_E_NOMEM;

@@ -57,15 +57,8 @@ long gx_rstore_layer(struct gx_rstore *s, const struct gfxstat_frame *f)
 	if (i < 0)
 		return i;
 	if (created) {
-		if (s->nlayers == s->cap) {
-			size_t nc = s->cap ? s->cap * 2 : 16;
-			struct gx_rlayer *n = realloc(s->layers, nc * sizeof(*n));
-
-			if (!n)
-				return GFXSTAT_E_NOMEM;
-			s->layers = n;
-			s->cap = nc;
-		}
+		if (gx_grow((void **)&s->layers, &s->cap, s->nlayers, sizeof(*s->layers), 16))
+			return GFXSTAT_E_NOMEM;
 		l = &s->layers[s->nlayers];
 		memset(l, 0, sizeof(*l));
 		l->name = dup_str(f->layer);

@@ -32,15 +32,8 @@ int gfxstat_html_cause_why(struct gfxstat_html *h, const struct gfxstat_frame *f
 					     : gx_rstore_layer(&h->st, f);
 	if (l < 0)
 		return l == -1 ? 0 : (int)l;
-	if (h->nwhy == h->capwhy) {
-		size_t nc = h->capwhy ? h->capwhy * 2 : 256;
-
-		y = realloc(h->why, nc * sizeof(*y));
-		if (!y)
-			return GFXSTAT_E_NOMEM;
-		h->why = y;
-		h->capwhy = nc;
-	}
+	if (gx_grow((void **)&h->why, &h->capwhy, h->nwhy, sizeof(*h->why), 256))
+		return GFXSTAT_E_NOMEM;
 	y = &h->why[h->nwhy];
 	y->layer = l;
 	y->present = f->present_ns;

@@ -79,15 +79,8 @@ int gfxstat_trace_event_series(struct gfxstat_trace_event *t, const struct gfxst
 
 	if (s->n > GFXSTAT_TRACE_MAX_VALUES - t->nvalues)
 		return GFXSTAT_E_LIMIT;
-	if (t->nseries == t->capseries) {
-		size_t nc = t->capseries ? t->capseries * 2 : 16;
-
-		k = realloc(t->series, nc * sizeof(*k));
-		if (!k)
-			return GFXSTAT_E_NOMEM;
-		t->series = k;
-		t->capseries = nc;
-	}
+	if (gx_grow((void **)&t->series, &t->capseries, t->nseries, sizeof(*t->series), 16))
+		return GFXSTAT_E_NOMEM;
 	k = &t->series[t->nseries];
 	memcpy(k->name, s->name, sizeof(k->name));
 	k->name[sizeof(k->name) - 1] = 0;
@@ -134,15 +127,9 @@ int gfxstat_trace_event_marker(void *tv, const struct gfxstat_ftrace_line *ev,
 		if (n > 0 && gx_strmap_add(&t->threads, th, (size_t)n, &created) == GFXSTAT_E_NOMEM)
 			return GFXSTAT_E_NOMEM;
 	}
-	if (t->nmarks == t->capmarks) {
-		size_t nc = t->capmarks ? t->capmarks * 2 : 1024;
-
-		k = realloc(t->marks, nc * sizeof(*k));
-		if (!k)
-			return GFXSTAT_E_NOMEM;
-		t->marks = k;
-		t->capmarks = nc;
-	}
+	if (t->nmarks == t->capmarks &&
+	    gx_grow((void **)&t->marks, &t->capmarks, t->nmarks, sizeof(*t->marks), 1024))
+		return GFXSTAT_E_NOMEM;
 	k = &t->marks[t->nmarks++];
 	k->ts = ev->ts_ns;
 	k->tid = ev->pid;

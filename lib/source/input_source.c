@@ -145,15 +145,8 @@ static int on_gfxinfo_block(void *user, const struct gfxstat_gfxinfo_block *b)
 
 	if (!b->has_summary || b->dump.total_frames < 0 || s->nown >= MAX_OWN)
 		return 0;
-	if (s->nown == s->capown) {
-		size_t nc = s->capown ? s->capown * 2 : 16;
-
-		o = realloc(s->own, nc * sizeof(*o));
-		if (!o)
-			return GFXSTAT_E_NOMEM;
-		s->own = o;
-		s->capown = nc;
-	}
+	if (gx_grow((void **)&s->own, &s->capown, s->nown, sizeof(*s->own), 16))
+		return GFXSTAT_E_NOMEM;
 	o = &s->own[s->nown++];
 	o->kind = b->kind;
 	o->pid = b->pid;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Bounded growable buffer (every growth has a limit), and growable arrays. */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "../gx_local.h"
@@ -49,18 +50,36 @@ int gx_buf_addc(struct gx_buf *b, char c)
 	return gx_buf_add(b, &c, 1);
 }
 
-int gx_grow(void **p, size_t *cap, size_t n, size_t size, size_t first)
+int gx_grow_to(void **p, size_t *cap, size_t need, size_t size, size_t first)
 {
 	size_t nc;
 	void *q;
 
-	if (n < *cap)
+	if (need <= *cap)
 		return 0;
-	nc = *cap ? *cap * 2 : first;
+	nc = *cap ? *cap : first ? first : 1;
+	/* doubling past SIZE_MAX / 2, or a byte count past SIZE_MAX, would wrap to a small
+	 * allocation that the caller then overruns: refuse instead */
+	while (nc < need) {
+		if (nc > SIZE_MAX / 2)
+			return GFXSTAT_E_NOMEM;
+		nc *= 2;
+	}
+	if (!size || nc > SIZE_MAX / size)
+		return GFXSTAT_E_NOMEM;
 	q = realloc(*p, nc * size);
 	if (!q)
 		return GFXSTAT_E_NOMEM;
 	*p = q;
 	*cap = nc;
 	return 0;
+}
+
+int gx_grow(void **p, size_t *cap, size_t n, size_t size, size_t first)
+{
+	if (n < *cap)
+		return 0;
+	if (n == SIZE_MAX)
+		return GFXSTAT_E_NOMEM;
+	return gx_grow_to(p, cap, n + 1, size, first);
 }

@@ -141,15 +141,8 @@ long gx_strmap_add(struct gx_strmap *m, const char *p, size_t n, int *created)
 		return i;
 	if (m->n >= m->max_keys)
 		return GFXSTAT_E_LIMIT;
-	if (m->n == m->cap) {
-		size_t nc = m->cap ? m->cap * 2 : 16;
-		struct gx_strmap_key *nk = realloc(m->keys, nc * sizeof(*nk));
-
-		if (!nk)
-			return GFXSTAT_E_NOMEM;
-		m->keys = nk;
-		m->cap = nc;
-	}
+	if (gx_grow((void **)&m->keys, &m->cap, m->n, sizeof(*m->keys), 16))
+		return GFXSTAT_E_NOMEM;
 	k = &m->keys[m->n];
 	k->p = malloc(n + 1);
 	if (!k->p)
