@@ -658,7 +658,7 @@ static int64_t stream_period(const struct stream *s, const int64_t *iv_sorted, s
 		for (i = 0; i < s->n; i++)
 			if (col_get(&s->period, i) != GFXSTAT_NS_NONE && col_get(&s->period, i) > 0)
 				p[k++] = col_get(&s->period, i);
-		qsort(p, k, sizeof(*p), gx_cmp_i64);
+		gx_sort_i64(p, k);
 		for (i = 0; i < k; i++) {
 			run = i && p[i] == cur ? run + 1 : 1;
 			cur = p[i];
@@ -995,7 +995,7 @@ static void macro_pcts(int64_t *v, size_t n, double *out)
 
 	if (!n)
 		return;
-	qsort(v, n, sizeof(*v), gx_cmp_i64);
+	gx_sort_i64(v, n);
 	for (k = 0; k < 4; k++)
 		out[k] = lerp_pct(v, n, pct[k]) / 1e6;
 }
@@ -1048,7 +1048,7 @@ static int latency_median(const struct stream *s, int64_t *v, int64_t *med)
 			v[k++] = s->present[i] - fx_start(s, i);
 	if (!k || 2 * k < s->n)
 		return 0;
-	qsort(v, k, sizeof(*v), gx_cmp_i64);
+	gx_sort_i64(v, k);
 	*med = rank(v, k, 50);
 	return 1;
 }
@@ -1125,7 +1125,7 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s, size_
 		iv[i] = s->present[i + 1] - s->present[i];
 		sorted[i] = iv[i];
 	}
-	qsort(sorted, niv, sizeof(*sorted), gx_cmp_i64);
+	gx_sort_i64(sorted, niv);
 	period = stream_period(s, sorted, niv, o->default_period_ns, &m->period_assumed);
 	m->period_ns = period;
 	m->refresh_hz = 1e9 / (double)period;
@@ -1236,7 +1236,7 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s, size_
 		for (k = 0; k < s->nu; k++)
 			if (s->ux[k].dur != GFXSTAT_NS_NONE && s->ux[k].dur >= 0)
 				cnt[nc++] = s->ux[k].dur;
-	qsort(cnt, nc, sizeof(*cnt), gx_cmp_i64);
+	gx_sort_i64(cnt, nc);
 	if (nc) {
 		int64_t slow_sum = 0;
 		size_t nslow = (nc + 99) / 100;
