@@ -8,19 +8,16 @@
  *
  * Every line of a trace comes here, most of them to be dropped once their event is known, so
  * it is read close to the machine: first at the kernel's own columns, inline in the text
- * parser (ftrace_local.h, gx_ftrace_line_kernel()); then, for the lines laid out otherwise, on
- * x86-64 with 16-byte compares and bit masks (fast_header()), elsewhere and for anything
- * unusual with loops that read 8 bytes at a time where they can (scan_local.h). Both give
- * exactly what the byte loops give; the unit tests hold them to a copy of those. The pid, tgid
- * and cpu are converted last, only for the events someone reads (ftrace_local.h).
+ * parser (ftrace_local.h, gx_ftrace_line_kernel()); then, for the lines laid out otherwise,
+ * with 16-byte compares and bit masks (fast_header(); vec16_local.h: SSE2, NEON on the
+ * phones, else SWAR), and for anything unusual with loops that read 8 bytes at a time where
+ * they can (scan_local.h). Both give exactly what the byte loops give; the unit tests hold
+ * them to a copy of those. The pid, tgid and cpu are converted last, only for the events
+ * someone reads (ftrace_local.h).
  */
 #include "../gx_local.h"
 #include "ftrace_local.h"
 #include "scan_local.h"
-
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 /* Seconds in an ftrace timestamp: centuries of uptime; sec * 1e9 + frac fits int64. */
 #define MAX_SEC_DIGITS 10
@@ -347,7 +344,7 @@ event_end:
 	return GFXSTAT_PARSE_OK;
 }
 
-#ifdef __SSE2__
+#if GX_SWAR
 /*
  * The usual header, read with 16-byte compares whose bit masks (bit i: byte i) replace the
  * loops above: the blanks and the first '[' in the line's first 32 bytes, the 16 bytes
@@ -355,30 +352,6 @@ event_end:
  * try_header() gives at the first '[' of the line, or -1 when anything is unusual (a field
  * outside its window, a long pid, an odd tgid, a short line), and the loops decide.
  */
-static unsigned eq16(__m128i v, char c)
-{
-	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
-}
-
-/* the bytes of @v equal to @c or @d (one mask for two compares) */
-static unsigned eq16_2(__m128i v, char c, char d)
-{
-	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)),
-							_mm_cmpeq_epi8(v, _mm_set1_epi8(d))));
-}
-
-static unsigned digit16(__m128i v)
-{
-	__m128i t = _mm_sub_epi8(v, _mm_set1_epi8('0'));
-
-	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(t, _mm_set1_epi8(9)), t));
-}
-
-static __m128i load16(const char *p)
-{
-	return _mm_loadu_si128((const __m128i *)(const void *)p);
-}
-
 /* the highest set bit of a non-zero mask */
 static int top_bit(unsigned m)
 {
@@ -396,31 +369,31 @@ static int top_bit(unsigned m)
  * pid of 1 to 5 digits, a 3-digit cpu), and sets what it would. -1: not this layout.
  */
 static inline __attribute__((always_inline)) int
-fixed_columns(const char *s, __m128i a, __m128i b, int *P_out, struct gx_ftrace_lazy *lz)
+fixed_columns(const char *s, gx_v16 a, gx_v16 b, int *P_out, struct gx_ftrace_lazy *lz)
 {
-	__m128i c = load16(s + 32);
+	gx_v16 c = gx_v16_load(s + 32);
 	unsigned blank, sp, dg, r, rest;
 	int P, k, h;
 
 	/* '-' at 16, '(' at 23, ')' at 29, ' ' at 30, '[' at 31 the only one; ']' at 35,
 	 * ' ' at 36 and 41 */
-	if ((eq16(b, '-') & 1) == 0 || (eq16(b, '(') >> 7 & 1) == 0 ||
-	    (eq16(b, ')') >> 13 & 1) == 0 || s[30] != ' ' ||
-	    (eq16(a, '[') | eq16(b, '[') << 16) != 1u << 31)
+	if ((gx_v16_eq(b, '-') & 1) == 0 || (gx_v16_eq(b, '(') >> 7 & 1) == 0 ||
+	    (gx_v16_eq(b, ')') >> 13 & 1) == 0 || s[30] != ' ' ||
+	    (gx_v16_eq(a, '[') | gx_v16_eq(b, '[') << 16) != 1u << 31)
 		return -1;
-	sp = eq16(c, ' ');
-	dg = digit16(c);
+	sp = gx_v16_eq(c, ' ');
+	dg = gx_v16_digit(c);
 	/* cpu: 3 digits then ']'; flags: 4 bytes, no blank, not starting with a digit; then one
 	 * blank and the timestamp */
 	if ((dg & 0x2f) != 0x7 || s[35] != ']' || (sp & 0x7f0) != 0x210)
 		return -1;
-	blank = eq16_2(a, ' ', '\t');
+	blank = gx_v16_eq2(a, ' ', '\t');
 	P = __builtin_ctz(~blank | 0x10000);
 	if (P >= 16 || s[P] == '#')
 		return -1;
 	/* pid: digits from 17, then blanks up to 22 */
-	sp = eq16(b, ' ');
-	dg = digit16(b);
+	sp = gx_v16_eq(b, ' ');
+	dg = gx_v16_digit(b);
 	k = __builtin_ctz(~(dg >> 1));
 	if (k < 1 || k > 5 || ((sp >> (1 + k)) & ((1u << (6 - k)) - 1)) != (1u << (6 - k)) - 1)
 		return -1;
@@ -433,7 +406,7 @@ fixed_columns(const char *s, __m128i a, __m128i b, int *P_out, struct gx_ftrace_
 	h = __builtin_ctz(r);
 	rest = 0x1f00 & ~((1u << h) - 1);
 	lz->tgid_k = 0;
-	if ((rest & eq16(b, '-')) != rest) {
+	if ((rest & gx_v16_eq(b, '-')) != rest) {
 		if ((rest & dg) != rest)
 			return -1;
 		lz->tgid_w = gx_load8(s + 16 + h);
@@ -449,7 +422,7 @@ static inline __attribute__((always_inline)) int
 fast_header(const char *s, const char *end, struct gfxstat_ftrace_line *out,
 	    struct gx_ftrace_lazy *lz)
 {
-	__m128i a, b, w;
+	gx_v16 a, b, w;
 	unsigned blank, lbr, sp, dg, ns, nd, m;
 	int P, L, top, h, k, ts_k, ts_j;
 	const char *b0, *c, *x, *ev, *dash;
@@ -457,15 +430,15 @@ fast_header(const char *s, const char *end, struct gfxstat_ftrace_line *out,
 
 	if (end - s < 64)
 		return -1;
-	a = load16(s);
-	b = load16(s + 16);
+	a = gx_v16_load(s);
+	b = gx_v16_load(s + 16);
 	if (end - s >= 80 && fixed_columns(s, a, b, &P, lz) == 0) {
 		dash = s + 16;
 		x = s + 42;
 		goto timestamp;
 	}
-	blank = eq16_2(a, ' ', '\t') | eq16_2(b, ' ', '\t') << 16;
-	lbr = eq16(a, '[') | eq16(b, '[') << 16;
+	blank = gx_v16_eq2(a, ' ', '\t') | gx_v16_eq2(b, ' ', '\t') << 16;
+	lbr = gx_v16_eq(a, '[') | gx_v16_eq(b, '[') << 16;
 	if (!lbr || !~blank)
 		return -1;
 	P = __builtin_ctz(~blank);
@@ -475,17 +448,17 @@ fast_header(const char *s, const char *end, struct gfxstat_ftrace_line *out,
 
 	/* backwards, in the 16 bytes before the '[' (bit 15: s[L - 1]) */
 	b0 = s + L - 16;
-	w = load16(b0);
-	sp = eq16(w, ' ');
-	dg = digit16(w);
+	w = gx_v16_load(b0);
+	sp = gx_v16_eq(w, ' ');
+	dg = gx_v16_digit(w);
 	ns = ~sp & 0xffff;
 	if (!ns)
 		return -1;
 	top = top_bit(ns); /* the last byte before the spaces that precede the '[' */
 	lz->tgid_k = 0;
-	if (eq16(w, ')') >> top & 1) {
+	if (gx_v16_eq(w, ')') >> top & 1) {
 		/* "(" spaces, then digits or dashes, ")": the nearest '(' within 12 bytes */
-		unsigned lp = eq16(w, '(') & ((1u << top) - 1), cm, r, rest;
+		unsigned lp = gx_v16_eq(w, '(') & ((1u << top) - 1), cm, r, rest;
 		int l;
 
 		if (!lp)
@@ -498,7 +471,7 @@ fast_header(const char *s, const char *end, struct gfxstat_ftrace_line *out,
 		if (!r)
 			return -1;
 		rest = cm & ~((r & (~r + 1)) - 1); /* from the first byte that is no space */
-		if ((rest & eq16(w, '-')) != rest) {
+		if ((rest & gx_v16_eq(w, '-')) != rest) {
 			h = __builtin_ctz(rest);
 			k = top - h;
 			if ((rest & dg) != rest || k > 8)
@@ -527,9 +500,9 @@ fast_header(const char *s, const char *end, struct gfxstat_ftrace_line *out,
 	c = s + L + 1;
 	if (end - c < 48)
 		return -1;
-	w = load16(c);
-	dg = digit16(w);
-	sp = eq16(w, ' ');
+	w = gx_v16_load(c);
+	dg = gx_v16_digit(w);
+	sp = gx_v16_eq(w, ' ');
 	k = __builtin_ctz(~dg | 0x10000);
 	if (!k || k > 5 || c[k] != ']')
 		return -1;
@@ -552,7 +525,7 @@ fast_header(const char *s, const char *end, struct gfxstat_ftrace_line *out,
 	x += h;
 timestamp:
 	/* "<sec>.<frac>:": up to 7 and 7 digits, in the 16 bytes at x (x + 16 is in the line) */
-	m = ~digit16(load16(x)) & 0xffff;
+	m = ~gx_v16_digit(gx_v16_load(x)) & 0xffff;
 	ts_k = __builtin_ctz(m | 0x10000);
 	if (ts_k < 1 || ts_k > 7 || x[ts_k] != '.')
 		return -1;
@@ -573,15 +546,15 @@ timestamp:
 	if (ev[0] == ' ' && ev[1] != ' ') {
 		ev++; /* the usual one blank */
 	} else {
-		m = ~eq16(load16(ev), ' ') & 0xffff;
+		m = ~gx_v16_eq(gx_v16_load(ev), ' ') & 0xffff;
 		if (!m)
 			return -1;
 		ev += __builtin_ctz(m);
 		if (end - ev < 16)
 			return -1;
 	}
-	w = load16(ev);
-	m = eq16_2(w, ':', ' ');
+	w = gx_v16_load(ev);
+	m = gx_v16_eq2(w, ':', ' ');
 	if (m) {
 		k = __builtin_ctz(m);
 	} else {
@@ -640,7 +613,7 @@ enum gfxstat_parse_res gx_ftrace_line_head_any(const char *s, size_t n,
 					       struct gfxstat_ftrace_line *out,
 					       struct gx_ftrace_lazy *lz)
 {
-#ifdef __SSE2__
+#if GX_SWAR
 	if (fast_header(s, s + n, out, lz) == 0)
 		return GFXSTAT_PARSE_OK;
 #endif

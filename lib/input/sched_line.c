@@ -9,10 +9,7 @@
 
 #include "scan_local.h"
 #include "sched_local.h"
-
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
+#include "vec16_local.h"
 
 enum ftype {
 	F_STR,   /* struct gfxstat_str; a task name may hold spaces: it runs to the next key */
@@ -480,14 +477,14 @@ static inline int name_to(const char **pp, const char *end, const char *key, siz
 {
 	const char *p = *pp, *last = end - kn - 1; /* a key fits after a space before @last */
 
-#ifdef __SSE2__
-	/* a task name is at most 15 bytes: its blank is nearly always among the next 16 */
+#if GX_SWAR
+	/* a task name is at most 15 bytes: its blank is nearly always among the next 16
+	 * (vec16_local.h: SSE2, NEON on the phones, else SWAR) */
 	if (last - p >= 16) {
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-			_mm_loadu_si128((const __m128i *)(const void *)p), _mm_set1_epi8(' ')));
+		gx_v16_marks m = gx_v16_eq_marks(gx_v16_load(p), ' ');
 
 		if (m) {
-			const char *b = p + __builtin_ctz(m);
+			const char *b = p + gx_v16_first(m);
 
 			if (b[1] == key[0] && eqn(b + 1, key, kn)) {
 				out->p = p;
@@ -535,19 +532,9 @@ static inline unsigned digits_to_blank(const char *p, int32_t *out)
  * (a name with a blank, or none, goes to name_to() and the general parser). */
 static inline const char *name_end(const char *p)
 {
-#ifdef __SSE2__
-	unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
-		_mm_loadu_si128((const __m128i *)(const void *)p), _mm_set1_epi8(' ')));
+	gx_v16_marks m = gx_v16_eq_marks(gx_v16_load(p), ' ');
 
-	return m ? p + __builtin_ctz(m) : NULL;
-#else
-	uint64_t m = gx_eq8(gx_load8(p), GX_BYTES(' '));
-
-	if (m)
-		return p + gx_first8(m);
-	m = gx_eq8(gx_load8(p + 8), GX_BYTES(' '));
-	return m ? p + 8 + gx_first8(m) : NULL;
-#endif
+	return m ? p + gx_v16_first(m) : NULL;
 }
 
 /* The decimal of 1 to 7 digits from @q to @end, the payload's last field (8 payload bytes

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The few 16-byte vector operations of the ftrace header's fast path (ftrace_local.h), each
- * giving a 16-bit mask (bit i: byte i), in three forms: SSE2 (x86-64), NEON (arm64, and
- * armv7 built with -mfpu=neon: the phone builds of `make android`), and SWAR on two 64-bit
- * words (scan_local.h's exact per-byte tests) for anything else. -DGX_VEC16_PORTABLE forces
- * the SWAR form, so a host can test it. Only with GX_SWAR (little-endian, GCC/Clang).
+ * The few 16-byte vector operations of the ftrace header's fast paths (ftrace_local.h,
+ * ftrace_line.c) and the scheduler payload's name scans (sched_line.c), each giving a 16-bit
+ * mask (bit i: byte i), in three forms: SSE2 (x86-64), NEON (arm64, and armv7 built with
+ * -mfpu=neon: the phone builds of `make android`), and SWAR on two 64-bit words
+ * (scan_local.h's exact per-byte tests) for anything else. For scans that need only the first
+ * match, marks (gx_v16_eq_marks(), gx_v16_first()): that mask, but on arm64 a narrowing
+ * shift's nibble per byte (3 instructions; on armv7 the mask measured cheaper).
+ * -DGX_VEC16_PORTABLE forces the SWAR form, so a host can test it. Only with GX_SWAR
+ * (little-endian, GCC/Clang).
  * Loads are unaligned; the caller checks that the 16 bytes lie in its slice.
  * Library-internal.
  */
@@ -50,6 +54,13 @@ static inline unsigned gx_v16_eqv(gx_v16 v, gx_v16 t)
 static inline unsigned gx_v16_eq(gx_v16 v, char c)
 {
 	return gx_v16_eqv(v, _mm_set1_epi8(c));
+}
+
+/* the bytes of @v equal to @c or @d: the two compares ORed, one mask */
+static inline unsigned gx_v16_eq2(gx_v16 v, char c, char d)
+{
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)),
+							_mm_cmpeq_epi8(v, _mm_set1_epi8(d))));
 }
 
 /* the bytes of @v that are ASCII digits */
@@ -108,10 +119,35 @@ static inline unsigned gx_v16_eq(gx_v16 v, char c)
 	return gx_v16_bits(vceqq_u8(v, vdupq_n_u8((uint8_t)c)));
 }
 
+static inline unsigned gx_v16_eq2(gx_v16 v, char c, char d)
+{
+	return gx_v16_bits(vorrq_u8(vceqq_u8(v, vdupq_n_u8((uint8_t)c)),
+				    vceqq_u8(v, vdupq_n_u8((uint8_t)d))));
+}
+
 static inline unsigned gx_v16_digit(gx_v16 v)
 {
 	return gx_v16_bits(vcleq_u8(vsubq_u8(v, vdupq_n_u8('0')), vdupq_n_u8(9)));
 }
+
+#ifdef __aarch64__
+/* the compare's 16-bit lanes shifted right by 4 and narrowed: byte i's 0x00 or 0xff gives
+ * nibble i of one 64-bit word (cmeq, shrn, fmov: no bit-weight AND and pairwise adds) */
+typedef uint64_t gx_v16_marks;
+
+static inline gx_v16_marks gx_v16_eq_marks(gx_v16 v, char c)
+{
+	uint16x8_t m = vreinterpretq_u16_u8(vceqq_u8(v, vdupq_n_u8((uint8_t)c)));
+
+	return vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(m, 4)), 0);
+}
+
+static inline unsigned gx_v16_first(gx_v16_marks m)
+{
+	return (unsigned)__builtin_ctzll(m) >> 2;
+}
+#define GX_V16_NIBBLE_MARKS 1
+#endif
 
 #else /* GX_VEC16_SWAR */
 
@@ -155,10 +191,36 @@ static inline unsigned gx_v16_eq(gx_v16 v, char c)
 	return gx_v16_pack8(gx_eq8(v.lo, cc)) | gx_v16_pack8(gx_eq8(v.hi, cc)) << 8;
 }
 
+/* gx_eq8()'s masks are exact (only the equal bytes' high bits), so their OR is too */
+static inline unsigned gx_v16_eq2(gx_v16 v, char c, char d)
+{
+	uint64_t cc = GX_BYTES(c), dd = GX_BYTES(d);
+
+	return gx_v16_pack8(gx_eq8(v.lo, cc) | gx_eq8(v.lo, dd)) |
+	       gx_v16_pack8(gx_eq8(v.hi, cc) | gx_eq8(v.hi, dd)) << 8;
+}
+
 static inline unsigned gx_v16_digit(gx_v16 v)
 {
 	return gx_v16_pack8(~gx_nondigit8(v.lo) & GX_HIGH) |
 	       gx_v16_pack8(~gx_nondigit8(v.hi) & GX_HIGH) << 8;
+}
+#endif
+
+#ifndef GX_V16_NIBBLE_MARKS
+/* marks: only where the first byte equal to @c is (its index from gx_v16_first()), for the
+ * scans that need no more: gx_v16_eq()'s mask, but for arm64's nibbles above */
+typedef unsigned gx_v16_marks;
+
+static inline gx_v16_marks gx_v16_eq_marks(gx_v16 v, char c)
+{
+	return gx_v16_eq(v, c);
+}
+
+/* the index of the first byte a non-zero gx_v16_marks marks */
+static inline unsigned gx_v16_first(gx_v16_marks m)
+{
+	return (unsigned)__builtin_ctz(m);
 }
 #endif
 #endif /* GX_SWAR */

@@ -139,6 +139,18 @@ static const char *const seeds[] = {
 	"prev_state=S ==> next_comm=b next_pid=1x next_prio=1",
 	"<idle>-0 [004] d..2 59.999000: sched_waking: comm=a pid=5= prio=1 target_cpu=0",
 	"<idle>-0 [004] d..2 59.999000: sched_waking: comm=a pid=5 prio=1- target_cpu=0",
+	/* the 16 bytes name_end() and name_to() compare at once (vec16_local.h): a name's blank
+	 * at byte 15, the last of them (15 bytes, TASK_COMM_LEN - 1), and at 8, the first of
+	 * the SWAR form's second word; a name of 16 bytes has its blank past them, and one with
+	 * a blank at 8 ("RenderTh read") goes to the key search */
+	"<idle>-0 [004] d..2 59.999000: sched_switch: prev_comm=surfaceflinger1 prev_pid=1 "
+	"prev_prio=1 prev_state=S ==> next_comm=RenderTh next_pid=2 next_prio=3",
+	"<idle>-0 [004] d..2 59.999000: sched_switch: prev_comm=surfaceflinger12 prev_pid=1 "
+	"prev_prio=1 prev_state=S ==> next_comm=RenderTh read next_pid=2 next_prio=3",
+	"<idle>-0 [004] d..2 59.999000: sched_waking: comm=surfaceflinger12 pid=5 prio=1 "
+	"target_cpu=0",
+	"<idle>-0 [004] d..2 59.999000: sched_wakeup: comm=RenderTh read pid=5 prio=1 "
+	"target_cpu=0",
 };
 
 TEST(seed_lines)
