@@ -508,7 +508,7 @@ static int frame_pack(struct gfxstat_model *m, const struct gfxstat_frame *f, ui
 	for (i = 0; i < FRAME_WORDS; i++)
 		if (w[i] != m->blank[i])
 			mask[i / 64] |= (uint64_t)1 << (i % 64);
-	if (m->npack + PACK_MAX >= PACK_LIMIT) /* past what struct held can point to */
+	if ((uint64_t)m->npack + PACK_MAX >= PACK_LIMIT) /* past what struct held points to */
 		return GFXSTAT_E_NOMEM;
 	if (m->pack_cap - m->npack < PACK_MAX) {
 		size_t nc = m->pack_cap ? m->pack_cap * 2 : 32768;

@@ -131,7 +131,7 @@ long gx_strmap_find(const struct gx_strmap *m, const char *p, size_t n)
 long gx_strmap_add(struct gx_strmap *m, const char *p, size_t n, int *created)
 {
 	uint64_t h = key_hash(p, n);
-	size_t j;
+	size_t j = 0; /* lookup() sets it when the key is new */
 	long i = lookup(m, p, n, h, &j);
 	struct gx_strmap_key *k;
 
