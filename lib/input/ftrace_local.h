@@ -68,12 +68,12 @@ static inline unsigned gx_stops16(const char *p, const char *end)
 
 	if (end - p >= 16) {
 		e = gx_v16_load(p);
-		return gx_eq16(e, ':') | gx_eq16(e, ' ');
+		return gx_v16_eq2(e, ':', ' ');
 	}
 	if (end <= p)
 		return 0;
 	e = gx_v16_load(end - 16);
-	return (gx_eq16(e, ':') | gx_eq16(e, ' ')) >> (16 - (end - p));
+	return gx_v16_eq2(e, ':', ' ') >> (16 - (end - p));
 }
 
 /*
@@ -117,7 +117,7 @@ static inline GX_ALWAYS_INLINE int gx_ftrace_line_kernel(const char *s, size_t n
 	dgb = gx_digit16(b);
 	dg = gx_digit16(c) | gx_digit16(d) << 16; /* from column 32 */
 	/* the task: from the first byte no blank, before 16 and no '#'; no '[' in it */
-	blank = gx_eq16(a, ' ') | gx_eq16(a, '\t');
+	blank = gx_v16_eq2(a, ' ', '\t');
 	if (gx_eq16(a, '[') || blank == 0xffff)
 		return -1;
 	P = (unsigned)__builtin_ctz(~blank);
