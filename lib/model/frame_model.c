@@ -31,10 +31,11 @@ struct layer_state {
 /*
  * A frame held until the input's end (hold_frames: Perfetto's FrameTimeline): what the sorts
  * and reconcile() set, and the rest of it packed (frame_pack()), as a held frame of a long
- * capture is mostly fields it does not have, and its times are close to each other: about
- * 70 bytes instead of 440. What they only read (tokens, present type) is read from the pack
- * (held_field()); the pack's offset grows with each frame held, so it is the arrival order
- * that keeps the sorts stable.
+ * capture is mostly fields it does not have, and its times are close to each other: this
+ * record and about 64 bytes instead of 440. What reconcile() reads of every frame (its
+ * display token, whether it was dropped) is kept here; what it reads of a few (a display
+ * frame's token) comes from the pack (held_field()). The pack's offset grows with each frame
+ * held, so it is the arrival order that keeps the sorts stable.
  */
 struct held {
 	int64_t present_ns, vsync_period_ns;
@@ -510,15 +511,8 @@ static int frame_pack(struct gfxstat_model *m, const struct gfxstat_frame *f, ui
 			mask[i / 64] |= (uint64_t)1 << (i % 64);
 	if ((uint64_t)m->npack + PACK_MAX >= PACK_LIMIT) /* past what struct held points to */
 		return GFXSTAT_E_NOMEM;
-	if (m->pack_cap - m->npack < PACK_MAX) {
-		size_t nc = m->pack_cap ? m->pack_cap * 2 : 32768;
-		uint8_t *np = realloc(m->pack, nc);
-
-		if (!np)
-			return GFXSTAT_E_NOMEM;
-		m->pack = np;
-		m->pack_cap = nc;
-	}
+	if (gx_grow_to((void **)&m->pack, &m->pack_cap, m->npack + PACK_MAX, 1, 32768))
+		return GFXSTAT_E_NOMEM;
 	o = m->pack + m->npack;
 	for (i = 0; i < MASK_WORDS; i++)
 		n += put_word(o + n, mask[i], 0);
@@ -621,15 +615,8 @@ static int hold(struct gfxstat_model *m, const struct gfxstat_frame *f, long li,
 	uint64_t at;
 	int rc;
 
-	if (m->nheld == m->held_cap) {
-		size_t nc = m->held_cap ? m->held_cap * 2 : 1024;
-		struct held *nh = realloc(m->held, nc * sizeof(*nh));
-
-		if (!nh)
-			return GFXSTAT_E_NOMEM;
-		m->held = nh;
-		m->held_cap = nc;
-	}
+	if (gx_grow((void **)&m->held, &m->held_cap, m->nheld, sizeof(*m->held), 1024))
+		return GFXSTAT_E_NOMEM;
 	/* the borrowed strings die with the callback */
 	c = *f;
 	c.layer.p = c.app.p = "";
