@@ -378,15 +378,8 @@ static void *vec_push(struct pf_vec *a, size_t size)
 {
 	char *e;
 
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 64;
-		void *nv = cap < SIZE_MAX / size ? realloc(a->v, cap * size) : NULL;
-
-		if (!nv)
-			return NULL;
-		a->v = nv;
-		a->cap = cap;
-	}
+	if (gx_grow(&a->v, &a->cap, a->n, size, 64))
+		return NULL;
 	e = (char *)a->v + a->n++ * size;
 	memset(e, 0, size);
 	return e;
@@ -714,15 +707,9 @@ static int declare(struct gfxstat_perfetto *p, int64_t ts, const struct gfxstat_
 	/* the same period again changes nothing set_vsync() reads: memory stays bounded */
 	if (p->ndecl && p->decl[2 * p->ndecl - 1] == m->value)
 		return 0;
-	if (p->ndecl == p->capdecl) {
-		size_t nc = p->capdecl ? p->capdecl * 2 : 16;
-		int64_t *nv = realloc(p->decl, nc * 2 * sizeof(*nv));
-
-		if (!nv)
-			return GFXSTAT_E_NOMEM;
-		p->decl = nv;
-		p->capdecl = nc;
-	}
+	/* (time, period) pairs */
+	if (gx_grow((void **)&p->decl, &p->capdecl, p->ndecl, 2 * sizeof(*p->decl), 16))
+		return GFXSTAT_E_NOMEM;
 	p->decl[2 * p->ndecl] = ts;
 	p->decl[2 * p->ndecl + 1] = m->value;
 	p->ndecl++;

@@ -939,16 +939,9 @@ static PS_NOINLINE int hold(struct gx_psched *s, struct ps_cpu *c, const struct 
 			memmove(c->q, c->q + c->head, (c->n - c->head) * sizeof(*c->q));
 			c->n -= c->head;
 			c->head = 0;
-		} else {
-			size_t cap = c->cap ? c->cap * 2 : 256;
-			struct ps_ev *nq = realloc(c->q, cap * sizeof(*nq));
-
-			if (!nq) {
-				arena_put(s, e->buf);
-				return s->rc = GFXSTAT_E_NOMEM;
-			}
-			c->q = nq;
-			c->cap = cap;
+		} else if (gx_grow((void **)&c->q, &c->cap, c->n, sizeof(*c->q), 256)) {
+			arena_put(s, e->buf);
+			return s->rc = GFXSTAT_E_NOMEM;
 		}
 	}
 	/* in time order; an event earlier than the CPU's last is rare: insert it in place */

@@ -232,15 +232,8 @@ int gfxstat_model_process(struct gfxstat_model *m, int32_t pid, struct gfxstat_s
 
 	if (i < 0)
 		return (int)i;
-	if ((size_t)i >= m->procs_cap) {
-		size_t nc = m->procs_cap ? m->procs_cap * 2 : 64;
-		char **nn = realloc(m->proc_names, nc * sizeof(*nn));
-
-		if (!nn)
-			return GFXSTAT_E_NOMEM;
-		m->proc_names = nn;
-		m->procs_cap = nc;
-	}
+	if (gx_grow((void **)&m->proc_names, &m->procs_cap, (size_t)i, sizeof(*m->proc_names), 64))
+		return GFXSTAT_E_NOMEM;
 	if (!created)
 		free(m->proc_names[i]);
 	m->proc_names[i] = NULL;
@@ -305,15 +298,8 @@ static long layer_index(struct gfxstat_model *m, struct gfxstat_str name)
 
 	if (i < 0 || !created)
 		return i;
-	if ((size_t)i >= m->layers_cap) {
-		size_t nc = m->layers_cap ? m->layers_cap * 2 : 32;
-		struct layer_state *nl = realloc(m->layers, nc * sizeof(*nl));
-
-		if (!nl)
-			return GFXSTAT_E_NOMEM;
-		m->layers = nl;
-		m->layers_cap = nc;
-	}
+	if (gx_grow((void **)&m->layers, &m->layers_cap, (size_t)i, sizeof(*m->layers), 32))
+		return GFXSTAT_E_NOMEM;
 	memset(&m->layers[i], 0, sizeof(m->layers[i]));
 	m->layers[i].pub.name = m->layer_names.keys[i].p;
 	m->layers[i].pub.app = "";
