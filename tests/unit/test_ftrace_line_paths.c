@@ -367,47 +367,48 @@ TEST(edited_lines)
 }
 
 #ifdef GX_KERNEL_LINE
+/* the path seed @i takes: 0 the kernel columns (gx_ftrace_line_kernel()), 1 ftrace_line.c's
+ * fast_header() (it sets lz.done = 0, the byte loops 1), 2 the byte loops, -1 none */
+static int path_of(size_t i)
+{
+	const char *s = seeds[i];
+	struct gfxstat_ftrace_line out;
+	struct gx_ftrace_lazy lz;
+	struct gx_sec_cache sc = {0, 0};
+
+	memset(&out, 0, sizeof(out));
+	if (gx_ftrace_line_kernel(s, strlen(s), &out, &lz, &sc) == 0)
+		return 0;
+	lz.done = 1;
+	if (gx_ftrace_line_head_any(s, strlen(s), &out, &lz) != GFXSTAT_PARSE_OK)
+		return -1;
+	return lz.done ? 2 : 1;
+}
+
 /* the kernel-column path itself takes the usual lines (else the tests above would only hold
  * its refusals to the loops), in whichever vector form this build has (vec16_local.h:
  * SSE2, NEON, or SWAR with -DGX_VEC16_PORTABLE) */
 TEST(kernel_path_taken)
 {
 	static const size_t usual[] = {0, 1, 2, 3, 6, 7, 8, 9, 10, 22, 23, 37, 38, 39};
-	struct gfxstat_ftrace_line out;
-	struct gx_ftrace_lazy lz;
-	struct gx_sec_cache sc = {0, 0};
 	size_t i;
 
-	for (i = 0; i < sizeof(usual) / sizeof(usual[0]); i++) {
-		const char *s = seeds[usual[i]];
-
-		memset(&out, 0, sizeof(out));
-		CHECK(gx_ftrace_line_kernel(s, strlen(s), &out, &lz, &sc) == 0);
-	}
+	for (i = 0; i < sizeof(usual) / sizeof(usual[0]); i++)
+		CHECK_EQ(path_of(usual[i]), 0);
 }
 
 /* ftrace_line.c's fast_header() takes the lines the kernel-column path refuses but that are
- * laid out usually enough (it sets lz.done = 0; the byte loops set 1), in every vector form:
- * before vec16_local.h it ran on x86-64 only. Seeds 5 (no padding before the task), 11 (no
- * flags), 16 and 17 (short tasks, no padding), 25 (one fraction digit), 27 (a tab first),
- * 32 (two blanks before the event), 40 (a 6-digit pid), 42 (a 4-digit cpu) */
+ * laid out usually enough, in every vector form: before vec16_local.h it ran on x86-64 only.
+ * Seeds 5 (no padding before the task), 11 (no flags), 16 and 17 (short tasks, no padding),
+ * 25 (one fraction digit), 27 (a tab first), 32 (two blanks before the event), 40 (a 6-digit
+ * pid), 42 (a 4-digit cpu) */
 TEST(header_path_taken)
 {
 	static const size_t usual[] = {5, 11, 16, 17, 25, 27, 32, 40, 42};
-	struct gfxstat_ftrace_line out;
-	struct gx_ftrace_lazy lz;
-	struct gx_sec_cache sc = {0, 0};
 	size_t i;
 
-	for (i = 0; i < sizeof(usual) / sizeof(usual[0]); i++) {
-		const char *s = seeds[usual[i]];
-
-		memset(&out, 0, sizeof(out));
-		CHECK(gx_ftrace_line_kernel(s, strlen(s), &out, &lz, &sc) != 0);
-		lz.done = 1;
-		CHECK(gx_ftrace_line_head_any(s, strlen(s), &out, &lz) == GFXSTAT_PARSE_OK);
-		CHECK(lz.done == 0);
-	}
+	for (i = 0; i < sizeof(usual) / sizeof(usual[0]); i++)
+		CHECK_EQ(path_of(usual[i]), 1);
 }
 
 /* the 16-byte operations against byte loops, on random bytes biased to those they test */
