@@ -53,7 +53,8 @@ static void usage(FILE *f)
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].summary);
 	fputs("\noptions:\n"
-	      "  -h, --help       this text; 'gfxstat <command> --help' describes a command\n"
+	      "  -h, --help       this text; 'gfxstat <command> --help' (or 'gfxstat help\n"
+	      "                   <command>') describes a command\n"
 	      "  -V, --version    the version and the git commit it was built from\n"
 	      "  <options>        a command's options may come before it too: 'gfxstat -q\n"
 	      "                   analyze X' is 'gfxstat analyze -q X'\n"
@@ -102,19 +103,17 @@ static int options_first(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const struct command *c;
-	size_t i;
 
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_USAGE;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-		if (argc > 2 && strcmp(argv[1], "help") == 0) {
+		/* 'gfxstat help analyze', 'gfxstat --help analyze': the command's own help */
+		if (argc > 2 && (c = command_of(argv[2]))) {
 			char *sub[] = { argv[2], "--help", NULL };
 
-			for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-				if (!strcmp(argv[2], commands[i].name))
-					return commands[i].fn(2, sub);
+			return c->fn(2, sub);
 		}
 		usage(stdout);
 		return CLI_OK;

@@ -34,6 +34,12 @@ c15_same "inspect -q" inspect "$ex" -- inspect "$ex"
 # ... and before the command: its first arguments
 c15_same "-q --json analyze" -q --json analyze "$ex" -- analyze -q --json "$ex"
 c15_same "--layer X frames" --layer StatusBar frames "$ex" -- frames --layer StatusBar "$ex"
+# a command's help three ways
+"$GFXSTAT" analyze --help > "$c15/h1" 2>&1
+"$GFXSTAT" --help analyze > "$c15/h2" 2>&1
+"$GFXSTAT" help analyze > "$c15/h3" 2>&1
+grep -q "analyze" "$c15/h1" && cmp -s "$c15/h1" "$c15/h2" && cmp -s "$c15/h1" "$c15/h3" && pass ||
+	fail "cli: 'gfxstat --help analyze' and 'gfxstat help analyze' are not analyze's help"
 "$GFXSTAT" -q > /dev/null 2> "$c15/nocmd"
 [ $? -eq 2 ] && grep -q "comes before any command" "$c15/nocmd" && pass ||
 	fail "cli: an option with no command after it is not a usage error that says so"
