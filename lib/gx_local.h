@@ -123,8 +123,21 @@ struct gx_out {
 	size_t cap, len;
 };
 
-GFXSTAT_HIDDEN void gx_out_put(struct gx_out *o, const char *s, size_t n);
-GFXSTAT_HIDDEN void gx_out_puts(struct gx_out *o, const char *s);
+/* inline: a row is dozens of short puts (a comma, a field), each a call otherwise */
+static inline void gx_out_put(struct gx_out *o, const char *s, size_t n)
+{
+	if (o->len < o->cap) {
+		size_t room = o->cap - o->len;
+
+		memcpy(o->p + o->len, s, n < room ? n : room);
+	}
+	o->len += n;
+}
+
+static inline void gx_out_puts(struct gx_out *o, const char *s)
+{
+	gx_out_put(o, s, strlen(s));
+}
 GFXSTAT_HIDDEN void gx_out_i64(struct gx_out *o, int64_t v);
 /* A quoted CSV field, '"' inside doubled (RFC 4180; the seed's fields are always quoted). */
 GFXSTAT_HIDDEN void gx_out_quoted(struct gx_out *o, struct gfxstat_str s);

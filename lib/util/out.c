@@ -4,21 +4,6 @@
 
 #include "../gx_local.h"
 
-void gx_out_put(struct gx_out *o, const char *s, size_t n)
-{
-	if (o->len < o->cap) {
-		size_t room = o->cap - o->len;
-
-		memcpy(o->p + o->len, s, n < room ? n : room);
-	}
-	o->len += n;
-}
-
-void gx_out_puts(struct gx_out *o, const char *s)
-{
-	gx_out_put(o, s, strlen(s));
-}
-
 /* as printf's "%lld" writes it, without its cost (a row holds a dozen of these, most of
  * them 16-digit nanoseconds): two digits at a time */
 void gx_out_i64(struct gx_out *o, int64_t v)
