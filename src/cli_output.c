@@ -144,6 +144,9 @@ int cli_output_open(struct cli_output *o, const char *path, int flags)
 
 	memset(o, 0, sizeof(*o));
 	o->slot = -1;
+	/* '-' is standard output, as an INPUT of '-' is standard input (not a file named '-') */
+	if (path && !strcmp(path, "-"))
+		path = NULL;
 	o->path = path;
 	if (!path) {
 		o->f = stdout;

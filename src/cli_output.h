@@ -24,9 +24,9 @@ struct cli_output {
 #define CLI_OUT_LIVE 1
 
 /*
- * cli_output_open() - open @path (NULL: standard output) for writing. A regular file (or a
- * new one) goes through a temporary file in the same folder; a device, a FIFO or @flags
- * CLI_OUT_LIVE are written in place.
+ * cli_output_open() - open @path (NULL or "-": standard output) for writing. A regular file
+ * (or a new one) goes through a temporary file in the same folder; a device, a FIFO or
+ * @flags CLI_OUT_LIVE are written in place.
  * Return: 0, or an errno value (nothing printed, nothing created).
  */
 int cli_output_open(struct cli_output *o, const char *path, int flags);

@@ -34,6 +34,14 @@ c15_same "inspect -q" inspect "$ex" -- inspect "$ex"
 # ... and before the command: its first arguments
 c15_same "-q --json analyze" -q --json analyze "$ex" -- analyze -q --json "$ex"
 c15_same "--layer X frames" --layer StatusBar frames "$ex" -- frames --layer StatusBar "$ex"
+# -o - is standard output (as an INPUT of - is standard input), never a file named '-'
+mkdir -p "$c15/dash"
+(cd "$c15/dash" && "$GFXSTAT" frames -q -o - "$ex" > "$c15/dash.csv" &&
+	"$GFXSTAT" report -q -o - "$ex" > "$c15/dash.html")
+"$GFXSTAT" frames -q "$ex" > "$c15/plain.csv"
+[ ! -e "$c15/dash/-" ] && cmp -s "$c15/dash.csv" "$c15/plain.csv" &&
+	grep -q '<!DOCTYPE html>' "$c15/dash.html" && pass ||
+	fail "cli: -o - did not write to standard output (or left a file named '-')"
 # a command's help three ways
 "$GFXSTAT" analyze --help > "$c15/h1" 2>&1
 "$GFXSTAT" --help analyze > "$c15/h2" 2>&1
