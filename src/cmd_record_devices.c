@@ -262,7 +262,7 @@ int cmd_devices(int argc, char **argv)
 		}
 	}
 	/* the output is created only once adb has answered: nothing replaced for nothing */
-	if (cli_output_create(&out, o.out && strcmp(o.out, "-") ? o.out : NULL, 0))
+	if (cli_output_create(&out, o.out, 0))
 		return CLI_OUTPUT;
 	f = out.f;
 	if (o.json) {

@@ -97,7 +97,7 @@ int cli_view_write_page(const char *out, const struct gfxstat_html_view *v)
 	struct cli_output o;
 	int rc;
 
-	if (cli_output_create(&o, strcmp(out, "-") ? out : NULL, 0))
+	if (cli_output_create(&o, out, 0))
 		return CLI_OUTPUT;
 	rc = gfxstat_html_view_write(cli_report_assets, v, write_file, o.f);
 	if (rc) {
