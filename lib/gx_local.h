@@ -112,6 +112,15 @@ GFXSTAT_HIDDEN long gx_strmap_find(const struct gx_strmap *m, const char *p, siz
 /* Return: the index (new or old), GFXSTAT_E_LIMIT when full, or GFXSTAT_E_NOMEM. */
 GFXSTAT_HIDDEN long gx_strmap_add(struct gx_strmap *m, const char *p, size_t n, int *created);
 
+/* @iv in whole periods @p, at least one: the vsyncs an interval between two frames spans.
+ * App-side FPS counts these (the analysis' and the model's rate for inspect alike). */
+static inline int64_t gx_whole_periods(int64_t iv, int64_t p)
+{
+	int64_t q = p > 0 ? (iv + p / 2) / p : 1;
+
+	return (q < 1 ? 1 : q) * p;
+}
+
 /* qsort comparator of int64_t values, ascending (lib/util/cmp.c). */
 GFXSTAT_HIDDEN int gx_cmp_i64(const void *a, const void *b);
 /* @a[0 .. @n) ascending, in place: what qsort with gx_cmp_i64 gives, faster. */

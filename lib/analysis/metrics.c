@@ -762,14 +762,6 @@ static int64_t period_at(const struct stream *s, size_t i, int64_t dflt)
 	return frame_period(s, i + 1, dflt);
 }
 
-/* @iv in whole periods @p, at least one: the vsyncs an interval between two frames spans. */
-static int64_t whole_periods(int64_t iv, int64_t p)
-{
-	int64_t q = p > 0 ? (iv + p / 2) / p : 1;
-
-	return (q < 1 ? 1 : q) * p;
-}
-
 /*
  * The FPS of app-side frames (GFXSTAT_SRC_APP), over whole vsync periods. Their times are the
  * ends of the app's DrawFrames, which jitter with the work: two frames drawn for consecutive
@@ -787,7 +779,7 @@ static void app_side_fps(const struct stream *s, const int64_t *iv, const unsign
 	size_t i, nc = 0;
 
 	for (i = 0; i < niv; i++) {
-		int64_t q = whole_periods(iv[i], period_at(s, i, period));
+		int64_t q = gx_whole_periods(iv[i], period_at(s, i, period));
 
 		all += q;
 		if (use[i] && counted[i]) {

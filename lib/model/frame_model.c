@@ -34,7 +34,7 @@ struct layer_state {
  * capture is mostly fields it does not have, and its times are close to each other: this
  * record and about 64 bytes instead of 440. What reconcile() reads of every frame (its
  * display token, whether it was dropped) is kept here; what it reads of a few (a display
- * frame's token) comes from the pack (held_field()). The pack's offset grows with each frame
+ * frame's token) comes from the pack (held_token()). The pack's offset grows with each frame
  * held, so it is the arrival order that keeps the sorts stable.
  */
 struct held {
@@ -393,11 +393,11 @@ static int emit(struct gfxstat_model *m, const struct gfxstat_frame *in, long li
 			/* an app-side frame's time is the end of its drawing, which jitters with
 			 * the work: it counts as the whole vsyncs it spans (at least one), as
 			 * analyze's FPS does, so no rate is above the display's */
-			int64_t p = period > 0 ? period : DEFAULT_PERIOD;
-			int64_t q = (f.interval_ns + p / 2) / p;
-
-			l->pub.active_ns += f.source == GFXSTAT_SRC_APP ? (q < 1 ? 1 : q) * p
-									: f.interval_ns;
+			l->pub.active_ns +=
+				f.source == GFXSTAT_SRC_APP
+					? gx_whole_periods(f.interval_ns,
+							   period > 0 ? period : DEFAULT_PERIOD)
+					: f.interval_ns;
 			l->pub.active_intervals++;
 		}
 		l->last_present = f.present_ns;
@@ -562,34 +562,19 @@ static void frame_unpack(const struct gfxstat_model *m, const struct held *h,
 	f->vsync_period_ns = h->vsync_period_ns;
 }
 
-/* Word @i of the held frame @h, as it was held. */
-static uint64_t held_word(const struct gfxstat_model *m, const struct held *h, size_t i)
+/* The token of the held frame @h, read from its pack (a word of its own: an int64_t). */
+_Static_assert(offsetof(struct gfxstat_frame, token) % 8 == 0, "the token is a whole word");
+static int64_t held_token(const struct gfxstat_model *m, const struct held *h)
 {
 	uint64_t w[FRAME_WORDS];
+	size_t i = offsetof(struct gfxstat_frame, token) / 8;
+	int64_t v;
 
 	w[i] = m->blank[i];
 	held_words(m, h, w, i);
-	return w[i];
-}
-
-/* The @size bytes at @off of the held frame @h (a field that does not cross a word). */
-static void held_field(const struct gfxstat_model *m, const struct held *h, size_t off,
-		       void *out, size_t size)
-{
-	uint64_t w = held_word(m, h, off / 8);
-
-	memcpy(out, (const char *)&w + off % 8, size);
-}
-
-static int64_t held_i64(const struct gfxstat_model *m, const struct held *h, size_t off)
-{
-	int64_t v;
-
-	held_field(m, h, off, &v, sizeof(v));
+	memcpy(&v, &w[i], sizeof(v));
 	return v;
 }
-
-#define HELD_TOKEN(m, h) held_i64(m, h, offsetof(struct gfxstat_frame, token))
 /* FrameTimeline's PresentType of a frame never presented (frame_timeline_event.proto) */
 #define FT_PRESENT_DROPPED 4
 
@@ -779,7 +764,7 @@ static int present_surface_frames(struct gfxstat_model *m)
 		if (f->source != GFXSTAT_SRC_FRAMETIMELINE_DISPLAY)
 			continue;
 		dt = f->display_token;
-		tp[n].token = dt >= 0 ? dt : HELD_TOKEN(m, f);
+		tp[n].token = dt >= 0 ? dt : held_token(m, f);
 		tp[n].present = f->present_ns;
 		tp[n].period = f->vsync_period_ns;
 		n++;

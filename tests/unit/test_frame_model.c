@@ -331,6 +331,35 @@ TEST(times_beyond_any_clock)
 	gfxstat_model_free(m);
 }
 
+/*
+ * A display frame without a display token of its own (-1) is found by its token, read back
+ * from its packed frame: surface frames 7 and 8 name display frames 100 and 101, whose
+ * display tokens are -1, so they are presented at those display frames' presents, 1.000 s
+ * and 1.0167 s, with their period P. Four frames out, in present order, surface first.
+ */
+TEST(display_found_by_its_token)
+{
+	struct got g;
+	struct gfxstat_model *m;
+
+	memset(&g, 0, sizeof(g));
+	m = gfxstat_model_new(collect, &g);
+	CHECK(m != NULL);
+	gfxstat_model_input_begin(m, 1, "perfetto");
+	frame(m, GFXSTAT_SRC_FRAMETIMELINE, "TX - Win#7", 42, 990000000, 7, 100);
+	frame(m, GFXSTAT_SRC_FRAMETIMELINE, "TX - Win#7", 42, 1008000000, 8, 101);
+	frame(m, GFXSTAT_SRC_FRAMETIMELINE_DISPLAY, "", 5, 1000000000, 100, -1);
+	frame(m, GFXSTAT_SRC_FRAMETIMELINE_DISPLAY, "", 5, 1016666667, 101, -1);
+	CHECK_EQ(gfxstat_model_input_end(m), 0);
+	CHECK_EQ(g.n, 4);
+	CHECK_CSTR(g.layer[0], "Win#7");
+	CHECK_EQ(g.present[0], 1000000000);
+	CHECK_EQ(g.period[0], P);
+	CHECK_CSTR(g.layer[2], "Win#7");
+	CHECK_EQ(g.present[2], 1016666667);
+	gfxstat_model_free(m);
+}
+
 /* whole frames, as the model hands them on */
 struct whole {
 	int n;
@@ -457,6 +486,7 @@ TEST_SUITE(test_frame_model)
 	RUN(markers_by_vsync_id);
 	RUN(held_to_the_end);
 	RUN(held_frames_come_back_whole);
+	RUN(display_found_by_its_token);
 	RUN(strictly_increasing);
 	RUN(overlap);
 	RUN(one_buffer_per_refresh);
