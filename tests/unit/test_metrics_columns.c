@@ -12,6 +12,27 @@
 
 #define P 16666667LL /* 60 Hz */
 
+/* Four FrameTimeline frames of layer L#0, one every P from 10 s, frame i late by @late[i]
+ * past its deadline (one P before its present); janky from frame @first_janky on. */
+static void late_frames(struct gfxstat_metrics *m, const int64_t late[4], int first_janky)
+{
+	struct gfxstat_frame f;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		gfxstat_frame_init(&f, GFXSTAT_SRC_FRAMETIMELINE);
+		f.layer.p = "L#0";
+		f.layer.n = 3;
+		f.vsync_period_ns = P;
+		f.present_ns = 10000000000LL + i * P;
+		f.expected_end_ns = f.present_ns - P;
+		f.actual_end_ns = f.expected_end_ns + late[i];
+		f.janky = i >= first_janky;
+		CHECK_EQ(gfxstat_metrics_frame(m, &f), 0);
+	}
+	CHECK_EQ(gfxstat_metrics_finish(m), 0);
+}
+
 /*
  * Four FrameTimeline frames, one every P from 10 s, each with its own deadline (expected end)
  * and actual end. Frame 0 ends on time (verdict 0); frames 1-3 are janky (verdict 1) and
@@ -24,21 +45,8 @@ TEST(late_past_int32)
 	static const int64_t late[4] = { -2000000, 5000000, 3000000000LL, 1000000 };
 	struct gfxstat_metrics *m = gfxstat_metrics_new(NULL);
 	const struct gfxstat_layer_metrics *l;
-	struct gfxstat_frame f;
-	int i;
 
-	for (i = 0; i < 4; i++) {
-		gfxstat_frame_init(&f, GFXSTAT_SRC_FRAMETIMELINE);
-		f.layer.p = "L#0";
-		f.layer.n = 3;
-		f.vsync_period_ns = P;
-		f.present_ns = 10000000000LL + i * P;
-		f.expected_end_ns = f.present_ns - P;
-		f.actual_end_ns = f.expected_end_ns + late[i];
-		f.janky = i > 0;
-		CHECK_EQ(gfxstat_metrics_frame(m, &f), 0);
-	}
-	CHECK_EQ(gfxstat_metrics_finish(m), 0);
+	late_frames(m, late, 1);
 	l = gfxstat_metrics_get(m, 0);
 	CHECK_EQ(l->njanky_list, 3);
 	if (l->njanky_list == 3) {
@@ -62,21 +70,9 @@ TEST(one_value_then_wide)
 	static const int64_t late[4] = { 5000000, 5000000, 3000000000LL, 5000000 };
 	struct gfxstat_metrics *m = gfxstat_metrics_new(NULL);
 	const struct gfxstat_layer_metrics *l;
-	struct gfxstat_frame f;
 	int i;
 
-	for (i = 0; i < 4; i++) {
-		gfxstat_frame_init(&f, GFXSTAT_SRC_FRAMETIMELINE);
-		f.layer.p = "L#0";
-		f.layer.n = 3;
-		f.vsync_period_ns = P;
-		f.present_ns = 10000000000LL + i * P;
-		f.expected_end_ns = f.present_ns - P;
-		f.actual_end_ns = f.expected_end_ns + late[i];
-		f.janky = 1;
-		CHECK_EQ(gfxstat_metrics_frame(m, &f), 0);
-	}
-	CHECK_EQ(gfxstat_metrics_finish(m), 0);
+	late_frames(m, late, 0);
 	l = gfxstat_metrics_get(m, 0);
 	CHECK_EQ(l->njanky_list, 4);
 	if (l->njanky_list == 4)
