@@ -48,18 +48,6 @@ GFXSTAT_HIDDEN extern const int64_t gx_pow10_ns[10];
 #if GX_SWAR
 /* SSE2, NEON or SWAR (vec16_local.h): every build with GX_SWAR, the phone's too */
 #define GX_KERNEL_LINE 1
-/* the bytes of @v equal to @c, as bits (bit i: byte i) */
-static inline unsigned gx_eq16(gx_v16 v, char c)
-{
-	return gx_v16_eq(v, c);
-}
-
-/* the bytes of @v that are ASCII digits, as bits */
-static inline unsigned gx_digit16(gx_v16 v)
-{
-	return gx_v16_digit(v);
-}
-
 /* The ':' and ' ' among the 16 bytes at @p, as bits, those at or past @end left out: the 16
  * bytes that end at @end are read where fewer are left (p - 64 is in the line). */
 static inline unsigned gx_stops16(const char *p, const char *end)
@@ -112,13 +100,13 @@ static inline GX_ALWAYS_INLINE int gx_ftrace_line_kernel(const char *s, size_t n
 	b = gx_v16_load(s + 16);
 	c = gx_v16_load(s + 32);
 	d = gx_v16_load(s + 48);
-	spb = gx_eq16(b, ' ');
-	spc = gx_eq16(c, ' ');
-	dgb = gx_digit16(b);
-	dg = gx_digit16(c) | gx_digit16(d) << 16; /* from column 32 */
+	spb = gx_v16_eq(b, ' ');
+	spc = gx_v16_eq(c, ' ');
+	dgb = gx_v16_digit(b);
+	dg = gx_v16_digit(c) | gx_v16_digit(d) << 16; /* from column 32 */
 	/* the task: from the first byte no blank, before 16 and no '#'; no '[' in it */
 	blank = gx_v16_eq2(a, ' ', '\t');
-	if (gx_eq16(a, '[') || blank == 0xffff)
+	if (gx_v16_eq(a, '[') || blank == 0xffff)
 		return -1;
 	P = (unsigned)__builtin_ctz(~blank);
 	if (s[P] == '#')
@@ -143,7 +131,7 @@ static inline GX_ALWAYS_INLINE int gx_ftrace_line_kernel(const char *s, size_t n
 		if (!rest || (m & (m + 0x100)))
 			return -1;
 		h = (unsigned)__builtin_ctz(rest);
-		if ((gx_eq16(b, '-') & rest) != rest) {
+		if ((gx_v16_eq(b, '-') & rest) != rest) {
 			if ((dgb & rest) != rest)
 				return -1;
 			lz->tgid_w = gx_load8(s + 16 + h);

@@ -436,13 +436,13 @@ TEST(vec16_ops)
 		}
 		v = gx_v16_load(buf);
 		t = gx_v16_load(tb);
-		CHECK(gx_eq16(v, c) == want_eq);
+		CHECK(gx_v16_eq(v, c) == want_eq);
 		CHECK(gx_v16_eq2(v, c, d) == want_eq2);
 		/* the first-match marks (sched_line.c's name scans): none, or the same first */
 		CHECK((gx_v16_eq_marks(v, c) != 0) == (want_eq != 0));
 		if (want_eq)
 			CHECK(gx_v16_first(gx_v16_eq_marks(v, c)) == (unsigned)__builtin_ctz(want_eq));
-		CHECK(gx_digit16(v) == want_dg);
+		CHECK(gx_v16_digit(v) == want_dg);
 		CHECK(gx_v16_eqv(v, t) == want_t);
 	}
 }
