@@ -214,7 +214,7 @@ static int ensure(void **arr, size_t *cap, size_t i, size_t size)
 
 	if (i < was)
 		return 0;
-	if (i == SIZE_MAX || gx_grow_to(arr, cap, i + 1, size, 64))
+	if (gx_grow(arr, cap, i, size, 64))
 		return GFXSTAT_E_NOMEM;
 	memset((char *)*arr + was * size, 0, (*cap - was) * size);
 	return 0;
