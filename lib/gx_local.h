@@ -91,6 +91,39 @@ GFXSTAT_HIDDEN int gx_grow_to(void **p, size_t *cap, size_t need, size_t size, s
 /* The same with @n elements used: room for one more. */
 GFXSTAT_HIDDEN int gx_grow(void **p, size_t *cap, size_t n, size_t size, size_t first);
 
+/*
+ * Bytes held to the input's end (lib/util/spill.c): appended in pieces of at most a block,
+ * each piece whole in one block; past @keep_bytes the oldest blocks go to an unnamed temporary
+ * file in $TMPDIR (memory only where none can be written), and come back through a cache of
+ * GX_SPILL_CACHE blocks.
+ */
+#define GX_SPILL_BLOCK ((size_t)1 << 18)
+#define GX_SPILL_CACHE 2
+struct gx_spill {
+	unsigned char **block; /* block i, or NULL once it is in the file */
+	size_t nblock, cap;
+	size_t used;           /* bytes in use of the last block */
+	size_t in_mem, keep;   /* blocks in memory; past keep, the oldest go to the file */
+	size_t oldest;         /* the first block still in memory */
+	size_t spilled;        /* blocks in the file */
+	int fd;                /* the file; -1 none yet, -2 none can be made */
+	int fd_broken;         /* a write failed: the rest stays in memory */
+	unsigned char *cache[GX_SPILL_CACHE];
+	size_t cached[GX_SPILL_CACHE]; /* block index + 1; 0 = empty */
+	uint64_t age[GX_SPILL_CACHE], clock;
+};
+
+GFXSTAT_HIDDEN void gx_spill_init(struct gx_spill *s, size_t keep_bytes);
+/* Everything given back, the file closed; ready to be used again with the same budget. */
+GFXSTAT_HIDDEN void gx_spill_free(struct gx_spill *s);
+/* Room for @n (<= GX_SPILL_BLOCK) bytes at the end, at offset *@off; then gx_spill_commit()
+ * with what was used of it. Return: NULL when out of memory. */
+GFXSTAT_HIDDEN unsigned char *gx_spill_reserve(struct gx_spill *s, size_t n, uint64_t *off);
+GFXSTAT_HIDDEN void gx_spill_commit(struct gx_spill *s, size_t n);
+/* The bytes at @off, to the end of the piece put there; valid until the next call. Return:
+ * NULL when they cannot be read back (out of memory, a failing disk). */
+GFXSTAT_HIDDEN const unsigned char *gx_spill_at(struct gx_spill *s, uint64_t off);
+
 /* String -> dense index (insertion order) with interned keys. */
 struct gx_strmap_key {
 	char *p; /* NUL-terminated copy */

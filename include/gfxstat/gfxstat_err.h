@@ -18,7 +18,8 @@
 	E(LIMIT, "a size limit was reached")                                \
 	E(ABORTED, "stopped by the caller")                                 \
 	E(OVERLAP, "inputs of one recording overlap in time")               \
-	E(UNSUPPORTED, "needs a library this build or host does not have")
+	E(UNSUPPORTED, "needs a library this build or host does not have")  \
+	E(IO, "a temporary file in $TMPDIR could not be read back")
 
 #define GFXSTAT_E__(code, msg) GFXSTAT_E_##code,
 enum gfxstat_errno {

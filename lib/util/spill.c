@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * An append-only store of bytes held to the input's end (the frames Perfetto and the model
+ * keep to sort them at the end): its first blocks stay in memory, and past a budget the oldest
+ * full blocks go to a temporary file with no name, so that memory stops growing with the
+ * input while every byte comes back as it went in. The file disappears with the process, even
+ * a killed one. Where no file can be made or written, the blocks simply stay in memory: the
+ * run goes on as it did before there was a file.
+ */
+#define _GNU_SOURCE /* O_TMPFILE */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../gx_local.h"
+
+#define NO_FILE (-1)   /* none made yet */
+#define NEVER_FILE (-2) /* none could be made or written: memory only */
+
+void gx_spill_init(struct gx_spill *s, size_t keep_bytes)
+{
+	memset(s, 0, sizeof(*s));
+	s->keep = keep_bytes / GX_SPILL_BLOCK ? keep_bytes / GX_SPILL_BLOCK : 1;
+	s->fd = NO_FILE;
+}
+
+void gx_spill_free(struct gx_spill *s)
+{
+	size_t i, keep = s->keep;
+
+	for (i = 0; i < s->nblock; i++)
+		free(s->block[i]);
+	free(s->block);
+	for (i = 0; i < GX_SPILL_CACHE; i++)
+		free(s->cache[i]);
+	if (s->fd >= 0)
+		close(s->fd);
+	gx_spill_init(s, keep * GX_SPILL_BLOCK);
+}
+
+/* Where the temporary files go: $TMPDIR, else the system's place for them. */
+static const char *spill_dir(void)
+{
+	const char *d = getenv("TMPDIR");
+
+	if (d && *d)
+		return d;
+#ifdef __ANDROID__
+	return "/data/local/tmp"; /* Android has no /tmp; the shell user may write here */
+#else
+	return "/tmp";
+#endif
+}
+
+/* A file with no name: O_TMPFILE where the kernel and the file system have it, else a named
+ * one removed at once. */
+static int open_unnamed(void)
+{
+	const char *dir = spill_dir();
+	char path[4096];
+	int fd;
+
+#ifdef O_TMPFILE
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return fd;
+#endif
+	if ((size_t)snprintf(path, sizeof(path), "%s/gfxstat-spill-XXXXXX", dir) >= sizeof(path))
+		return -1;
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	unlink(path);
+	fcntl(fd, F_SETFD, FD_CLOEXEC); /* adb and the shell commands gfxstat runs get none */
+	return fd;
+}
+
+/* The whole of @n bytes at @off: pwrite()/pread() may do part of it. */
+static int write_all(int fd, const unsigned char *p, size_t n, off_t off)
+{
+	while (n) {
+		ssize_t w = pwrite(fd, p, n, off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+		off += w;
+	}
+	return 0;
+}
+
+static int read_all(int fd, unsigned char *p, size_t n, off_t off)
+{
+	while (n) {
+		ssize_t r = pread(fd, p, n, off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		p += r;
+		n -= (size_t)r;
+		off += r;
+	}
+	return 0;
+}
+
+/* Past the budget: the oldest block still in memory goes to the file (at its own place). */
+static void spill_oldest(struct gx_spill *s)
+{
+	size_t b = s->oldest;
+
+	if (s->fd == NEVER_FILE)
+		return;
+	if (s->fd == NO_FILE) {
+		s->fd = open_unnamed();
+		if (s->fd < 0) {
+			s->fd = NEVER_FILE;
+			return;
+		}
+	}
+	if ((uint64_t)b * GX_SPILL_BLOCK > (uint64_t)INT64_MAX / 2 ||
+	    write_all(s->fd, s->block[b], GX_SPILL_BLOCK, (off_t)b * (off_t)GX_SPILL_BLOCK)) {
+		/* a full disk: what is left stays in memory, what went out is still there */
+		s->fd_broken = 1;
+		return;
+	}
+	free(s->block[b]);
+	s->block[b] = NULL;
+	s->oldest++;
+	s->in_mem--;
+	s->spilled++;
+}
+
+unsigned char *gx_spill_reserve(struct gx_spill *s, size_t n, uint64_t *off)
+{
+	if (n > GX_SPILL_BLOCK)
+		return NULL;
+	if (!s->nblock || s->used + n > GX_SPILL_BLOCK) {
+		unsigned char *b;
+
+		if (gx_grow((void **)&s->block, &s->cap, s->nblock, sizeof(*s->block), 64))
+			return NULL;
+		b = malloc(GX_SPILL_BLOCK);
+		if (!b)
+			return NULL;
+		s->block[s->nblock++] = b;
+		s->in_mem++;
+		s->used = 0;
+		/* the block just filled is older than this one: it may go */
+		if (s->in_mem > s->keep && !s->fd_broken && s->oldest + 1 < s->nblock)
+			spill_oldest(s);
+	}
+	*off = (uint64_t)(s->nblock - 1) * GX_SPILL_BLOCK + s->used;
+	return s->block[s->nblock - 1] + s->used;
+}
+
+void gx_spill_commit(struct gx_spill *s, size_t n)
+{
+	s->used += n;
+}
+
+const unsigned char *gx_spill_at(struct gx_spill *s, uint64_t off)
+{
+	size_t b = (size_t)(off / GX_SPILL_BLOCK), at = (size_t)(off % GX_SPILL_BLOCK), i, lru = 0;
+
+	if (b >= s->nblock)
+		return NULL;
+	if (s->block[b])
+		return s->block[b] + at;
+	for (i = 0; i < GX_SPILL_CACHE; i++) {
+		if (s->cache[i] && s->cached[i] == b + 1) {
+			s->age[i] = ++s->clock;
+			return s->cache[i] + at;
+		}
+		if (s->age[i] < s->age[lru])
+			lru = i;
+	}
+	if (!s->cache[lru]) {
+		s->cache[lru] = malloc(GX_SPILL_BLOCK);
+		if (!s->cache[lru])
+			return NULL;
+	}
+	s->cached[lru] = 0;
+	if (read_all(s->fd, s->cache[lru], GX_SPILL_BLOCK, (off_t)b * (off_t)GX_SPILL_BLOCK))
+		return NULL;
+	s->cached[lru] = b + 1;
+	s->age[lru] = ++s->clock;
+	return s->cache[lru] + at;
+}

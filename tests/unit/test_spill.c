@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The store of bytes held to the input's end (lib/util/spill.c): past its budget the oldest
+ * blocks go to an unnamed file in $TMPDIR, and every piece comes back as it went in, read in
+ * any order; where no file can be made, everything stays in memory and still comes back.
+ */
+#define _GNU_SOURCE /* setenv, mkdtemp */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "../../lib/gx_local.h"
+
+#define PIECES 40000
+
+static uint64_t rnd(uint64_t *s) /* xorshift64 */
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* piece i: its length and bytes, from i alone, so that the test keeps no copy */
+static size_t piece_len(size_t i)
+{
+	return i % 97 == 0 ? 1 : 8 + (i * 7919) % 180;
+}
+
+static unsigned char piece_byte(size_t i, size_t k)
+{
+	return (unsigned char)(i * 31 + k * 7 + (i >> 8));
+}
+
+static uint64_t off[PIECES];
+
+/* Append every piece, then read them back forwards, backwards and at random. */
+static void round_trip(struct gx_spill *s, int *bad)
+{
+	uint64_t seed = 0x2545f4914f6cdd1dull;
+	size_t i, k, j;
+
+	for (i = 0; i < PIECES; i++) {
+		size_t n = piece_len(i);
+		unsigned char *p = gx_spill_reserve(s, 200, &off[i]);
+
+		if (!p) {
+			(*bad)++;
+			return;
+		}
+		for (k = 0; k < n; k++)
+			p[k] = piece_byte(i, k);
+		gx_spill_commit(s, n);
+	}
+	for (j = 0; j < 3 * PIECES; j++) {
+		const unsigned char *q;
+
+		i = j < PIECES ? j : j < 2 * PIECES ? 2 * PIECES - 1 - j : rnd(&seed) % PIECES;
+		q = gx_spill_at(s, off[i]);
+		if (!q) {
+			(*bad)++;
+			return;
+		}
+		for (k = 0; k < piece_len(i); k++)
+			if (q[k] != piece_byte(i, k)) {
+				(*bad)++;
+				return;
+			}
+	}
+}
+
+/* Does this process hold an open file under @dir (an unnamed one shows as "dir/#ino")? */
+static int holds_file_in(const char *dir)
+{
+	char path[64], to[4096];
+	int fd;
+
+	for (fd = 0; fd < 1024; fd++) {
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		n = readlink(path, to, sizeof(to) - 1);
+		if (n <= 0)
+			continue;
+		to[n] = 0;
+		if (strncmp(to, dir, strlen(dir)) == 0 && to[strlen(dir)] == '/')
+			return 1;
+	}
+	return 0;
+}
+
+/* 40 k pieces of up to 187 bytes (about 3.9 MB) with a budget of 1 MB: most go to the file. */
+TEST(spilled_and_read_back)
+{
+	char dir[] = "/tmp/gfxstat-test-spill-XXXXXX";
+	const char *old = getenv("TMPDIR");
+	char *saved = old ? strdup(old) : NULL;
+	struct gx_spill s;
+	int bad = 0;
+
+	CHECK(mkdtemp(dir) != NULL);
+	setenv("TMPDIR", dir, 1);
+	gx_spill_init(&s, (size_t)1 << 20);
+	round_trip(&s, &bad);
+	CHECK_EQ(bad, 0);
+	CHECK(s.spilled > 0);
+	CHECK(s.in_mem <= s.keep);
+	if (access("/proc/self/fd", F_OK) == 0)
+		CHECK(holds_file_in(dir));
+	gx_spill_free(&s);
+	/* the file has no name: nothing is left behind, and it is closed */
+	CHECK_EQ(rmdir(dir), 0);
+	if (access("/proc/self/fd", F_OK) == 0)
+		CHECK(!holds_file_in(dir));
+	/* used again after gx_spill_free(), with the same budget */
+	CHECK_EQ(s.keep, 4);
+	if (saved)
+		setenv("TMPDIR", saved, 1);
+	else
+		unsetenv("TMPDIR");
+	free(saved);
+}
+
+/* No file can be made (a $TMPDIR that does not exist): every piece stays in memory. */
+TEST(memory_when_no_file)
+{
+	const char *old = getenv("TMPDIR");
+	char *saved = old ? strdup(old) : NULL;
+	struct gx_spill s;
+	int bad = 0;
+
+	setenv("TMPDIR", "/nonexistent/gfxstat-no-such-dir", 1);
+	gx_spill_init(&s, (size_t)1 << 20);
+	round_trip(&s, &bad);
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(s.spilled, 0);
+	CHECK_EQ(s.in_mem, s.nblock);
+	gx_spill_free(&s);
+	if (saved)
+		setenv("TMPDIR", saved, 1);
+	else
+		unsetenv("TMPDIR");
+	free(saved);
+}
+
+/* A piece never straddles two blocks, and one larger than a block is refused. */
+TEST(pieces_whole_in_a_block)
+{
+	struct gx_spill s;
+	uint64_t at, first;
+	unsigned char *p;
+
+	gx_spill_init(&s, 0);
+	CHECK_EQ(s.keep, 1);
+	CHECK(gx_spill_reserve(&s, GX_SPILL_BLOCK + 1, &at) == NULL);
+	p = gx_spill_reserve(&s, 100, &first);
+	CHECK(p != NULL);
+	CHECK_EQ(first, 0);
+	gx_spill_commit(&s, GX_SPILL_BLOCK - 50);
+	p = gx_spill_reserve(&s, 100, &at);
+	CHECK(p != NULL);
+	CHECK_EQ(at, GX_SPILL_BLOCK); /* the 50 bytes left were not enough */
+	CHECK(gx_spill_at(&s, (uint64_t)GX_SPILL_BLOCK * 5) == NULL); /* past the end */
+	gx_spill_free(&s);
+}
+
+TEST_SUITE(test_spill)
+{
+	RUN(spilled_and_read_back);
+	RUN(memory_when_no_file);
+	RUN(pieces_whole_in_a_block);
+}
