@@ -60,7 +60,11 @@ static void usage(FILE *f)
 	      "                   analyze X' is 'gfxstat analyze -q X'\n"
 	      "\nAn INPUT may be systrace HTML or a systrace .zip, atrace -z, gzip, UTF-16,\n"
 	      "ftrace text, Perfetto, dumpsys gfxinfo or SurfaceFlinger --latency; '-' is\n"
-	      "standard input.\n\n", f);
+	      "standard input.\n\n"
+	      "environment:\n"
+	      "  TMPDIR  where a long Perfetto capture's frames wait for its end once they\n"
+	      "          pass a few MB (a file with no name, gone when gfxstat ends); default\n"
+	      "          /tmp; where none can be written, they stay in memory\n\n", f);
 	fputs(cli_exit_table, f);
 }
 

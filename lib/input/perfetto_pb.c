@@ -113,6 +113,29 @@ struct pf_frame {
 	uint8_t kind, complete, has_exp;
 };
 
+/*
+ * What the sort and set_vsync() need of a held frame: in memory, while the record itself
+ * (struct pf_frame) goes to p->recs, in a temporary file past PF_KEEP bytes, at the place its
+ * seq gives (rec_off()). A long capture's frames thus cost this much memory, not the record's.
+ */
+struct pf_key {
+	int64_t end;   /* its present, when complete */
+	int64_t vsync; /* what set_vsync() found; the record's own is not rewritten */
+	uint32_t seq;
+	uint8_t complete;
+};
+
+/* the held frames' records kept in memory (about 48 k frames); past it, a temporary file */
+#define PF_KEEP ((size_t)4 << 20)
+#define RECS_PER_BLOCK (GX_SPILL_BLOCK / sizeof(struct pf_frame))
+
+/* where record @seq is in p->recs: each is appended whole, a block holding RECS_PER_BLOCK */
+static uint64_t rec_off(uint32_t seq)
+{
+	return (uint64_t)(seq / RECS_PER_BLOCK) * GX_SPILL_BLOCK +
+	       (uint64_t)(seq % RECS_PER_BLOCK) * sizeof(struct pf_frame);
+}
+
 /* A ProcessTree process; the last one seen for a pid wins. */
 struct pf_proc {
 	int32_t pid, uid;
@@ -159,7 +182,8 @@ struct gfxstat_perfetto {
 
 	/* what is held until finish: frames, processes, packages, and the bytes they refer to
 	 * (offsets, as the arena moves while it grows) */
-	struct pf_vec frames, procs, pkgs;
+	struct pf_vec frames, procs, pkgs; /* frames: struct pf_key, their records in recs */
+	struct gx_spill recs;
 	uint32_t *pkg_sorted; /* indexes of pkgs by (uid, name): each is listed once */
 	struct gx_strmap layer_names; /* the held frames' layers, each once */
 	char *arena;
@@ -469,6 +493,7 @@ struct gfxstat_perfetto *gfxstat_perfetto_new(const struct gfxstat_perfetto_sink
 
 	if (!p)
 		return NULL;
+	gx_spill_init(&p->recs, PF_KEEP); /* first: gfxstat_perfetto_free() closes its file */
 	if (sink)
 		p->sink = *sink;
 	p->stats = stats;
@@ -515,6 +540,7 @@ void gfxstat_perfetto_free(struct gfxstat_perfetto *p)
 	free(p->decl);
 	free(p->pkg_sorted);
 	free(p->frames.v);
+	gx_spill_free(&p->recs);
 	free(p->procs.v);
 	free(p->pkgs.v);
 	free(p->arena);
@@ -884,15 +910,16 @@ static int hold_frame(struct gfxstat_perfetto *p, const struct pf_slice *s, int 
 {
 	int ekind = s->kind == FT_ACTUAL_SURFACE ? FT_EXPECTED_SURFACE : FT_EXPECTED_DISPLAY;
 	uint32_t e = map_get(&p->by_key, expected_key(ekind, s->token, s->pid));
-	struct pf_frame *fr;
+	struct pf_frame rec, *fr = &rec;
+	struct pf_key *key;
+	unsigned char *to;
+	uint64_t at;
 	int janky;
 
 	if (p->frames.n >= UINT32_MAX) /* past what seq counts */
 		return GFXSTAT_E_NOMEM;
-	fr = vec_push(&p->frames, sizeof(*fr));
-	if (!fr)
-		return GFXSTAT_E_NOMEM;
-	fr->seq = (uint32_t)(p->frames.n - 1);
+	memset(&rec, 0, sizeof(rec)); /* the padding too: the file gets no stale bytes */
+	fr->seq = (uint32_t)p->frames.n;
 	fr->kind = s->kind;
 	fr->complete = (uint8_t)complete;
 	fr->pid = s->pid;
@@ -931,6 +958,18 @@ static int hold_frame(struct gfxstat_perfetto *p, const struct pf_slice *s, int 
 			return GFXSTAT_E_NOMEM;
 		fr->layer = (uint32_t)li + 1;
 	}
+	to = gx_spill_reserve(&p->recs, sizeof(rec), &at);
+	if (!to || at != rec_off(rec.seq)) /* the second: a record that is not where seq says */
+		return GFXSTAT_E_NOMEM;
+	memcpy(to, &rec, sizeof(rec));
+	gx_spill_commit(&p->recs, sizeof(rec));
+	key = vec_push(&p->frames, sizeof(*key));
+	if (!key)
+		return GFXSTAT_E_NOMEM;
+	key->end = rec.end;
+	key->vsync = GFXSTAT_NS_NONE;
+	key->seq = rec.seq;
+	key->complete = rec.complete;
 	return 0;
 }
 
@@ -1888,6 +1927,12 @@ static int64_t gap_cluster(const int64_t *g, size_t lo, size_t hi)
 	return sum / (int64_t)k;
 }
 
+/* The record of held frame @seq, valid until the next call; NULL when it cannot be read back. */
+static const struct pf_frame *held_rec(struct gfxstat_perfetto *p, uint32_t seq)
+{
+	return (const struct pf_frame *)(const void *)gx_spill_at(&p->recs, rec_off(seq));
+}
+
 static int cmp_i64_pair(const void *a, const void *b)
 {
 	const int64_t *x = a, *y = b;
@@ -1910,65 +1955,82 @@ static int cmp_i64_pair(const void *a, const void *b)
  */
 static int set_vsync(struct gfxstat_perfetto *p)
 {
-	struct pf_frame *f = p->frames.v;
-	int64_t *ends, *gaps, *tok, glob, declared = 0;
+	struct pf_key *key = p->frames.v; /* in arrival order yet: key[i].seq == i */
+	int64_t *ends = NULL, *gaps, *tok, glob, declared = 0;
 	const int64_t *decl = p->decl;
-	size_t i, m = 0, j, ndecl = p->ndecl;
+	size_t i, m = 0, cap = 0, j, ndecl = p->ndecl;
 
-	for (i = 0; i < p->frames.n; i++)
-		m += f[i].kind == FT_ACTUAL_DISPLAY && f[i].exp_end != GFXSTAT_NS_NONE;
+	/* (expected end, frame index, token) of each display frame that has one */
+	for (i = 0; i < p->frames.n; i++) {
+		const struct pf_frame *f = held_rec(p, (uint32_t)i);
+
+		if (!f) {
+			free(ends);
+			return GFXSTAT_E_IO;
+		}
+		if (f->kind != FT_ACTUAL_DISPLAY || f->exp_end == GFXSTAT_NS_NONE)
+			continue;
+		if (gx_grow((void **)&ends, &cap, m, 3 * sizeof(*ends), 256)) {
+			free(ends);
+			return GFXSTAT_E_NOMEM;
+		}
+		ends[3 * m] = f->exp_end;
+		ends[3 * m + 1] = (int64_t)i;
+		ends[3 * m + 2] = f->token;
+		m++;
+	}
 	if (!m)
 		return 0;
-	ends = malloc(m * 2 * sizeof(*ends)); /* (expected end, frame index) pairs */
 	gaps = malloc(m * sizeof(*gaps));
 	tok = malloc(m * 2 * sizeof(*tok));   /* (display token, period) pairs */
-	if (!ends || !gaps || !tok) {
+	if (!gaps || !tok) {
 		free(ends);
 		free(gaps);
 		free(tok);
 		return GFXSTAT_E_NOMEM;
 	}
-	for (i = 0, j = 0; i < p->frames.n; i++) {
-		if (f[i].kind != FT_ACTUAL_DISPLAY || f[i].exp_end == GFXSTAT_NS_NONE)
-			continue;
-		ends[2 * j] = f[i].exp_end;
-		ends[2 * j + 1] = (int64_t)i;
-		j++;
-	}
-	qsort(ends, m, 2 * sizeof(*ends), cmp_i64_pair);
+	/* (expected end, index) pairs are unique: the third word never decides */
+	qsort(ends, m, 3 * sizeof(*ends), cmp_i64_pair);
 	gaps[0] = 0;
 	for (i = 1; i < m; i++)
-		gaps[i] = ends[2 * i] - ends[2 * (i - 1)];
+		gaps[i] = ends[3 * i] - ends[3 * (i - 1)];
 	glob = gap_cluster(gaps, 1, m);
 	for (i = 0, j = 0; i < m; i++) {
 		size_t lo = i > VSYNC_WINDOW ? i - VSYNC_WINDOW + 1 : 1;
 		size_t hi = i + VSYNC_WINDOW + 1 < m ? i + VSYNC_WINDOW + 1 : m;
 		int64_t v = lo < hi ? gap_cluster(gaps, lo, hi) : 0;
-		struct pf_frame *d = &f[ends[2 * i + 1]];
+		struct pf_key *d = &key[ends[3 * i + 1]];
 
 		/* the period declared last before the frame's expected present, where one is */
-		while (j < ndecl && decl[2 * j] <= ends[2 * i])
+		while (j < ndecl && decl[2 * j] <= ends[3 * i])
 			declared = decl[2 * j + 1], j++;
 		d->vsync = declared ? declared : v ? v : glob ? glob : GFXSTAT_NS_NONE;
-		tok[2 * i] = d->token;
+		tok[2 * i] = ends[3 * i + 2];
 		tok[2 * i + 1] = d->vsync;
 	}
 	qsort(tok, m, 2 * sizeof(*tok), cmp_i64_pair);
 	for (i = 0; i < p->frames.n; i++) {
+		const struct pf_frame *f = held_rec(p, (uint32_t)i);
 		size_t lo = 0, hi = m;
 
-		if (f[i].kind != FT_ACTUAL_SURFACE)
+		if (!f) {
+			free(ends);
+			free(gaps);
+			free(tok);
+			return GFXSTAT_E_IO;
+		}
+		if (f->kind != FT_ACTUAL_SURFACE)
 			continue;
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
 
-			if (tok[2 * mid] < f[i].display_token)
+			if (tok[2 * mid] < f->display_token)
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
-		if (lo < m && tok[2 * lo] == f[i].display_token)
-			f[i].vsync = tok[2 * lo + 1];
+		if (lo < m && tok[2 * lo] == f->display_token)
+			key[i].vsync = tok[2 * lo + 1];
 	}
 	free(ends);
 	free(gaps);
@@ -1979,7 +2041,7 @@ static int set_vsync(struct gfxstat_perfetto *p)
 /* Complete frames in present order, then the incomplete ones; ties in arrival order. */
 static int cmp_frame(const void *a, const void *b)
 {
-	const struct pf_frame *x = a, *y = b;
+	const struct pf_key *x = a, *y = b;
 
 	if (x->complete != y->complete)
 		return x->complete ? -1 : 1;
@@ -2053,7 +2115,7 @@ static int deliver_frame(struct gfxstat_perfetto *p, const struct pf_frame *h,
 static int deliver(struct gfxstat_perfetto *p)
 {
 	const struct pf_proc *pr = p->procs.v;
-	struct pf_frame *fr = p->frames.v;
+	struct pf_key *fr = p->frames.v;
 	struct gfxstat_str *lapp;
 	size_t i;
 	int rc;
@@ -2074,7 +2136,15 @@ static int deliver(struct gfxstat_perfetto *p)
 	 * holds them too, and the two copies need not add up */
 	lapp = calloc(p->layer_names.n + 1, sizeof(*lapp)); /* NULL: found for each frame */
 	while (p->frames.n) {
-		rc = deliver_frame(p, &fr[p->frames.n - 1], lapp);
+		const struct pf_key *k = &fr[p->frames.n - 1];
+		const struct pf_frame *r = held_rec(p, k->seq);
+		struct pf_frame h;
+
+		if (r) {
+			h = *r;
+			h.vsync = k->vsync;
+		}
+		rc = r ? deliver_frame(p, &h, lapp) : GFXSTAT_E_IO;
 		if (rc) {
 			free(lapp);
 			return rc;
@@ -2091,6 +2161,7 @@ static int deliver(struct gfxstat_perfetto *p)
 		}
 	}
 	free(lapp);
+	gx_spill_free(&p->recs); /* every record has gone on */
 	return 0;
 }
 

@@ -17,6 +17,8 @@
 #define MAX_FORMATS 8
 /* names (layers, apps, processes) a recording may hold: far beyond any real trace */
 #define MAX_NAMES ((size_t)1 << 24)
+/* the held frames' packs kept in memory (about 65 k frames); past it, a temporary file */
+#define MODEL_KEEP ((size_t)4 << 20)
 
 GX_COUNTER_TABLE(GFXSTAT_MODEL_STATS, enum gfxstat_model_stat, GFXSTAT_MODEL_STAT_COUNT,
 		 gfxstat_model_stat_name, gfxstat_model_stat_doc, gfxstat_model_stat_severity)
@@ -85,8 +87,8 @@ struct gfxstat_model {
 	struct format_span *span;   /* the earlier inputs of this input's format, or NULL */
 	struct held *held;
 	size_t nheld, held_cap;
-	uint8_t *pack;              /* the held frames, packed (struct held's pack) */
-	size_t npack, pack_cap;     /* in bytes */
+	struct gx_spill pack;       /* the held frames, packed (struct held's pack): past
+				     * MODEL_KEEP bytes, in a temporary file */
 	uint64_t blank[FRAME_WORDS]; /* gfxstat_frame_init()'s frame, without its source */
 	int64_t period;             /* the refresh period in force, by present order */
 	int64_t in_end;             /* the current input's last present */
@@ -129,6 +131,7 @@ struct gfxstat_model *gfxstat_model_new(gfxstat_frame_fn fn, void *user)
 
 	if (!m)
 		return NULL;
+	gx_spill_init(&m->pack, MODEL_KEEP); /* first: gfxstat_model_free() closes its file */
 	m->fn = fn;
 	m->user = user;
 	m->period = GFXSTAT_NS_NONE;
@@ -163,7 +166,7 @@ void gfxstat_model_free(struct gfxstat_model *m)
 		free(m->layers[i].app);
 	free(m->layers);
 	free(m->held);
-	free(m->pack);
+	gx_spill_free(&m->pack);
 	gx_strmap_free(&m->layer_names);
 	gx_strmap_free(&m->apps);
 	gx_strmap_free(&m->procs);
@@ -495,11 +498,9 @@ static int frame_pack(struct gfxstat_model *m, const struct gfxstat_frame *f, ui
 	for (i = 0; i < FRAME_WORDS; i++)
 		if (w[i] != m->blank[i])
 			mask[i / 64] |= (uint64_t)1 << (i % 64);
-	if ((uint64_t)m->npack + PACK_MAX >= PACK_LIMIT) /* past what struct held points to */
+	o = gx_spill_reserve(&m->pack, PACK_MAX, at);
+	if (!o || *at + PACK_MAX >= PACK_LIMIT) /* past what struct held points to */
 		return GFXSTAT_E_NOMEM;
-	if (gx_grow_to((void **)&m->pack, &m->pack_cap, m->npack + PACK_MAX, 1, 32768))
-		return GFXSTAT_E_NOMEM;
-	o = m->pack + m->npack;
 	for (i = 0; i < MASK_WORDS; i++)
 		n += put_word(o + n, mask[i], 0);
 	for (i = 0; i < MASK_WORDS; i++) {
@@ -514,23 +515,24 @@ static int frame_pack(struct gfxstat_model *m, const struct gfxstat_frame *f, ui
 				ref = x;
 		}
 	}
-	*at = m->npack;
-	m->npack += n;
+	gx_spill_commit(&m->pack, n);
 	return 0;
 }
 
 /*
  * The words of the held frame @h as it was held, up to word @upto (all: FRAME_WORDS - 1) of
  * those it has; the others are left as they were in @w (m->blank's for a whole frame).
+ * Return: 0, or GFXSTAT_E_IO when its pack cannot be read back from the temporary file.
  */
-static void held_words(const struct gfxstat_model *m, const struct held *h, uint64_t *w,
-		       size_t upto)
+static int held_words(struct gfxstat_model *m, const struct held *h, uint64_t *w, size_t upto)
 {
-	const uint8_t *q = m->pack + held_pack(h);
+	const uint8_t *q = gx_spill_at(&m->pack, held_pack(h));
 	uint64_t mask[MASK_WORDS], ref = 0;
 	unsigned flags;
 	size_t k;
 
+	if (!q)
+		return GFXSTAT_E_IO;
 	for (k = 0; k < MASK_WORDS; k++)
 		mask[k] = get_word(&q, &flags);
 	for (k = 0; k < MASK_WORDS; k++) {
@@ -542,38 +544,41 @@ static void held_words(const struct gfxstat_model *m, const struct held *h, uint
 
 			w[i] = flags & NEAR ? v + ref : v;
 			if (i >= upto)
-				return;
+				return 0;
 			if (is_large(w[i]))
 				ref = w[i];
 		}
 	}
+	return 0;
 }
 
-/* The held frame @h, whole again (its keys as reconcile() left them). */
-static void frame_unpack(const struct gfxstat_model *m, const struct held *h,
-			 struct gfxstat_frame *f)
+/* The held frame @h, whole again (its keys as reconcile() left them). Return: as held_words(). */
+static int frame_unpack(struct gfxstat_model *m, const struct held *h, struct gfxstat_frame *f)
 {
 	uint64_t w[FRAME_WORDS];
+	int rc;
 
 	memcpy(w, m->blank, sizeof(w));
-	held_words(m, h, w, FRAME_WORDS - 1);
+	rc = held_words(m, h, w, FRAME_WORDS - 1);
 	memcpy(f, w, sizeof(*f));
 	f->present_ns = h->present_ns;
 	f->vsync_period_ns = h->vsync_period_ns;
+	return rc;
 }
 
-/* The token of the held frame @h, read from its pack (a word of its own: an int64_t). */
+/* The token of the held frame @h, read from its pack (a word of its own: an int64_t) into
+ * *@v. Return: as held_words(). */
 _Static_assert(offsetof(struct gfxstat_frame, token) % 8 == 0, "the token is a whole word");
-static int64_t held_token(const struct gfxstat_model *m, const struct held *h)
+static int held_token(struct gfxstat_model *m, const struct held *h, int64_t *v)
 {
 	uint64_t w[FRAME_WORDS];
 	size_t i = offsetof(struct gfxstat_frame, token) / 8;
-	int64_t v;
+	int rc;
 
 	w[i] = m->blank[i];
-	held_words(m, h, w, i);
-	memcpy(&v, &w[i], sizeof(v));
-	return v;
+	rc = held_words(m, h, w, i);
+	memcpy(v, &w[i], sizeof(*v));
+	return rc;
 }
 /* FrameTimeline's PresentType of a frame never presented (frame_timeline_event.proto) */
 #define FT_PRESENT_DROPPED 4
@@ -675,7 +680,7 @@ void gfxstat_model_input_begin(struct gfxstat_model *m, int hold_frames, const c
 		if (strcmp(m->spans[i].format, m->format) == 0)
 			m->span = &m->spans[i];
 	m->nheld = 0;
-	m->npack = 0;
+	gx_spill_free(&m->pack);
 	m->in_end = GFXSTAT_NS_NONE;
 	memset(&m->stats, 0, sizeof(m->stats));
 	for (i = 0; i < m->layer_names.n; i++) {
@@ -764,7 +769,11 @@ static int present_surface_frames(struct gfxstat_model *m)
 		if (f->source != GFXSTAT_SRC_FRAMETIMELINE_DISPLAY)
 			continue;
 		dt = f->display_token;
-		tp[n].token = dt >= 0 ? dt : held_token(m, f);
+		if (dt < 0 && held_token(m, f, &dt)) {
+			free(tp);
+			return GFXSTAT_E_IO;
+		}
+		tp[n].token = dt;
 		tp[n].present = f->present_ns;
 		tp[n].period = f->vsync_period_ns;
 		n++;
@@ -889,16 +898,15 @@ int gfxstat_model_input_end(struct gfxstat_model *m)
 				app.p = m->apps.keys[h->app - 1].p;
 				app.n = m->apps.keys[h->app - 1].n;
 			}
-			frame_unpack(m, h, &f);
-			rc = emit(m, &f, (long)h->layer, app);
+			rc = frame_unpack(m, h, &f);
+			if (!rc)
+				rc = emit(m, &f, (long)h->layer, app);
 		}
 		/* given back: the next stages' work at the end needs the room more */
 		free(m->held);
-		free(m->pack);
+		gx_spill_free(&m->pack);
 		m->held = NULL;
-		m->pack = NULL;
 		m->nheld = m->held_cap = 0;
-		m->npack = m->pack_cap = 0;
 		m->hold = 0;
 	}
 	if (m->in_end != GFXSTAT_NS_NONE) {

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The model holds a long capture's frames to the end (Perfetto's FrameTimeline); past a few MB
+ * their packs go to an unnamed temporary file in $TMPDIR, and every frame still comes back
+ * whole, in present order; with no file possible they stay in memory, with the same frames.
+ */
+#define _GNU_SOURCE /* setenv, mkdtemp */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "gfxstat/gfxstat_model.h"
+
+#define NF 150000 /* about 10 MB of packs: past the 4 MB the model keeps in memory */
+#define P 16666667LL
+
+static uint64_t mix(uint64_t x) /* splitmix64's finaliser: a word from the frame's index */
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/* Frame @i, made again from @i alone: the test keeps no copy of 150 k frames. */
+static void make(struct gfxstat_frame *f, int i)
+{
+	int64_t present = 1000000000 + (int64_t)i * P;
+	int k;
+
+	gfxstat_frame_init(f, GFXSTAT_SRC_FTRACE);
+	f->layer.p = "com.example/.Main#0";
+	f->layer.n = strlen(f->layer.p);
+	f->present_ns = present;
+	f->vsync_period_ns = P;
+	f->latch_ns = present - (int64_t)(mix((uint64_t)i) % 8000000);
+	f->actual_start_ns = present - (int64_t)(mix((uint64_t)i + 1) % 40000000);
+	f->actual_end_ns = present - (int64_t)(mix((uint64_t)i + 2) % 9000000);
+	f->duration_ns = f->actual_end_ns - f->actual_start_ns;
+	f->pid = (int32_t)(mix((uint64_t)i + 3) % 30000);
+	f->token = 100000 + i;
+	f->display_token = i % 3 ? 100001 + i : -1;
+	f->jank_type = (int32_t)(mix((uint64_t)i + 4) % 4096);
+	f->janky = i % 7 == 0;
+	for (k = 0; k < GFXSTAT_FI_COUNT; k += 3)
+		f->fi[k] = present - (int64_t)(mix((uint64_t)i * 64 + (uint64_t)k) % 30000000);
+}
+
+struct got {
+	int n, bad, file_seen;
+	const char *dir;
+};
+
+/* Does this process hold an open file under @dir (an unnamed one shows as "dir/#ino")? */
+static int holds_file_in(const char *dir)
+{
+	char path[64], to[4096];
+	int fd;
+
+	for (fd = 0; fd < 1024; fd++) {
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		n = readlink(path, to, sizeof(to) - 1);
+		if (n <= 0)
+			continue;
+		to[n] = 0;
+		if (strncmp(to, dir, strlen(dir)) == 0 && to[strlen(dir)] == '/')
+			return 1;
+	}
+	return 0;
+}
+
+static int check_frame(void *user, const struct gfxstat_frame *b)
+{
+	struct got *g = user;
+	struct gfxstat_frame a;
+
+	if (g->n == 0 && g->dir)
+		g->file_seen = holds_file_in(g->dir);
+	make(&a, g->n++);
+	if (b->present_ns != a.present_ns || b->latch_ns != a.latch_ns ||
+	    b->actual_start_ns != a.actual_start_ns || b->actual_end_ns != a.actual_end_ns ||
+	    b->duration_ns != a.duration_ns || b->pid != a.pid || b->token != a.token ||
+	    b->display_token != a.display_token || b->jank_type != a.jank_type ||
+	    b->janky != a.janky || memcmp(b->fi, a.fi, sizeof(a.fi)) != 0 ||
+	    b->vsync_period_ns != a.vsync_period_ns)
+		g->bad++;
+	return 0;
+}
+
+static void hold_all(const char *tmpdir, struct got *g)
+{
+	struct gfxstat_model *m;
+	struct gfxstat_frame f;
+	int i, rc = 0;
+
+	setenv("TMPDIR", tmpdir, 1);
+	m = gfxstat_model_new(check_frame, g);
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	gfxstat_model_input_begin(m, 1, "perfetto");
+	for (i = 0; i < NF && !rc; i++) {
+		make(&f, i);
+		rc = gfxstat_model_frame(m, &f);
+	}
+	CHECK_EQ(rc, 0);
+	CHECK_EQ(g->n, 0);
+	CHECK_EQ(gfxstat_model_input_end(m), 0);
+	gfxstat_model_free(m);
+}
+
+TEST(long_capture_through_a_file)
+{
+	char dir[] = "/tmp/gfxstat-test-model-XXXXXX";
+	const char *old = getenv("TMPDIR");
+	char *saved = old ? strdup(old) : NULL;
+	struct got g = { 0, 0, 0, dir };
+	int proc = access("/proc/self/fd", F_OK) == 0;
+
+	CHECK(mkdtemp(dir) != NULL);
+	hold_all(dir, &g);
+	CHECK_EQ(g.n, NF);
+	CHECK_EQ(g.bad, 0);
+	if (proc)
+		CHECK(g.file_seen); /* the packs went through the file while frames went out */
+	CHECK_EQ(rmdir(dir), 0); /* and it left nothing behind */
+
+	memset(&g, 0, sizeof(g));
+	hold_all("/nonexistent/gfxstat-no-such-dir", &g);
+	CHECK_EQ(g.n, NF);
+	CHECK_EQ(g.bad, 0);
+	if (saved)
+		setenv("TMPDIR", saved, 1);
+	else
+		unsetenv("TMPDIR");
+	free(saved);
+}
+
+TEST_SUITE(test_frame_model_spill)
+{
+	RUN(long_capture_through_a_file);
+}
