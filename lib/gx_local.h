@@ -158,6 +158,11 @@ static inline int64_t gx_whole_periods(int64_t iv, int64_t p)
 GFXSTAT_HIDDEN int gx_cmp_i64(const void *a, const void *b);
 /* @a[0 .. @n) ascending, in place: what qsort with gx_cmp_i64 gives, faster. */
 GFXSTAT_HIDDEN void gx_sort_i64(int64_t *a, size_t n);
+/* @n records of @size (<= GX_SORT_MAX) bytes at @base, in place, by @cmp: for a total order,
+ * what qsort() gives, without its buffer as large as the array. */
+#define GX_SORT_MAX 64
+GFXSTAT_HIDDEN void gx_sort(void *base, size_t n, size_t size,
+			    int (*cmp)(const void *, const void *));
 
 /* A bounded writer that counts what it would write past the end, like snprintf. */
 struct gx_out {

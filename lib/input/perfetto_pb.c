@@ -124,6 +124,7 @@ struct pf_key {
 	uint32_t seq;
 	uint8_t complete;
 };
+_Static_assert(sizeof(struct pf_key) <= GX_SORT_MAX, "held frames are sorted by gx_sort()");
 
 /* the held frames' records kept in memory (about 48 k frames); past it, a temporary file */
 #define PF_KEEP ((size_t)4 << 20)
@@ -2131,7 +2132,7 @@ static int deliver(struct gfxstat_perfetto *p)
 			return GFXSTAT_E_ABORTED;
 	}
 	if (p->frames.n > 1)
-		qsort(p->frames.v, p->frames.n, sizeof(*fr), cmp_frame_last_first);
+		gx_sort(p->frames.v, p->frames.n, sizeof(*fr), cmp_frame_last_first);
 	/* from the end of the array, which gives its memory back as the frames go: the model
 	 * holds them too, and the two copies need not add up */
 	lapp = calloc(p->layer_names.n + 1, sizeof(*lapp)); /* NULL: found for each frame */

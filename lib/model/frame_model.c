@@ -19,6 +19,8 @@
 #define MAX_NAMES ((size_t)1 << 24)
 /* the held frames' packs kept in memory (about 65 k frames); past it, a temporary file */
 #define MODEL_KEEP ((size_t)4 << 20)
+/* the held array shrinks to its use each time this many frames have gone on (about 1 MB) */
+#define SHRINK_STEP 24576
 
 GX_COUNTER_TABLE(GFXSTAT_MODEL_STATS, enum gfxstat_model_stat, GFXSTAT_MODEL_STAT_COUNT,
 		 gfxstat_model_stat_name, gfxstat_model_stat_doc, gfxstat_model_stat_severity)
@@ -50,6 +52,7 @@ struct held {
 	uint8_t drop;
 	uint8_t dropped;  /* FrameTimeline's present type says it was dropped */
 };
+_Static_assert(sizeof(struct held) <= GX_SORT_MAX, "held frames are sorted by gx_sort()");
 
 /* A frame as 8-byte words: packed, those that differ from a frame just initialised. */
 #define FRAME_WORDS ((sizeof(struct gfxstat_frame) + 7) / 8)
@@ -721,9 +724,10 @@ static int by_layer(const void *a, const void *b)
 	return held_pack(x) < held_pack(y) ? -1 : held_pack(x) > held_pack(y);
 }
 
-static int by_present(const void *a, const void *b)
+/* present, then arrival: the reverse, as the frames go out from the array's end */
+static int by_present_last_first(const void *a, const void *b)
 {
-	const struct held *x = a, *y = b;
+	const struct held *x = b, *y = a;
 
 	if (present_key(x) != present_key(y))
 		return present_key(x) < present_key(y) ? -1 : 1;
@@ -811,9 +815,9 @@ static int reconcile(struct gfxstat_model *m)
 
 	if (rc)
 		return rc;
-	if (!m->nheld) /* nothing held (and no array): qsort(NULL, 0) is undefined */
+	if (!m->nheld)
 		return 0;
-	qsort(m->held, m->nheld, sizeof(*m->held), by_layer);
+	gx_sort(m->held, m->nheld, sizeof(*m->held), by_layer);
 	while (i < m->nheld) {
 		size_t nft = 0;
 
@@ -876,31 +880,40 @@ static int reconcile(struct gfxstat_model *m)
 		}
 		i = j;
 	}
-	qsort(m->held, m->nheld, sizeof(*m->held), by_present);
+	gx_sort(m->held, m->nheld, sizeof(*m->held), by_present_last_first);
 	return 0;
 }
 
 int gfxstat_model_input_end(struct gfxstat_model *m)
 {
 	int rc = 0;
-	size_t i;
 
 	if (m->hold) {
 		rc = reconcile(m);
-		for (i = 0; i < m->nheld && !rc; i++) {
-			struct held *h = &m->held[i];
+		/* from the array's end, which shrinks as the frames go: the next stages' memory
+		 * grows as this one's gives way */
+		while (m->nheld && !rc) {
+			const struct held *h = &m->held[m->nheld - 1];
 			struct gfxstat_str app = { "", 0 };
 			struct gfxstat_frame f;
 
-			if (h->drop)
-				continue;
-			if (h->app) {
-				app.p = m->apps.keys[h->app - 1].p;
-				app.n = m->apps.keys[h->app - 1].n;
+			if (!h->drop) {
+				if (h->app) {
+					app.p = m->apps.keys[h->app - 1].p;
+					app.n = m->apps.keys[h->app - 1].n;
+				}
+				rc = frame_unpack(m, h, &f);
+				if (!rc)
+					rc = emit(m, &f, (long)h->layer, app);
 			}
-			rc = frame_unpack(m, h, &f);
-			if (!rc)
-				rc = emit(m, &f, (long)h->layer, app);
+			if (m->held_cap - --m->nheld >= SHRINK_STEP) {
+				void *nv = realloc(m->held, (m->nheld ? m->nheld : 1) * sizeof(*m->held));
+
+				if (nv) { /* else it stays as large as it was */
+					m->held = nv;
+					m->held_cap = m->nheld;
+				}
+			}
 		}
 		/* given back: the next stages' work at the end needs the room more */
 		free(m->held);
