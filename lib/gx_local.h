@@ -94,8 +94,8 @@ GFXSTAT_HIDDEN int gx_grow(void **p, size_t *cap, size_t n, size_t size, size_t 
 /*
  * Bytes held to the input's end (lib/util/spill.c): appended in pieces of at most a block,
  * each piece whole in one block; past @keep_bytes the oldest blocks go to an unnamed temporary
- * file in $TMPDIR (memory only where none can be written), and come back through a cache of
- * GX_SPILL_CACHE blocks.
+ * file in @dir (memory only with no @dir or where none can be written), and come back through
+ * a cache of GX_SPILL_CACHE blocks.
  */
 #define GX_SPILL_BLOCK ((size_t)1 << 18)
 #define GX_SPILL_CACHE 2
@@ -106,6 +106,7 @@ struct gx_spill {
 	size_t in_mem, keep;   /* blocks in memory; past keep, the oldest go to the file */
 	size_t oldest;         /* the first block still in memory */
 	size_t spilled;        /* blocks in the file */
+	const char *dir;       /* where the file goes (borrowed); NULL: memory only */
 	int fd;                /* the file; -1 none yet, -2 none can be made */
 	int fd_broken;         /* a write failed: the rest stays in memory */
 	unsigned char *cache[GX_SPILL_CACHE];
@@ -113,8 +114,9 @@ struct gx_spill {
 	uint64_t age[GX_SPILL_CACHE], clock;
 };
 
-GFXSTAT_HIDDEN void gx_spill_init(struct gx_spill *s, size_t keep_bytes);
-/* Everything given back, the file closed; ready to be used again with the same budget. */
+GFXSTAT_HIDDEN void gx_spill_init(struct gx_spill *s, size_t keep_bytes, const char *dir);
+/* Everything given back, the file closed; ready to be used again with the same budget and
+ * directory. */
 GFXSTAT_HIDDEN void gx_spill_free(struct gx_spill *s);
 /* Room for @n (<= GX_SPILL_BLOCK) bytes at the end, at offset *@off; then gx_spill_commit()
  * with what was used of it. Return: NULL when out of memory. */

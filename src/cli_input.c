@@ -239,6 +239,19 @@ int cli_read_inputs(char **paths, int n, int (*feed)(void *user, const void *buf
 	return rc;
 }
 
+const char *cli_tmpdir(void)
+{
+	const char *d = getenv("TMPDIR");
+
+	if (d && *d)
+		return d;
+#ifdef __ANDROID__
+	return "/data/local/tmp"; /* Android has no /tmp; the shell user may write here */
+#else
+	return "/tmp";
+#endif
+}
+
 /* mkdir -p: return 0 or an errno value. */
 int cli_mkdir_p(const char *dir)
 {

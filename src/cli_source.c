@@ -132,8 +132,10 @@ static struct gfxstat_source *the_recording(void)
 		struct gfxstat_source_sink sink = { on_frame, on_marker, NULL, source_flags };
 
 		recording = gfxstat_source_new(&sink);
-		if (recording)
+		if (recording) {
 			gfxstat_source_set_sys_window(recording, sys_window);
+			gfxstat_source_set_tmpdir(recording, cli_tmpdir());
+		}
 		if (recording && !registered)
 			registered = !atexit(cli_source_end_recording);
 	}

@@ -447,6 +447,8 @@ int cmd_perfetto_dump(int argc, char **argv)
 	sink.counter = r.counters ? on_counter : NULL;
 	sink.user = &r;
 	r.dec = r.layers ? gfxstat_perfetto_new(&sink, &r.stats) : NULL;
+	if (r.dec)
+		gfxstat_perfetto_set_tmpdir(r.dec, cli_tmpdir());
 	if (!r.dec) {
 		cli_error("out of memory");
 		free(r.layers);

@@ -87,6 +87,15 @@ struct gfxstat_model *gfxstat_model_new(gfxstat_frame_fn fn, void *user);
 void gfxstat_model_free(struct gfxstat_model *m);
 
 /**
+ * gfxstat_model_set_tmpdir() - where held frames wait for the input's end
+ * @dir: a directory; past 4 MB of held frames, the most of each goes to a file with no name
+ *       there (gone with the process). NULL (the default): all in memory, as also when no file
+ *       can be written there. Borrowed: it must outlive @m. Takes effect at the next
+ *       gfxstat_model_input_begin().
+ */
+void gfxstat_model_set_tmpdir(struct gfxstat_model *m, const char *dir);
+
+/**
  * gfxstat_model_process() - a process the input names: @pid is @name (a package or a command)
  * Return: 0 or GFXSTAT_E_NOMEM.
  */

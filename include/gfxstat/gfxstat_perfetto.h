@@ -210,6 +210,15 @@ struct gfxstat_perfetto *gfxstat_perfetto_new(const struct gfxstat_perfetto_sink
 void gfxstat_perfetto_free(struct gfxstat_perfetto *p);
 
 /**
+ * gfxstat_perfetto_set_tmpdir() - where the FrameTimeline frames held to the end wait
+ * @p: the decoder, before its first frame
+ * @dir: a directory; past 4 MB of frames, their records go to a file with no name there (gone
+ *       with the process) and come back at finish. NULL (the default): all in memory, as also
+ *       when no file can be written there. Borrowed: it must outlive @p.
+ */
+void gfxstat_perfetto_set_tmpdir(struct gfxstat_perfetto *p, const char *dir);
+
+/**
  * gfxstat_perfetto_limits_init() - fill @l with the default limits
  * @l: the limits
  */

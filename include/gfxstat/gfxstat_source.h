@@ -103,5 +103,8 @@ struct gfxstat_causes *gfxstat_source_causes(const struct gfxstat_source *s);
 const struct gfxstat_sysctx *gfxstat_source_sysctx(const struct gfxstat_source *s);
 /* The window of the system series (1 s when 0), for the inputs begun after it. */
 void gfxstat_source_set_sys_window(struct gfxstat_source *s, int64_t window_ns);
+/* Where a long input's frames held to its end wait, past a few MB (gfxstat_model_set_tmpdir(),
+ * gfxstat_perfetto_set_tmpdir()), for the inputs begun after it; NULL: in memory. Borrowed. */
+void gfxstat_source_set_tmpdir(struct gfxstat_source *s, const char *dir);
 
 #endif

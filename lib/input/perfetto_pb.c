@@ -494,7 +494,7 @@ struct gfxstat_perfetto *gfxstat_perfetto_new(const struct gfxstat_perfetto_sink
 
 	if (!p)
 		return NULL;
-	gx_spill_init(&p->recs, PF_KEEP); /* first: gfxstat_perfetto_free() closes its file */
+	gx_spill_init(&p->recs, PF_KEEP, NULL); /* first: gfxstat_perfetto_free() closes its file */
 	if (sink)
 		p->sink = *sink;
 	p->stats = stats;
@@ -529,6 +529,12 @@ struct gfxstat_perfetto *gfxstat_perfetto_new(const struct gfxstat_perfetto_sink
 		}
 	}
 	return p;
+}
+
+void gfxstat_perfetto_set_tmpdir(struct gfxstat_perfetto *p, const char *dir)
+{
+	if (!p->recs.nblock) /* before the first frame */
+		gx_spill_init(&p->recs, PF_KEEP, dir);
 }
 
 void gfxstat_perfetto_free(struct gfxstat_perfetto *p)

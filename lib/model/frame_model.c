@@ -91,7 +91,8 @@ struct gfxstat_model {
 	struct held *held;
 	size_t nheld, held_cap;
 	struct gx_spill pack;       /* the held frames, packed (struct held's pack): past
-				     * MODEL_KEEP bytes, in a temporary file */
+				     * MODEL_KEEP bytes, in a temporary file in tmpdir */
+	const char *tmpdir;         /* gfxstat_model_set_tmpdir()'s; NULL: memory only */
 	uint64_t blank[FRAME_WORDS]; /* gfxstat_frame_init()'s frame, without its source */
 	int64_t period;             /* the refresh period in force, by present order */
 	int64_t in_end;             /* the current input's last present */
@@ -128,13 +129,18 @@ struct gfxstat_str gfxstat_layer_canonical(const char *name, size_t n)
 	return s;
 }
 
+void gfxstat_model_set_tmpdir(struct gfxstat_model *m, const char *dir)
+{
+	m->tmpdir = dir;
+}
+
 struct gfxstat_model *gfxstat_model_new(gfxstat_frame_fn fn, void *user)
 {
 	struct gfxstat_model *m = calloc(1, sizeof(*m));
 
 	if (!m)
 		return NULL;
-	gx_spill_init(&m->pack, MODEL_KEEP); /* first: gfxstat_model_free() closes its file */
+	gx_spill_init(&m->pack, MODEL_KEEP, NULL); /* first: gfxstat_model_free() closes its file */
 	m->fn = fn;
 	m->user = user;
 	m->period = GFXSTAT_NS_NONE;
@@ -684,6 +690,7 @@ void gfxstat_model_input_begin(struct gfxstat_model *m, int hold_frames, const c
 			m->span = &m->spans[i];
 	m->nheld = 0;
 	gx_spill_free(&m->pack);
+	gx_spill_init(&m->pack, MODEL_KEEP, m->tmpdir);
 	m->in_end = GFXSTAT_NS_NONE;
 	memset(&m->stats, 0, sizeof(m->stats));
 	for (i = 0; i < m->layer_names.n; i++) {

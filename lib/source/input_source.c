@@ -17,6 +17,7 @@ struct gfxstat_source {
 	unsigned trace_kinds;   /* the scheduler events the text parser reads for @threads */
 	struct gfxstat_sysctx *sys; /* GFXSTAT_SOURCE_SYSTEM: the current input's system series */
 	int64_t sys_window;
+	const char *tmpdir; /* gfxstat_source_set_tmpdir()'s; NULL: held frames in memory */
 	/* the current input */
 	struct gfxstat_unwrap *unwrap;
 	struct gfxstat_trace_parser *trace;
@@ -350,6 +351,7 @@ static int decide(struct gfxstat_source *s)
 		s->pf = gfxstat_perfetto_new(&ps, &s->sum.stats);
 		if (!s->pf)
 			return GFXSTAT_E_NOMEM;
+		gfxstat_perfetto_set_tmpdir(s->pf, s->tmpdir);
 	} else if (f == GFXSTAT_FMT_GFXINFO) {
 		struct gfxstat_gfxinfo_sink gs;
 
@@ -555,4 +557,10 @@ const struct gfxstat_sysctx *gfxstat_source_sysctx(const struct gfxstat_source *
 void gfxstat_source_set_sys_window(struct gfxstat_source *s, int64_t window_ns)
 {
 	s->sys_window = window_ns;
+}
+
+void gfxstat_source_set_tmpdir(struct gfxstat_source *s, const char *dir)
+{
+	s->tmpdir = dir;
+	gfxstat_model_set_tmpdir(s->model, dir);
 }

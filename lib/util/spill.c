@@ -2,10 +2,11 @@
 /*
  * An append-only store of bytes held to the input's end (the frames Perfetto and the model
  * keep to sort them at the end): its first blocks stay in memory, and past a budget the oldest
- * full blocks go to a temporary file with no name, so that memory stops growing with the
- * input while every byte comes back as it went in. The file disappears with the process, even
- * a killed one. Where no file can be made or written, the blocks simply stay in memory: the
- * run goes on as it did before there was a file.
+ * full blocks go to a temporary file with no name in the directory the caller names, so that
+ * memory stops growing with the input while every byte comes back as it went in. The file
+ * disappears with the process, even a killed one. With no directory, or where no file can be
+ * made or written, the blocks simply stay in memory: the run goes on as it did before there
+ * was a file.
  */
 #define _GNU_SOURCE /* O_TMPFILE */
 #include <errno.h>
@@ -21,16 +22,18 @@
 #define NO_FILE (-1)   /* none made yet */
 #define NEVER_FILE (-2) /* none could be made or written: memory only */
 
-void gx_spill_init(struct gx_spill *s, size_t keep_bytes)
+void gx_spill_init(struct gx_spill *s, size_t keep_bytes, const char *dir)
 {
 	memset(s, 0, sizeof(*s));
 	s->keep = keep_bytes / GX_SPILL_BLOCK ? keep_bytes / GX_SPILL_BLOCK : 1;
-	s->fd = NO_FILE;
+	s->dir = dir;
+	s->fd = dir && *dir ? NO_FILE : NEVER_FILE;
 }
 
 void gx_spill_free(struct gx_spill *s)
 {
 	size_t i, keep = s->keep;
+	const char *dir = s->dir;
 
 	for (i = 0; i < s->nblock; i++)
 		free(s->block[i]);
@@ -39,28 +42,13 @@ void gx_spill_free(struct gx_spill *s)
 		free(s->cache[i]);
 	if (s->fd >= 0)
 		close(s->fd);
-	gx_spill_init(s, keep * GX_SPILL_BLOCK);
+	gx_spill_init(s, keep * GX_SPILL_BLOCK, dir);
 }
 
-/* Where the temporary files go: $TMPDIR, else the system's place for them. */
-static const char *spill_dir(void)
+/* A file with no name in @dir: O_TMPFILE where the kernel and the file system have it, else
+ * a named one removed at once. */
+static int open_unnamed(const char *dir)
 {
-	const char *d = getenv("TMPDIR");
-
-	if (d && *d)
-		return d;
-#ifdef __ANDROID__
-	return "/data/local/tmp"; /* Android has no /tmp; the shell user may write here */
-#else
-	return "/tmp";
-#endif
-}
-
-/* A file with no name: O_TMPFILE where the kernel and the file system have it, else a named
- * one removed at once. */
-static int open_unnamed(void)
-{
-	const char *dir = spill_dir();
 	char path[4096];
 	int fd;
 
@@ -120,7 +108,7 @@ static void spill_oldest(struct gx_spill *s)
 	if (s->fd == NEVER_FILE)
 		return;
 	if (s->fd == NO_FILE) {
-		s->fd = open_unnamed();
+		s->fd = open_unnamed(s->dir);
 		if (s->fd < 0) {
 			s->fd = NEVER_FILE;
 			return;

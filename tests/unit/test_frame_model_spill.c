@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The model holds a long capture's frames to the end (Perfetto's FrameTimeline); past a few MB
- * their packs go to an unnamed temporary file in $TMPDIR, and every frame still comes back
- * whole, in present order; with no file possible they stay in memory, with the same frames.
+ * their packs go to an unnamed temporary file in the directory gfxstat_model_set_tmpdir()
+ * names, and every frame still comes back whole, in present order; with no file possible they
+ * stay in memory, with the same frames.
  */
-#define _GNU_SOURCE /* setenv, mkdtemp */
+#define _GNU_SOURCE /* mkdtemp */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,11 +99,11 @@ static void hold_all(const char *tmpdir, struct got *g)
 	struct gfxstat_frame f;
 	int i, rc = 0;
 
-	setenv("TMPDIR", tmpdir, 1);
 	m = gfxstat_model_new(check_frame, g);
 	CHECK(m != NULL);
 	if (!m)
 		return;
+	gfxstat_model_set_tmpdir(m, tmpdir);
 	gfxstat_model_input_begin(m, 1, "perfetto");
 	for (i = 0; i < NF && !rc; i++) {
 		make(&f, i);
@@ -117,8 +118,6 @@ static void hold_all(const char *tmpdir, struct got *g)
 TEST(long_capture_through_a_file)
 {
 	char dir[] = "/tmp/gfxstat-test-model-XXXXXX";
-	const char *old = getenv("TMPDIR");
-	char *saved = old ? strdup(old) : NULL;
 	struct got g = { 0, 0, 0, dir };
 	int proc = access("/proc/self/fd", F_OK) == 0;
 
@@ -134,11 +133,10 @@ TEST(long_capture_through_a_file)
 	hold_all("/nonexistent/gfxstat-no-such-dir", &g);
 	CHECK_EQ(g.n, NF);
 	CHECK_EQ(g.bad, 0);
-	if (saved)
-		setenv("TMPDIR", saved, 1);
-	else
-		unsetenv("TMPDIR");
-	free(saved);
+	memset(&g, 0, sizeof(g));
+	hold_all(NULL, &g); /* the default */
+	CHECK_EQ(g.n, NF);
+	CHECK_EQ(g.bad, 0);
 }
 
 TEST_SUITE(test_frame_model_spill)

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The Perfetto decoder holds FrameTimeline's frames to the end (docs/perfetto.md, "Delivery
- * order"): past a few MB their records wait in an unnamed temporary file in $TMPDIR, and every
- * frame still goes out whole, in present order, with the refresh period found at the end;
- * with no file possible they stay in memory and the frames are the same.
+ * order"): past a few MB their records wait in an unnamed temporary file in the directory
+ * gfxstat_perfetto_set_tmpdir() names, and every frame still goes out whole, in present order,
+ * with the refresh period found at the end; with no file possible they stay in memory and the
+ * frames are the same.
  */
-#define _GNU_SOURCE /* setenv, mkdtemp */
+#define _GNU_SOURCE /* mkdtemp */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,11 +150,11 @@ static void decode_all(const char *tmpdir, struct got *g)
 	struct pb t = PB_INIT;
 	int k, rc = 0;
 
-	setenv("TMPDIR", tmpdir, 1);
 	p = gfxstat_perfetto_new(&sink, NULL);
 	CHECK(p != NULL);
 	if (!p)
 		return;
+	gfxstat_perfetto_set_tmpdir(p, tmpdir);
 	for (k = 0; k < NF && !rc; k++) {
 		t.n = 0;
 		frame_k(&t, k);
@@ -170,8 +171,6 @@ static void decode_all(const char *tmpdir, struct got *g)
 TEST(long_capture_through_a_file)
 {
 	char dir[] = "/tmp/gfxstat-test-perfetto-XXXXXX";
-	const char *old = getenv("TMPDIR");
-	char *saved = old ? strdup(old) : NULL;
 	struct got g = { 0, 0, 0, dir, 0 }, mem = { 0, 0, 0, NULL, 0 };
 
 	CHECK(mkdtemp(dir) != NULL);
@@ -186,11 +185,10 @@ TEST(long_capture_through_a_file)
 	CHECK_EQ(mem.n, 2 * NF);
 	CHECK_EQ(mem.bad, 0);
 	CHECK(mem.sum == g.sum);
-	if (saved)
-		setenv("TMPDIR", saved, 1);
-	else
-		unsetenv("TMPDIR");
-	free(saved);
+	memset(&mem, 0, sizeof(mem));
+	decode_all(NULL, &mem); /* the default */
+	CHECK_EQ(mem.n, 2 * NF);
+	CHECK(mem.sum == g.sum);
 }
 
 TEST_SUITE(test_perfetto_spill)

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The store of bytes held to the input's end (lib/util/spill.c): past its budget the oldest
- * blocks go to an unnamed file in $TMPDIR, and every piece comes back as it went in, read in
- * any order; where no file can be made, everything stays in memory and still comes back.
+ * blocks go to an unnamed file in the directory given, and every piece comes back as it went
+ * in, read in any order; with no directory, or one where no file can be made, everything stays
+ * in memory and still comes back.
  */
-#define _GNU_SOURCE /* setenv, mkdtemp */
+#define _GNU_SOURCE /* mkdtemp */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,14 +97,11 @@ static int holds_file_in(const char *dir)
 TEST(spilled_and_read_back)
 {
 	char dir[] = "/tmp/gfxstat-test-spill-XXXXXX";
-	const char *old = getenv("TMPDIR");
-	char *saved = old ? strdup(old) : NULL;
 	struct gx_spill s;
 	int bad = 0;
 
 	CHECK(mkdtemp(dir) != NULL);
-	setenv("TMPDIR", dir, 1);
-	gx_spill_init(&s, (size_t)1 << 20);
+	gx_spill_init(&s, (size_t)1 << 20, dir);
 	round_trip(&s, &bad);
 	CHECK_EQ(bad, 0);
 	CHECK(s.spilled > 0);
@@ -115,35 +113,28 @@ TEST(spilled_and_read_back)
 	CHECK_EQ(rmdir(dir), 0);
 	if (access("/proc/self/fd", F_OK) == 0)
 		CHECK(!holds_file_in(dir));
-	/* used again after gx_spill_free(), with the same budget */
+	/* used again after gx_spill_free(), with the same budget and directory */
 	CHECK_EQ(s.keep, 4);
-	if (saved)
-		setenv("TMPDIR", saved, 1);
-	else
-		unsetenv("TMPDIR");
-	free(saved);
+	CHECK(s.dir == dir);
 }
 
-/* No file can be made (a $TMPDIR that does not exist): every piece stays in memory. */
+/* No file can be made (a directory that does not exist, or none): every piece stays in memory. */
 TEST(memory_when_no_file)
 {
-	const char *old = getenv("TMPDIR");
-	char *saved = old ? strdup(old) : NULL;
-	struct gx_spill s;
-	int bad = 0;
+	const char *dirs[] = { "/nonexistent/gfxstat-no-such-dir", NULL };
+	int i;
 
-	setenv("TMPDIR", "/nonexistent/gfxstat-no-such-dir", 1);
-	gx_spill_init(&s, (size_t)1 << 20);
-	round_trip(&s, &bad);
-	CHECK_EQ(bad, 0);
-	CHECK_EQ(s.spilled, 0);
-	CHECK_EQ(s.in_mem, s.nblock);
-	gx_spill_free(&s);
-	if (saved)
-		setenv("TMPDIR", saved, 1);
-	else
-		unsetenv("TMPDIR");
-	free(saved);
+	for (i = 0; i < 2; i++) {
+		struct gx_spill s;
+		int bad = 0;
+
+		gx_spill_init(&s, (size_t)1 << 20, dirs[i]);
+		round_trip(&s, &bad);
+		CHECK_EQ(bad, 0);
+		CHECK_EQ(s.spilled, 0);
+		CHECK_EQ(s.in_mem, s.nblock);
+		gx_spill_free(&s);
+	}
 }
 
 /* A piece never straddles two blocks, and one larger than a block is refused. */
@@ -153,7 +144,7 @@ TEST(pieces_whole_in_a_block)
 	uint64_t at, first;
 	unsigned char *p;
 
-	gx_spill_init(&s, 0);
+	gx_spill_init(&s, 0, NULL);
 	CHECK_EQ(s.keep, 1);
 	CHECK(gx_spill_reserve(&s, GX_SPILL_BLOCK + 1, &at) == NULL);
 	p = gx_spill_reserve(&s, 100, &first);
