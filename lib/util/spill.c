@@ -103,9 +103,12 @@ static int read_all(int fd, unsigned char *p, size_t n, off_t off)
 /* Past the budget: the oldest block still in memory goes to the file (at its own place). */
 static void spill_oldest(struct gx_spill *s)
 {
-	size_t b = s->oldest;
+	size_t b;
 
-	if (s->fd == NEVER_FILE)
+	while (s->oldest + 1 < s->nblock && !s->block[s->oldest]) /* released ones */
+		s->oldest++;
+	b = s->oldest;
+	if (s->fd == NEVER_FILE || b + 1 >= s->nblock)
 		return;
 	if (s->fd == NO_FILE) {
 		s->fd = open_unnamed(s->dir);
@@ -153,6 +156,18 @@ unsigned char *gx_spill_reserve(struct gx_spill *s, size_t n, uint64_t *off)
 void gx_spill_commit(struct gx_spill *s, size_t n)
 {
 	s->used += n;
+}
+
+void gx_spill_release(struct gx_spill *s, uint64_t off)
+{
+	size_t b = (size_t)(off / GX_SPILL_BLOCK);
+
+	if (b < s->nblock && s->block[b] && b + 1 < s->nblock) { /* not the one being filled */
+		free(s->block[b]);
+		s->block[b] = NULL;
+		s->in_mem--;
+		s->released++;
+	}
 }
 
 const unsigned char *gx_spill_at(struct gx_spill *s, uint64_t off)

@@ -158,9 +158,46 @@ TEST(pieces_whole_in_a_block)
 	gx_spill_free(&s);
 }
 
+/* A block whose pieces have all been read for the last time gives its memory back; the others
+ * still read back, and so does the block being filled (never given back). */
+TEST(released_blocks)
+{
+	struct gx_spill s;
+	uint64_t seed = 7;
+	size_t i, k, before, last;
+	int bad = 0;
+
+	gx_spill_init(&s, (size_t)64 << 20, NULL); /* all in memory */
+	round_trip(&s, &bad);
+	CHECK_EQ(bad, 0);
+	before = s.in_mem;
+	last = s.nblock - 1;
+	CHECK(before > 4);
+	for (i = 0; i < PIECES; i += 2) /* even blocks, and the last */
+		if ((off[i] / GX_SPILL_BLOCK) % 2 == 0 || off[i] / GX_SPILL_BLOCK == last)
+			gx_spill_release(&s, off[i]);
+	CHECK_EQ(s.in_mem, before - (before - 1) / 2 - ((before - 1) % 2));
+	CHECK(s.block[last] != NULL);
+	for (k = 0; k < 3 * PIECES; k++) {
+		const unsigned char *q;
+		size_t j;
+
+		i = (size_t)(rnd(&seed) % PIECES);
+		if ((off[i] / GX_SPILL_BLOCK) % 2 == 0 && off[i] / GX_SPILL_BLOCK != last)
+			continue;
+		q = gx_spill_at(&s, off[i]);
+		for (j = 0; q && j < piece_len(i); j++)
+			bad += q[j] != piece_byte(i, j);
+		bad += !q;
+	}
+	CHECK_EQ(bad, 0);
+	gx_spill_free(&s);
+}
+
 TEST_SUITE(test_spill)
 {
 	RUN(spilled_and_read_back);
 	RUN(memory_when_no_file);
 	RUN(pieces_whole_in_a_block);
+	RUN(released_blocks);
 }
