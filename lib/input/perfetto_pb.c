@@ -1997,7 +1997,7 @@ static int set_vsync(struct gfxstat_perfetto *p)
 		return GFXSTAT_E_NOMEM;
 	}
 	/* (expected end, index) pairs are unique: the third word never decides */
-	qsort(ends, m, 3 * sizeof(*ends), cmp_i64_pair);
+	gx_sort(ends, m, 3 * sizeof(*ends), cmp_i64_pair);
 	gaps[0] = 0;
 	for (i = 1; i < m; i++)
 		gaps[i] = ends[3 * i] - ends[3 * (i - 1)];
@@ -2015,7 +2015,7 @@ static int set_vsync(struct gfxstat_perfetto *p)
 		tok[2 * i] = ends[3 * i + 2];
 		tok[2 * i + 1] = d->vsync;
 	}
-	qsort(tok, m, 2 * sizeof(*tok), cmp_i64_pair);
+	gx_sort(tok, m, 2 * sizeof(*tok), cmp_i64_pair);
 	for (i = 0; i < p->frames.n; i++) {
 		const struct pf_frame *f = held_rec(p, (uint32_t)i);
 		size_t lo = 0, hi = m;

@@ -745,7 +745,21 @@ struct token_present {
 	int64_t token, present, period;
 };
 
+/* token, then present and period: two display frames of one token (none in a real trace)
+ * are found in an order that does not hang on the sort's stability */
 static int by_token(const void *a, const void *b)
+{
+	const struct token_present *x = a, *y = b;
+
+	if (x->token != y->token)
+		return x->token < y->token ? -1 : 1;
+	if (x->present != y->present)
+		return x->present < y->present ? -1 : 1;
+	return x->period < y->period ? -1 : x->period > y->period;
+}
+
+/* the token alone, for bsearch() */
+static int token_is(const void *a, const void *b)
 {
 	const struct token_present *x = a, *y = b;
 
@@ -789,7 +803,7 @@ static int present_surface_frames(struct gfxstat_model *m)
 		tp[n].period = f->vsync_period_ns;
 		n++;
 	}
-	qsort(tp, n, sizeof(*tp), by_token);
+	gx_sort(tp, n, sizeof(*tp), by_token);
 	for (i = 0; i < m->nheld; i++) {
 		struct held *f = &m->held[i];
 		struct token_present key, *d;
@@ -797,7 +811,7 @@ static int present_surface_frames(struct gfxstat_model *m)
 		if (f->source != GFXSTAT_SRC_FRAMETIMELINE)
 			continue;
 		key.token = f->display_token;
-		d = key.token >= 0 && n ? bsearch(&key, tp, n, sizeof(*tp), by_token) : NULL;
+		d = key.token >= 0 && n ? bsearch(&key, tp, n, sizeof(*tp), token_is) : NULL;
 		if (f->dropped || !d) {
 			f->present_ns = GFXSTAT_NS_NONE;
 			continue;

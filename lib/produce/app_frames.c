@@ -457,7 +457,7 @@ int gfxstat_app_frames_finish(struct gfxstat_app_frames *af)
 
 	af->sum.vsync_period_ns = period;
 	if (af->nrecs)
-		qsort(af->recs, af->nrecs, sizeof(*af->recs), rec_cmp);
+		gx_sort(af->recs, af->nrecs, sizeof(*af->recs), rec_cmp);
 	if (af->nprocs) {
 		last = calloc(af->nprocs, sizeof(*last));
 		if (!last)
