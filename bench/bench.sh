@@ -10,6 +10,9 @@
 #   perfetto frames  the Apache-2.0 nowinandroid sample (Pixel 7 Pro, 120 Hz: FrameTimeline,
 #            1869 frames in 0.9 MB) N times over: a long capture dense in frames, where the
 #            frames held to the input's end are what memory grows with (api32 has few)
+#   perfetto app     bench/perfetto_sim.c: one app drawing every frame at 120 Hz with its
+#            sections (doFrame, DrawFrames, queueBuffer) and FrameTimeline, as a capture with
+#            the gfx and view categories: the app work kept to explain the frames at the end
 #   report   gfxstat report on a 1 M-frame input, and the page's time to interactive
 #   compare  gfxstat compare of 2 x 20 gfxsim recordings
 # Columns: fastest wall time of RUNS runs after a warm-up (page cache hot), MB/s, ns per line
@@ -31,6 +34,8 @@ PF_COPIES=200     # Perfetto: copies of api32 (1.9 MB, 2.2 s each)
 PF_SLICE=10       # Perfetto slice for instruction counts
 NW_COPIES=160     # frame-dense Perfetto: copies of nowinandroid (0.9 MB, 10.2 s each)
 NW_SLICE=10
+SIM_SEC=960       # Perfetto with the app's sections: simulated seconds at 120 Hz (115 k vsyncs)
+SIM_SLICE=60
 RUNS=3
 REPORT_SEC=4800   # report: 120 Hz, no idle: about 1 M frames
 CMP_SEC=10        # compare: seconds per recording
@@ -42,6 +47,8 @@ if [ "${2:-}" = "--smoke" ]; then
 	PF_SLICE=1
 	NW_COPIES=4
 	NW_SLICE=1
+	SIM_SEC=30
+	SIM_SLICE=5
 	RUNS=1
 	REPORT_SEC=60
 	CMP_SEC=1
@@ -59,6 +66,7 @@ helper() {
 }
 helper bench_run
 helper perfetto_repeat
+helper perfetto_sim
 ERR=$DIR/stderr.txt
 run() { "$DIR/bench_run" -e "$ERR" "$@"; } # run N CMD...: "wall= user= sys= maxrss_kb="
 
@@ -239,6 +247,30 @@ else
 		bench_row "${k%%:*}" "${k##*:}" "$P1" "$P4" "$PS" "$NBYTES" "$NFRAMES" frame
 	done
 fi
+# gen_sim FILE SECONDS: bench/perfetto_sim's trace; prints its key=value line
+gen_sim() {
+	if stale "$1" "$DIR/perfetto_sim" || [ ! -f "$1.info" ]; then
+		echo "bench: generating $1 (perfetto_sim, $2 s at 120 Hz)" >&2
+		"$DIR/perfetto_sim" "$2" "$1.tmp" > "$1.info"
+		mv "$1.tmp" "$1"
+	fi
+	cat "$1.info"
+}
+S1=$DIR/sim-$SIM_SEC.pftrace
+S4=$DIR/sim-$((SIM_SEC * 4)).pftrace
+SS=$DIR/sim-$SIM_SLICE.pftrace
+SINFO=$(gen_sim "$S1" "$SIM_SEC")
+gen_sim "$S4" $((SIM_SEC * 4)) > /dev/null
+gen_sim "$SS" "$SIM_SLICE" > /dev/null
+cat "$S1" > /dev/null
+SBYTES=$(kv "$SINFO" bytes)
+SFRAMES=$(($(kv "$SINFO" frames) + $(kv "$SINFO" vsyncs)))
+echo "perfetto app: $S1, $SBYTES bytes, $(kv "$SINFO" frames) app frames and" \
+	"$(kv "$SINFO" vsyncs) display frames with their sections ($SIM_SEC s; slice $SS)"
+for k in "cat" "gfxstat frames:frames" "gfxstat analyze:analyze"; do
+	case $k in *:*) ;; *) k="$k:$k" ;; esac
+	bench_row "${k%%:*}" "${k##*:}" "$S1" "$S4" "$SS" "$SBYTES" "$SFRAMES" frame
+done
 
 # -- report on a 1 M-frame input (issue 9) ------------------------------------------------
 # A 120 Hz simulated capture without idle (REPORT_SEC s: 4800 s give about 490 k app frames
