@@ -58,9 +58,9 @@ mkdir -p "$DIR"
 have() { command -v "$1" > /dev/null 2>&1; }
 # stale FILE DEP: FILE is missing or older than DEP (made again)
 stale() { [ ! -e "$1" ] || [ -n "$(find "$2" -prune -newer "$1")" ]; }
-# a helper, rebuilt when its source changed
+# a helper, rebuilt when its source or the header the trace writers share changed
 helper() {
-	if stale "$DIR/$1" "$ROOT/bench/$1.c"; then
+	if stale "$DIR/$1" "$ROOT/bench/$1.c" || stale "$DIR/$1" "$ROOT/bench/pb_out.h"; then
 		cc -O2 -std=c11 -Wall -Wextra -o "$DIR/$1" "$ROOT/bench/$1.c"
 	fi
 }

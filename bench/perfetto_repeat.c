@@ -47,10 +47,6 @@ struct field {
 	size_t total;
 };
 
-struct out {
-	uint8_t *p;
-	size_t n, cap;
-};
 
 struct shift {
 	int k;			/* copy number */
@@ -63,6 +59,8 @@ struct scan {			/* pass 1: time range and identifier maxima of the input */
 	uint64_t cookie_max, token_max;
 	uint64_t packets, events, compressed;
 };
+
+#include "pb_out.h"
 
 static void die(const char *msg)
 {
@@ -125,45 +123,6 @@ static int next_field(const uint8_t **p, const uint8_t *end, struct field *f)
 	}
 	f->total = (size_t)(*p - f->start);
 	return 1;
-}
-
-static void out_reserve(struct out *o, size_t n)
-{
-	if (o->n + n <= o->cap)
-		return;
-	while (o->n + n > o->cap)
-		o->cap = o->cap ? o->cap * 2 : 1 << 16;
-	o->p = realloc(o->p, o->cap);
-	if (!o->p)
-		die("out of memory");
-}
-
-static void put_bytes(struct out *o, const void *p, size_t n)
-{
-	out_reserve(o, n);
-	memcpy(o->p + o->n, p, n);
-	o->n += n;
-}
-
-static void put_varint(struct out *o, uint64_t v)
-{
-	uint8_t b[10];
-	size_t n = 0;
-
-	do {
-		b[n] = (uint8_t)(v & 0x7f);
-		v >>= 7;
-		if (v)
-			b[n] |= 0x80;
-		n++;
-	} while (v);
-	put_bytes(o, b, n);
-}
-
-static void put_varint_field(struct out *o, uint32_t num, uint64_t v)
-{
-	put_varint(o, (uint64_t)num << 3 | W_VARINT);
-	put_varint(o, v);
 }
 
 /* A LEN field whose payload is the bytes of o from `from` on: move them behind the header. */

@@ -39,75 +39,35 @@
 #define SF_PID 600
 #define LAYER "com.example.sim/com.example.sim.MainActivity#0"
 
-struct pb {
-	uint8_t *p;
-	size_t n, cap;
-};
-
-static void put(struct pb *o, const void *d, size_t n)
+static void die(const char *msg)
 {
-	if (o->n + n > o->cap) {
-		size_t cap = o->cap ? o->cap : 4096;
-
-		while (cap < o->n + n)
-			cap *= 2;
-		o->p = realloc(o->p, cap);
-		if (!o->p) {
-			fprintf(stderr, "perfetto_sim: out of memory\n");
-			exit(1);
-		}
-		o->cap = cap;
-	}
-	memcpy(o->p + o->n, d, n);
-	o->n += n;
+	fprintf(stderr, "perfetto_sim: error: %s\n", msg);
+	exit(1);
 }
 
-static void varint(struct pb *o, uint64_t v)
-{
-	uint8_t b[10];
-	size_t n = 0;
+#include "pb_out.h"
 
-	do {
-		b[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-		v >>= 7;
-	} while (v);
-	put(o, b, n);
+static void msg(struct out *o, uint32_t field, const struct out *m)
+{
+	put_len_field(o, field, m->p, m->n);
 }
 
-static void u(struct pb *o, uint32_t field, uint64_t v)
-{
-	varint(o, (uint64_t)field << 3);
-	varint(o, v);
-}
-
-static void bytes(struct pb *o, uint32_t field, const void *d, size_t n)
-{
-	varint(o, (uint64_t)field << 3 | 2);
-	varint(o, n);
-	put(o, d, n);
-}
-
-static void msg(struct pb *o, uint32_t field, const struct pb *m)
-{
-	bytes(o, field, m->p, m->n);
-}
-
-static struct pb out, pkt, ev, sub, fte;
+static struct out out, pkt, ev, sub, fte;
 static uint64_t packets, cookie = 1;
 
-static void packet(const struct pb *p)
+static void packet(const struct out *p)
 {
 	msg(&out, 1, p);
 	packets++;
 }
 
 /* one FrameTimeline event @member of @ev at @ts */
-static void ft(int64_t ts, uint32_t member, const struct pb *e)
+static void ft(int64_t ts, uint32_t member, const struct out *e)
 {
 	fte.n = 0;
 	msg(&fte, member, e);
 	pkt.n = 0;
-	u(&pkt, 8, (uint64_t)ts);
+	put_varint_field(&pkt, 8, (uint64_t)ts);
 	msg(&pkt, 76, &fte);
 	packet(&pkt);
 }
@@ -115,30 +75,30 @@ static void ft(int64_t ts, uint32_t member, const struct pb *e)
 static void ft_end(int64_t ts, uint64_t c)
 {
 	ev.n = 0;
-	u(&ev, 1, c);
+	put_varint_field(&ev, 1, c);
 	ft(ts, 5, &ev);
 }
 
 /* the bundle of one CPU being filled: print events of the app */
-static struct pb bundle;
+static struct out bundle;
 
 static void print(int64_t ts, int tid, const char *buf)
 {
 	sub.n = 0;
-	bytes(&sub, 2, buf, strlen(buf));
+	put_len_field(&sub, 2, buf, strlen(buf));
 	ev.n = 0;
-	u(&ev, 1, (uint64_t)ts);
-	u(&ev, 2, (uint64_t)tid);
+	put_varint_field(&ev, 1, (uint64_t)ts);
+	put_varint_field(&ev, 2, (uint64_t)tid);
 	msg(&ev, 3, &sub);
 	msg(&bundle, 2, &ev);
 }
 
 static void flush_bundle(int cpu)
 {
-	struct pb b = { NULL, 0, 0 };
+	struct out b = { NULL, 0, 0 };
 
-	u(&b, 1, (uint64_t)cpu);
-	put(&b, bundle.p, bundle.n);
+	put_varint_field(&b, 1, (uint64_t)cpu);
+	put_bytes(&b, bundle.p, bundle.n);
 	pkt.n = 0;
 	msg(&pkt, 1, &b);
 	packet(&pkt);
@@ -168,17 +128,18 @@ int main(int argc, char **argv)
 
 		/* SurfaceFlinger's display frame of this vsync */
 		ev.n = 0;
-		u(&ev, 1, cookie);
-		u(&ev, 2, (uint64_t)(100001 + 2 * k));
-		u(&ev, 3, SF_PID);
+		put_varint_field(&ev, 1, cookie);
+		put_varint_field(&ev, 2, (uint64_t)(100001 + 2 * k));
+		put_varint_field(&ev, 3, SF_PID);
 		ft(present - PERIOD, 1, &ev);
 		ft_end(present, cookie);
 		ev.n = 0;
-		u(&ev, 1, cookie + 1);
-		u(&ev, 2, (uint64_t)(100001 + 2 * k));
-		u(&ev, 3, SF_PID);
-		u(&ev, 4, 1);                 /* present_type ON_TIME: SurfaceFlinger was in time */
-		u(&ev, 7, 1);                 /* jank_type NONE */
+		put_varint_field(&ev, 1, cookie + 1);
+		put_varint_field(&ev, 2, (uint64_t)(100001 + 2 * k));
+		put_varint_field(&ev, 3, SF_PID);
+		/* present_type ON_TIME: SurfaceFlinger was in time */
+		put_varint_field(&ev, 4, 1);
+		put_varint_field(&ev, 7, 1);  /* jank_type NONE */
 		ft(present - PERIOD + 500000, 2, &ev);
 		ft_end(present + 100000, cookie + 1);
 		cookie += 2;
@@ -213,30 +174,30 @@ int main(int argc, char **argv)
 		flush_bundle((int)((k + 2) % 4));
 		/* FrameTimeline: the surface frame (expected, actual) and its display frame */
 		ev.n = 0;
-		u(&ev, 1, cookie);
-		u(&ev, 2, (uint64_t)token);
-		u(&ev, 3, (uint64_t)dtoken);
-		u(&ev, 4, APP_PID);
-		bytes(&ev, 5, LAYER, strlen(LAYER));
+		put_varint_field(&ev, 1, cookie);
+		put_varint_field(&ev, 2, (uint64_t)token);
+		put_varint_field(&ev, 3, (uint64_t)dtoken);
+		put_varint_field(&ev, 4, APP_PID);
+		put_len_field(&ev, 5, LAYER, strlen(LAYER));
 		ft(vs, 3, &ev);
 		ft_end(vs + 2 * PERIOD - 2000000, cookie);
 		ev.n = 0;
-		u(&ev, 1, cookie + 1);
-		u(&ev, 2, (uint64_t)token);
-		u(&ev, 3, (uint64_t)dtoken);
-		u(&ev, 4, APP_PID);
-		bytes(&ev, 5, LAYER, strlen(LAYER));
-		u(&ev, 6, late ? 2 : 1);      /* present_type: LATE or ON_TIME */
-		u(&ev, 9, late ? 0x40 : 1);   /* jank_type: APP_DEADLINE_MISSED or NONE */
+		put_varint_field(&ev, 1, cookie + 1);
+		put_varint_field(&ev, 2, (uint64_t)token);
+		put_varint_field(&ev, 3, (uint64_t)dtoken);
+		put_varint_field(&ev, 4, APP_PID);
+		put_len_field(&ev, 5, LAYER, strlen(LAYER));
+		put_varint_field(&ev, 6, late ? 2 : 1);  /* present_type: LATE or ON_TIME */
+		put_varint_field(&ev, 9, late ? 0x40 : 1);  /* jank_type: APP_DEADLINE_MISSED or NONE */
 		ft(vs + 200000, 4, &ev);
 		ft_end(done, cookie + 1);
 		cookie += 2;
 	}
 	/* ProcessTree { processes = 1 { pid = 1, ppid = 2, cmdline = 3 } } */
 	ev.n = 0;
-	u(&ev, 1, APP_PID);
-	u(&ev, 2, 1);
-	bytes(&ev, 3, "com.example.sim", 15);
+	put_varint_field(&ev, 1, APP_PID);
+	put_varint_field(&ev, 2, 1);
+	put_len_field(&ev, 3, "com.example.sim", 15);
 	sub.n = 0;
 	msg(&sub, 1, &ev);
 	pkt.n = 0;

@@ -67,35 +67,19 @@ static int open_unnamed(const char *dir)
 	return fd;
 }
 
-/* The whole of @n bytes at @off: pwrite()/pread() may do part of it. */
-static int write_all(int fd, const unsigned char *p, size_t n, off_t off)
+/* The whole of @n bytes at @off written (@out) or read: pwrite()/pread() may do part of it. */
+static int io_all(int fd, unsigned char *p, size_t n, off_t off, int out)
 {
 	while (n) {
-		ssize_t w = pwrite(fd, p, n, off);
+		ssize_t k = out ? pwrite(fd, p, n, off) : pread(fd, p, n, off);
 
-		if (w < 0 && errno == EINTR)
+		if (k < 0 && errno == EINTR)
 			continue;
-		if (w <= 0)
+		if (k <= 0)
 			return -1;
-		p += w;
-		n -= (size_t)w;
-		off += w;
-	}
-	return 0;
-}
-
-static int read_all(int fd, unsigned char *p, size_t n, off_t off)
-{
-	while (n) {
-		ssize_t r = pread(fd, p, n, off);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		p += r;
-		n -= (size_t)r;
-		off += r;
+		p += k;
+		n -= (size_t)k;
+		off += k;
 	}
 	return 0;
 }
@@ -118,7 +102,7 @@ static void spill_oldest(struct gx_spill *s)
 		}
 	}
 	if ((uint64_t)b * GX_SPILL_BLOCK > (uint64_t)INT64_MAX / 2 ||
-	    write_all(s->fd, s->block[b], GX_SPILL_BLOCK, (off_t)b * (off_t)GX_SPILL_BLOCK)) {
+	    io_all(s->fd, s->block[b], GX_SPILL_BLOCK, (off_t)b * (off_t)GX_SPILL_BLOCK, 1)) {
 		/* a full disk: what is left stays in memory, what went out is still there */
 		s->fd_broken = 1;
 		return;
@@ -192,7 +176,7 @@ const unsigned char *gx_spill_at(struct gx_spill *s, uint64_t off)
 			return NULL;
 	}
 	s->cached[lru] = 0;
-	if (read_all(s->fd, s->cache[lru], GX_SPILL_BLOCK, (off_t)b * (off_t)GX_SPILL_BLOCK))
+	if (io_all(s->fd, s->cache[lru], GX_SPILL_BLOCK, (off_t)b * (off_t)GX_SPILL_BLOCK, 0))
 		return NULL;
 	s->cached[lru] = b + 1;
 	s->age[lru] = ++s->clock;

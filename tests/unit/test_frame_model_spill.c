@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "open_files.h"
 #include "gfxstat/gfxstat_model.h"
 
 #define NF 150000 /* about 10 MB of packs: past the 4 MB the model keeps in memory */
@@ -54,26 +55,6 @@ struct got {
 	int n, bad, file_seen;
 	const char *dir;
 };
-
-/* Does this process hold an open file under @dir (an unnamed one shows as "dir/#ino")? */
-static int holds_file_in(const char *dir)
-{
-	char path[64], to[4096];
-	int fd;
-
-	for (fd = 0; fd < 1024; fd++) {
-		ssize_t n;
-
-		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-		n = readlink(path, to, sizeof(to) - 1);
-		if (n <= 0)
-			continue;
-		to[n] = 0;
-		if (strncmp(to, dir, strlen(dir)) == 0 && to[strlen(dir)] == '/')
-			return 1;
-	}
-	return 0;
-}
 
 static int check_frame(void *user, const struct gfxstat_frame *b)
 {
@@ -119,7 +100,7 @@ TEST(long_capture_through_a_file)
 {
 	char dir[] = "/tmp/gfxstat-test-model-XXXXXX";
 	struct got g = { 0, 0, 0, dir };
-	int proc = access("/proc/self/fd", F_OK) == 0;
+	int proc = can_see_open_files();
 
 	CHECK(mkdtemp(dir) != NULL);
 	hold_all(dir, &g);
