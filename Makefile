@@ -56,7 +56,12 @@ $(BUILD)/plausible: tests/plausible.c
 	@mkdir -p $(BUILD)
 	$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
-check: all $(BUILD)/test_unit $(REPLAYS) $(BUILD)/plausible
+# a long Perfetto capture with the app's sections, for make bench and a test of held frames
+$(BUILD)/perfetto_sim: bench/perfetto_sim.c bench/pb_out.h
+	@mkdir -p $(BUILD)
+	$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+check: all $(BUILD)/test_unit $(REPLAYS) $(BUILD)/plausible $(BUILD)/perfetto_sim
 	BUILD=$(BUILD) sh tests/run.sh
 
 # The same suite under AddressSanitizer and UndefinedBehaviorSanitizer, in its own tree.

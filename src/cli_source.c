@@ -180,6 +180,13 @@ static void summarise(struct cli_source *src, const struct gfxstat_source_summar
 			 (unsigned long long)ps->frames_surface, (unsigned long long)ps->janky_surface,
 			 (unsigned long long)ps->frames_display, (unsigned long long)ps->janky_display,
 			 (unsigned long long)ps->incomplete);
+		if (sum->held_to_file) { /* a long capture: where its frames waited */
+			char b[32];
+			size_t n = strlen(src->extra);
+
+			snprintf(src->extra + n, sizeof(src->extra) - n, "; held to the end: %s in "
+				 "a temporary file", cli_bytes(sum->held_to_file, b, sizeof(b)));
+		}
 		if (ps->build[0])
 			snprintf(src->android, sizeof(src->android), "Android %s%s(%s)",
 				 ps->release[0] ? ps->release : "?", ps->sdk ? "" : " ", ps->build);

@@ -94,6 +94,9 @@ void gfxstat_model_free(struct gfxstat_model *m);
  *       gfxstat_model_input_begin().
  */
 void gfxstat_model_set_tmpdir(struct gfxstat_model *m, const char *dir);
+/* Bytes of the current input's held frames that waited in that file (0 when all fitted in
+ * memory); known once gfxstat_model_input_end() has passed them on. */
+uint64_t gfxstat_model_held_to_file(const struct gfxstat_model *m);
 
 /**
  * gfxstat_model_process() - a process the input names: @pid is @name (a package or a command)

@@ -180,6 +180,8 @@ struct gfxstat_perfetto_summary {
 	uint64_t processes;          /* distinct pids named by ProcessTree packets */
 	uint64_t packages;           /* PackagesList entries */
 	uint64_t frames_app;         /* actual surface frames given an app (process or layer) */
+	uint64_t held_to_file;       /* bytes of the frames held to finish that waited in the
+				      * temporary file (gfxstat_perfetto_set_tmpdir()) */
 	uint32_t trace_clock;        /* the trace clock id (BOOTTIME unless a snapshot says) */
 	uint32_t ft_clock;           /* clock id of the last FrameTimeline packet, 0 if none */
 	int32_t sdk;                 /* SystemInfo.android_sdk_version (Android 13+), 0 if absent */

@@ -60,6 +60,8 @@ struct gfxstat_source_summary {
 	struct gfxstat_app_frames_summary app;
 	struct gfxstat_model_stats model; /* what the model did with this input's frames */
 	uint64_t damaged;            /* ERROR-severity counters of any parser: data lost */
+	uint64_t held_to_file;       /* bytes of frames held to the input's end that waited in
+				      * the temporary file (gfxstat_source_set_tmpdir()) */
 	/* dumpsys gfxinfo: each block's own summary (at most 4096), in dump order; valid
 	 * until the next gfxstat_source_begin() */
 	const struct gfxstat_gfxinfo_own *gfxinfo_own;

@@ -2178,6 +2178,7 @@ static int deliver(struct gfxstat_perfetto *p)
 	}
 	free(lapp);
 	free(left);
+	p->sum.held_to_file = (uint64_t)p->recs.spilled * GX_SPILL_BLOCK;
 	gx_spill_free(&p->recs); /* every record has gone on */
 	return 0;
 }

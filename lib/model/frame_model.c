@@ -93,6 +93,7 @@ struct gfxstat_model {
 	struct gx_spill pack;       /* the held frames, packed (struct held's pack): past
 				     * MODEL_KEEP bytes, in a temporary file in tmpdir */
 	const char *tmpdir;         /* gfxstat_model_set_tmpdir()'s; NULL: memory only */
+	uint64_t held_to_file;      /* bytes of this input's held frames that went to the file */
 	uint64_t blank[FRAME_WORDS]; /* gfxstat_frame_init()'s frame, without its source */
 	int64_t period;             /* the refresh period in force, by present order */
 	int64_t in_end;             /* the current input's last present */
@@ -132,6 +133,11 @@ struct gfxstat_str gfxstat_layer_canonical(const char *name, size_t n)
 void gfxstat_model_set_tmpdir(struct gfxstat_model *m, const char *dir)
 {
 	m->tmpdir = dir;
+}
+
+uint64_t gfxstat_model_held_to_file(const struct gfxstat_model *m)
+{
+	return m->held_to_file;
 }
 
 struct gfxstat_model *gfxstat_model_new(gfxstat_frame_fn fn, void *user)
@@ -689,6 +695,7 @@ void gfxstat_model_input_begin(struct gfxstat_model *m, int hold_frames, const c
 		if (strcmp(m->spans[i].format, m->format) == 0)
 			m->span = &m->spans[i];
 	m->nheld = 0;
+	m->held_to_file = 0;
 	gx_spill_free(&m->pack);
 	gx_spill_init(&m->pack, MODEL_KEEP, m->tmpdir);
 	m->in_end = GFXSTAT_NS_NONE;
@@ -948,6 +955,7 @@ int gfxstat_model_input_end(struct gfxstat_model *m)
 		/* given back: the next stages' work at the end needs the room more */
 		free(left);
 		free(m->held);
+		m->held_to_file = (uint64_t)m->pack.spilled * GX_SPILL_BLOCK;
 		gx_spill_free(&m->pack);
 		m->held = NULL;
 		m->nheld = m->held_cap = 0;

@@ -485,9 +485,11 @@ int gfxstat_source_end(struct gfxstat_source *s)
 		m->stats = *gfxstat_trace_parser_stats(s->trace);
 	gfxstat_sf_frames_summary(s->sf, &m->sf);
 	m->have_sf = !s->gi && !s->sfl;
+	m->held_to_file = gfxstat_model_held_to_file(s->model);
 	if (s->pf) {
 		m->have_perfetto = 1;
 		m->perfetto = *gfxstat_perfetto_summary(s->pf);
+		m->held_to_file += m->perfetto.held_to_file;
 	}
 	if (s->gi) {
 		m->have_gfxinfo = 1;
