@@ -3,6 +3,7 @@
  * Records kept for later (a frame's cause, the app work behind a FrameTimeline frame) are
  * mostly zero bytes: each run of zeros is kept as a 0 and its length (gfxstat_cause.h).
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "gfxstat/gfxstat_cause.h"
@@ -19,7 +20,21 @@ size_t gfxstat_zero_pack(const void *in, size_t n, unsigned char *out)
 			out[o++] = b[i++];
 			continue;
 		}
-		while (i < n && !b[i] && r < 255) {
+		/* the run, 8 bytes at a time while they are all zero: a kept work is mostly
+		 * zeros, and this was a fifth of analyze on a capture with the app's sections */
+		while (i < n && r < 255) {
+			uint64_t w;
+
+			if (i + 8 <= n && r + 8 <= 255) {
+				memcpy(&w, b + i, 8);
+				if (!w) {
+					i += 8;
+					r += 8;
+					continue;
+				}
+			}
+			if (b[i])
+				break;
 			i++;
 			r++;
 		}
