@@ -98,7 +98,7 @@ GFXSTAT_HIDDEN int gx_grow(void **p, size_t *cap, size_t n, size_t size, size_t 
  * a cache of GX_SPILL_CACHE blocks.
  */
 #define GX_SPILL_BLOCK ((size_t)1 << 18)
-#define GX_SPILL_CACHE 2
+#define GX_SPILL_CACHE 4
 struct gx_spill {
 	unsigned char **block; /* block i, or NULL once it is in the file */
 	size_t nblock, cap;
