@@ -12,24 +12,31 @@
 #include "check.h"
 #include "gfxstat/gfxstat_cause.h"
 
-/* the rule, one byte at a time */
+/* the rule, written another way: a run of zeros is flushed when a byte that is not zero
+ * comes, when it reaches 255, and at the end */
 static size_t pack_ref(const unsigned char *b, size_t n, unsigned char *out)
 {
-	size_t i = 0, o = 0;
+	size_t i, o = 0, run = 0;
 
-	while (i < n) {
-		size_t r = 0;
-
-		if (b[i]) {
-			out[o++] = b[i++];
+	for (i = 0; i < n; i++) {
+		if (b[i] == 0) {
+			if (++run == 255) {
+				out[o++] = 0;
+				out[o++] = 255;
+				run = 0;
+			}
 			continue;
 		}
-		while (i < n && !b[i] && r < 255) {
-			i++;
-			r++;
+		if (run) {
+			out[o++] = 0;
+			out[o++] = (unsigned char)run;
+			run = 0;
 		}
+		out[o++] = b[i];
+	}
+	if (run) {
 		out[o++] = 0;
-		out[o++] = (unsigned char)r;
+		out[o++] = (unsigned char)run;
 	}
 	return o;
 }
