@@ -99,14 +99,17 @@ GFXSTAT_HIDDEN int gx_grow(void **p, size_t *cap, size_t n, size_t size, size_t 
  */
 #define GX_SPILL_BLOCK ((size_t)1 << 18)
 #define GX_SPILL_CACHE 4
+struct gx_spill_block {
+	unsigned char *p;      /* NULL once it is in the file, or given back */
+	uint32_t pieces;       /* committed and not yet done (gx_spill_done()) */
+};
 struct gx_spill {
-	unsigned char **block; /* block i, or NULL once it is in the file */
+	struct gx_spill_block *block;
 	size_t nblock, cap;
 	size_t used;           /* bytes in use of the last block */
 	size_t in_mem, keep;   /* blocks in memory; past keep, the oldest go to the file */
 	size_t oldest;         /* the first block still in memory */
 	size_t spilled;        /* blocks in the file */
-	size_t released;       /* blocks given back by gx_spill_release(): never read again */
 	const char *dir;       /* where the file goes (borrowed); NULL: memory only */
 	int fd;                /* the file; -1 none yet, -2 none can be made */
 	int fd_broken;         /* a write failed: the rest stays in memory */
@@ -126,9 +129,9 @@ GFXSTAT_HIDDEN void gx_spill_commit(struct gx_spill *s, size_t n);
 /* The bytes at @off, to the end of the piece put there; valid until the next call. Return:
  * NULL when they cannot be read back (out of memory, a failing disk). */
 GFXSTAT_HIDDEN const unsigned char *gx_spill_at(struct gx_spill *s, uint64_t off);
-/* Nothing in the block that holds @off will be read again: its memory goes back (the block
- * being filled stays). */
-GFXSTAT_HIDDEN void gx_spill_release(struct gx_spill *s, uint64_t off);
+/* The piece at @off will not be read again: once every piece of its block is, the block's
+ * memory goes back (the block being filled stays). Call it once per piece, or never. */
+GFXSTAT_HIDDEN void gx_spill_done(struct gx_spill *s, uint64_t off);
 
 /* String -> dense index (insertion order) with interned keys. */
 struct gx_strmap_key {

@@ -2124,7 +2124,6 @@ static int deliver(struct gfxstat_perfetto *p)
 	const struct pf_proc *pr = p->procs.v;
 	struct pf_key *fr = p->frames.v;
 	struct gfxstat_str *lapp;
-	uint32_t *left;
 	size_t i;
 	int rc;
 
@@ -2143,11 +2142,6 @@ static int deliver(struct gfxstat_perfetto *p)
 	/* from the end of the array, which gives its memory back as the frames go: the model
 	 * holds them too, and the two copies need not add up */
 	lapp = calloc(p->layer_names.n + 1, sizeof(*lapp)); /* NULL: found for each frame */
-	/* the records each block of them holds yet: a block all gone on gives its memory back */
-	left = calloc(p->frames.n / RECS_PER_BLOCK + 1, sizeof(*left));
-	if (left)
-		for (i = 0; i < p->frames.n; i++)
-			left[i / RECS_PER_BLOCK]++;
 	while (p->frames.n) {
 		const struct pf_key *k = &fr[p->frames.n - 1];
 		const struct pf_frame *r = held_rec(p, k->seq);
@@ -2160,11 +2154,9 @@ static int deliver(struct gfxstat_perfetto *p)
 		rc = r ? deliver_frame(p, &h, lapp) : GFXSTAT_E_IO;
 		if (rc) {
 			free(lapp);
-			free(left);
 			return rc;
 		}
-		if (left && !--left[k->seq / RECS_PER_BLOCK])
-			gx_spill_release(&p->recs, rec_off(k->seq));
+		gx_spill_done(&p->recs, rec_off(k->seq)); /* a block all gone on: its memory back */
 		if (p->frames.cap - --p->frames.n >= SHRINK_STEP) {
 			size_t cap = p->frames.n;
 			void *nv = realloc(p->frames.v, (cap ? cap : 1) * sizeof(*fr));
@@ -2177,7 +2169,6 @@ static int deliver(struct gfxstat_perfetto *p)
 		}
 	}
 	free(lapp);
-	free(left);
 	p->sum.held_to_file = (uint64_t)p->recs.spilled * GX_SPILL_BLOCK;
 	gx_spill_free(&p->recs); /* every record has gone on */
 	return 0;

@@ -917,14 +917,7 @@ int gfxstat_model_input_end(struct gfxstat_model *m)
 	int rc = 0;
 
 	if (m->hold) {
-		uint32_t *left = NULL; /* the frames each pack block holds yet */
-		size_t i;
-
 		rc = reconcile(m);
-		if (!rc && m->pack.nblock)
-			left = calloc(m->pack.nblock, sizeof(*left));
-		for (i = 0; left && i < m->nheld; i++)
-			left[held_pack(&m->held[i]) / GX_SPILL_BLOCK]++;
 		/* from the array's end, which shrinks as the frames go, and a pack block all gone
 		 * on gives its memory back: the next stages' memory grows as this one's gives way */
 		while (m->nheld && !rc) {
@@ -941,8 +934,7 @@ int gfxstat_model_input_end(struct gfxstat_model *m)
 				if (!rc)
 					rc = emit(m, &f, (long)h->layer, app);
 			}
-			if (left && !--left[held_pack(h) / GX_SPILL_BLOCK])
-				gx_spill_release(&m->pack, held_pack(h));
+			gx_spill_done(&m->pack, held_pack(h));
 			if (m->held_cap - --m->nheld >= SHRINK_STEP) {
 				void *nv = realloc(m->held, (m->nheld ? m->nheld : 1) * sizeof(*m->held));
 
@@ -953,7 +945,6 @@ int gfxstat_model_input_end(struct gfxstat_model *m)
 			}
 		}
 		/* given back: the next stages' work at the end needs the room more */
-		free(left);
 		free(m->held);
 		m->held_to_file = (uint64_t)m->pack.spilled * GX_SPILL_BLOCK;
 		gx_spill_free(&m->pack);

@@ -36,7 +36,7 @@ void gx_spill_free(struct gx_spill *s)
 	const char *dir = s->dir;
 
 	for (i = 0; i < s->nblock; i++)
-		free(s->block[i]);
+		free(s->block[i].p);
 	free(s->block);
 	for (i = 0; i < GX_SPILL_CACHE; i++)
 		free(s->cache[i]);
@@ -89,7 +89,7 @@ static void spill_oldest(struct gx_spill *s)
 {
 	size_t b;
 
-	while (s->oldest + 1 < s->nblock && !s->block[s->oldest]) /* released ones */
+	while (s->oldest + 1 < s->nblock && !s->block[s->oldest].p) /* given back */
 		s->oldest++;
 	b = s->oldest;
 	if (s->fd == NEVER_FILE || b + 1 >= s->nblock)
@@ -102,13 +102,13 @@ static void spill_oldest(struct gx_spill *s)
 		}
 	}
 	if ((uint64_t)b * GX_SPILL_BLOCK > (uint64_t)INT64_MAX / 2 ||
-	    io_all(s->fd, s->block[b], GX_SPILL_BLOCK, (off_t)b * (off_t)GX_SPILL_BLOCK, 1)) {
+	    io_all(s->fd, s->block[b].p, GX_SPILL_BLOCK, (off_t)b * (off_t)GX_SPILL_BLOCK, 1)) {
 		/* a full disk: what is left stays in memory, what went out is still there */
 		s->fd_broken = 1;
 		return;
 	}
-	free(s->block[b]);
-	s->block[b] = NULL;
+	free(s->block[b].p);
+	s->block[b].p = NULL;
 	s->oldest++;
 	s->in_mem--;
 	s->spilled++;
@@ -126,7 +126,8 @@ unsigned char *gx_spill_reserve(struct gx_spill *s, size_t n, uint64_t *off)
 		b = malloc(GX_SPILL_BLOCK);
 		if (!b)
 			return NULL;
-		s->block[s->nblock++] = b;
+		s->block[s->nblock].p = b;
+		s->block[s->nblock++].pieces = 0;
 		s->in_mem++;
 		s->used = 0;
 		/* the block just filled is older than this one: it may go */
@@ -134,23 +135,29 @@ unsigned char *gx_spill_reserve(struct gx_spill *s, size_t n, uint64_t *off)
 			spill_oldest(s);
 	}
 	*off = (uint64_t)(s->nblock - 1) * GX_SPILL_BLOCK + s->used;
-	return s->block[s->nblock - 1] + s->used;
+	return s->block[s->nblock - 1].p + s->used;
 }
 
 void gx_spill_commit(struct gx_spill *s, size_t n)
 {
 	s->used += n;
+	s->block[s->nblock - 1].pieces++;
 }
 
-void gx_spill_release(struct gx_spill *s, uint64_t off)
+void gx_spill_done(struct gx_spill *s, uint64_t off)
 {
 	size_t b = (size_t)(off / GX_SPILL_BLOCK);
+	struct gx_spill_block *k;
 
-	if (b < s->nblock && s->block[b] && b + 1 < s->nblock) { /* not the one being filled */
-		free(s->block[b]);
-		s->block[b] = NULL;
+	if (b >= s->nblock)
+		return;
+	k = &s->block[b];
+	if (!k->pieces || --k->pieces)
+		return;
+	if (k->p && b + 1 < s->nblock) { /* not the one being filled */
+		free(k->p);
+		k->p = NULL;
 		s->in_mem--;
-		s->released++;
 	}
 }
 
@@ -160,8 +167,8 @@ const unsigned char *gx_spill_at(struct gx_spill *s, uint64_t off)
 
 	if (b >= s->nblock)
 		return NULL;
-	if (s->block[b])
-		return s->block[b] + at;
+	if (s->block[b].p)
+		return s->block[b].p + at;
 	for (i = 0; i < GX_SPILL_CACHE; i++) {
 		if (s->cache[i] && s->cached[i] == b + 1) {
 			s->age[i] = ++s->clock;
