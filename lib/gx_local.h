@@ -90,6 +90,9 @@ static inline void gx_buf_reset(struct gx_buf *b)
 GFXSTAT_HIDDEN int gx_grow_to(void **p, size_t *cap, size_t need, size_t size, size_t first);
 /* The same with @n elements used: room for one more. */
 GFXSTAT_HIDDEN int gx_grow(void **p, size_t *cap, size_t n, size_t size, size_t first);
+/* An array emptied from its end, @n elements left: its capacity given back down to @n once
+ * @step or more are unused (where realloc() fails it stays as it was). */
+GFXSTAT_HIDDEN void gx_shrink(void **p, size_t *cap, size_t n, size_t size, size_t step);
 
 /*
  * Bytes held to the input's end (lib/util/spill.c): appended in pieces of at most a block,

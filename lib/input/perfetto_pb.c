@@ -2064,8 +2064,8 @@ static int cmp_frame_last_first(const void *a, const void *b)
 	return cmp_frame(b, a);
 }
 
-/* a held array shrinks to its use each time this many of its elements have gone (about
- * 1 MB: few reallocations, and a memory the next stage can take at once) */
+/* the held keys shrink to their use each time this many have gone (about 290 kB: few
+ * reallocations, and a memory the next stage can take at once) */
 #define SHRINK_STEP 12288
 
 /* @lapp: each layer's package as its name gives it, found once per layer (NULL .p: not yet);
@@ -2157,16 +2157,8 @@ static int deliver(struct gfxstat_perfetto *p)
 			return rc;
 		}
 		gx_spill_done(&p->recs, rec_off(k->seq)); /* a block all gone on: its memory back */
-		if (p->frames.cap - --p->frames.n >= SHRINK_STEP) {
-			size_t cap = p->frames.n;
-			void *nv = realloc(p->frames.v, (cap ? cap : 1) * sizeof(*fr));
-
-			if (nv) { /* else it stays as large as it was: nothing is lost */
-				p->frames.v = nv;
-				p->frames.cap = cap;
-				fr = nv;
-			}
-		}
+		gx_shrink(&p->frames.v, &p->frames.cap, --p->frames.n, sizeof(*fr), SHRINK_STEP);
+		fr = p->frames.v;
 	}
 	free(lapp);
 	p->sum.held_to_file = (uint64_t)p->recs.spilled * GX_SPILL_BLOCK;

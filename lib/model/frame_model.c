@@ -935,14 +935,8 @@ int gfxstat_model_input_end(struct gfxstat_model *m)
 					rc = emit(m, &f, (long)h->layer, app);
 			}
 			gx_spill_done(&m->pack, held_pack(h));
-			if (m->held_cap - --m->nheld >= SHRINK_STEP) {
-				void *nv = realloc(m->held, (m->nheld ? m->nheld : 1) * sizeof(*m->held));
-
-				if (nv) { /* else it stays as large as it was */
-					m->held = nv;
-					m->held_cap = m->nheld;
-				}
-			}
+			gx_shrink((void **)&m->held, &m->held_cap, --m->nheld, sizeof(*m->held),
+				  SHRINK_STEP);
 		}
 		/* given back: the next stages' work at the end needs the room more */
 		free(m->held);

@@ -75,6 +75,19 @@ int gx_grow_to(void **p, size_t *cap, size_t need, size_t size, size_t first)
 	return 0;
 }
 
+void gx_shrink(void **p, size_t *cap, size_t n, size_t size, size_t step)
+{
+	void *q;
+
+	if (*cap - n < step)
+		return;
+	q = realloc(*p, (n ? n : 1) * size);
+	if (q) { /* else it stays as large as it was: nothing is lost */
+		*p = q;
+		*cap = n;
+	}
+}
+
 int gx_grow(void **p, size_t *cap, size_t n, size_t size, size_t first)
 {
 	if (n < *cap)

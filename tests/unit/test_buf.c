@@ -2,7 +2,8 @@
 /*
  * The growable arrays (lib/util/buf.c): gx_grow() doubles when full, gx_grow_to() doubles until
  * the need fits, and both refuse, leaving the array as it was, a capacity whose doubling or
- * byte count would wrap size_t (a wrapped count allocates little and the caller overruns it).
+ * byte count would wrap size_t (a wrapped count allocates little and the caller overruns it);
+ * gx_shrink() gives an array emptied from its end its room back by steps.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -100,9 +101,37 @@ TEST(overflow_refused)
 	free(p);
 }
 
+/* An array emptied from its end gives its room back once @step elements are unused, not before,
+ * and keeps what it holds. */
+TEST(shrink_by_steps)
+{
+	int *a = NULL;
+	size_t cap = 0, n, i;
+	int ok = 1;
+
+	CHECK_EQ(gx_grow_to((void **)&a, &cap, 100, sizeof(*a), 100), 0);
+	CHECK_EQ(cap, 100);
+	for (i = 0; i < 100; i++)
+		a[i] = (int)i;
+	for (n = 100; n-- > 0;) {
+		size_t before = cap;
+
+		gx_shrink((void **)&a, &cap, n, sizeof(*a), 30);
+		if (before - n >= 30 ? cap != n : cap != before)
+			ok = 0;
+		for (i = 0; i < n; i++)
+			if (a[i] != (int)i)
+				ok = 0;
+	}
+	CHECK(ok);
+	CHECK_EQ(cap, 10); /* 100 -> 70 -> 40 -> 10, and 10 unused then are fewer than 30 */
+	free(a);
+}
+
 TEST_SUITE(test_buf)
 {
 	RUN(grow_first_and_doubling);
 	RUN(grow_to_need);
 	RUN(overflow_refused);
+	RUN(shrink_by_steps);
 }
