@@ -32,6 +32,17 @@ static int collect(void *user, const struct gfxstat_frame *f)
 	return 0;
 }
 
+/* a model that collects into @g, emptied first */
+static struct gfxstat_model *model_into(struct got *g)
+{
+	struct gfxstat_model *m;
+
+	memset(g, 0, sizeof(*g));
+	m = gfxstat_model_new(collect, g);
+	CHECK(m != NULL);
+	return m;
+}
+
 static struct gfxstat_str S(const char *s)
 {
 	struct gfxstat_str r = { s, strlen(s) };
@@ -78,9 +89,7 @@ TEST(frametimeline_over_markers)
 	struct got g;
 	struct gfxstat_model *m;
 
-	memset(&g, 0, sizeof(g));
-	m = gfxstat_model_new(collect, &g);
-	CHECK(m != NULL);
+	m = model_into(&g);
 	CHECK_EQ(gfxstat_model_process(m, 42, S("com.app.x")), 0);
 	gfxstat_model_input_begin(m, 1, "perfetto");
 	frame(m, GFXSTAT_SRC_FTRACE, "Win#7", -1, 1004000000, -1, -1);
@@ -122,8 +131,7 @@ TEST(markers_by_vsync_id)
 	struct got g;
 	struct gfxstat_model *m;
 
-	memset(&g, 0, sizeof(g));
-	m = gfxstat_model_new(collect, &g);
+	m = model_into(&g);
 	gfxstat_model_input_begin(m, 1, "perfetto");
 	frame(m, GFXSTAT_SRC_FTRACE, "W#1", -1, 1040000000, -1, 300);
 	frame(m, GFXSTAT_SRC_FTRACE, "W#1", -1, 1060000000, -1, 301);
@@ -156,9 +164,7 @@ TEST(held_to_the_end)
 	struct got g;
 	struct gfxstat_model *m;
 
-	memset(&g, 0, sizeof(g));
-	m = gfxstat_model_new(collect, &g);
-	CHECK(m != NULL);
+	m = model_into(&g);
 	CHECK_EQ(gfxstat_model_process(m, 42, S("com.app.x")), 0);
 	gfxstat_model_input_begin(m, 1, "perfetto");
 	frame(m, GFXSTAT_SRC_FTRACE, "A#1", -1, 1000000000, -1, -1);
@@ -194,8 +200,7 @@ TEST(strictly_increasing)
 	struct gfxstat_model *m;
 	struct gfxstat_frame f;
 
-	memset(&g, 0, sizeof(g));
-	m = gfxstat_model_new(collect, &g);
+	m = model_into(&g);
 	gfxstat_model_input_begin(m, 0, "ftrace-text");
 	frame(m, GFXSTAT_SRC_FTRACE, "com.b/com.b.A#0", -1, 1000 * P, -1, -1);
 	frame(m, GFXSTAT_SRC_FTRACE, "com.b/com.b.A#0", -1, 1000 * P, -1, -1);
@@ -222,8 +227,7 @@ TEST(overlap)
 	struct gfxstat_model *m;
 	int64_t end, at;
 
-	memset(&g, 0, sizeof(g));
-	m = gfxstat_model_new(collect, &g);
+	m = model_into(&g);
 	gfxstat_model_input_begin(m, 0, "ftrace-text");
 	frame(m, GFXSTAT_SRC_FTRACE, "A#0", -1, 100 * P, -1, -1);
 	frame(m, GFXSTAT_SRC_FTRACE, "A#0", -1, 200 * P, -1, -1);
@@ -265,8 +269,7 @@ TEST(one_buffer_per_refresh)
 	 * even a 2 us interval */
 	static const int64_t at[] = { 0, 2000, P, 29000000, 2 * P };
 
-	memset(&g, 0, sizeof(g));
-	m = gfxstat_model_new(collect, &g);
+	m = model_into(&g);
 	gfxstat_model_input_begin(m, 0, "ftrace-text");
 	for (i = 0; i < 5; i++) {
 		gfxstat_frame_init(&f, GFXSTAT_SRC_FTRACE);
@@ -313,8 +316,7 @@ TEST(times_beyond_any_clock)
 		{ ((int64_t)1 << 60) + 1, INT64_MAX - 1 },
 	};
 
-	memset(&g, 0, sizeof(g));
-	m = gfxstat_model_new(collect, &g);
+	m = model_into(&g);
 	gfxstat_model_input_begin(m, 0, "sf-latency");
 	for (i = 0; i < 4; i++) {
 		gfxstat_frame_init(&f, GFXSTAT_SRC_SF_LATENCY);
@@ -342,9 +344,7 @@ TEST(display_found_by_its_token)
 	struct got g;
 	struct gfxstat_model *m;
 
-	memset(&g, 0, sizeof(g));
-	m = gfxstat_model_new(collect, &g);
-	CHECK(m != NULL);
+	m = model_into(&g);
 	gfxstat_model_input_begin(m, 1, "perfetto");
 	frame(m, GFXSTAT_SRC_FRAMETIMELINE, "TX - Win#7", 42, 990000000, 7, 100);
 	frame(m, GFXSTAT_SRC_FRAMETIMELINE, "TX - Win#7", 42, 1008000000, 8, 101);
