@@ -203,18 +203,54 @@ struct ps_cpu {
 };
 
 /*
- * The held markers' payloads: bump-allocated in chunks, each chunk counting its live payloads
- * and reused once none is (markers go out within the merge window, roughly in the order they
- * came), instead of a malloc and a free per marker. Each payload is preceded by its chunk
- * (NULL: a payload too big for a chunk, malloc'ed alone).
+ * The held markers' payloads: bump-allocated in chunks by the decoder, given back one by one
+ * by the merge, and a chunk reused once the decoder has moved on from it (sealed) and every
+ * payload cut from it is back (markers go out within the merge window, roughly in the order
+ * they came), instead of a malloc and a free per marker. Each payload is preceded by its chunk
+ * (NULL: a payload too big for a chunk, malloc'ed alone). The decoder's counts and the
+ * merge's are apart, so that the two may run on two threads: the merge learns how many were
+ * cut from a chunk when the batch that sealed it arrives.
  */
 #define ARENA_CHUNK (64 * 1024)
 #define ARENA_SPARES 4
 
 struct ps_chunk {
 	struct ps_chunk *next; /* on the spare list */
-	size_t used, live;
+	size_t used, given;    /* the decoder's: bytes and payloads cut */
+	size_t freed, final;   /* the merge's: payloads back; given once sealed, else SIZE_MAX */
 	char data[];
+};
+
+/* A chunk the decoder moved on from, with the payloads it cut from it. */
+struct ps_sealed {
+	struct ps_chunk *c;
+	size_t given;
+};
+
+/* The chunks ready for reuse, shared by the decoder and the merge. */
+struct ps_spares {
+	struct ps_chunk *list;
+	unsigned n;
+};
+
+/*
+ * One bundle decoded (decode_bundle()), for the merge (apply_bundle()): its events and all the
+ * decoder learnt meanwhile, so that the merge reads nothing of the decoder's.
+ */
+enum { BATCH_SKIP, BATCH_NOCPU, BATCH_CPU };
+
+struct ps_batch {
+	struct ps_ev *ev; /* in the bundle's runs (ncsw, ncs as in struct gx_psched) */
+	size_t n, cap, ncsw, ncs;
+	int kind;         /* BATCH_*: nothing to hold, markers without a CPU, a CPU's events */
+	uint32_t cpu;
+	int rc;
+	struct gx_psched_counts counts;
+	struct gfxstat_perfetto_sched_summary sum; /* the fields decoding counts (sum_add()) */
+	struct gfxstat_str *names; /* names the decoder made, next in id order */
+	size_t nnames, namescap;
+	struct ps_sealed *sealed;
+	size_t nsealed, sealedcap;
 };
 
 /* Where an FtraceEvent is in its bundle. */
@@ -266,10 +302,12 @@ struct gx_psched {
 	size_t nitab, itabcap;
 	struct ps_span *evs; /* a bundle's FtraceEvents, found by its first pass */
 	size_t nevs, evscap;
-	uint32_t rail_name[GX_PSCHED_MAX_RAILS];
+	uint32_t rail_name[GX_PSCHED_MAX_RAILS]; /* in names (the merge's: rails only) */
 	struct ps_chunk *chunk; /* payloads are cut from this one */
-	struct ps_chunk *spare;
-	unsigned nspare;
+	struct ps_sealed *sealed; /* chunks moved on from since the last batch */
+	size_t nsealed, sealedcap;
+	struct ps_spares *spares; /* the merge's own, which its decoder shares */
+	struct ps_spares spares_own;
 	int64_t clk_off;
 	int have_clk_off;
 	int cycled;        /* every CPU was read once */
@@ -278,6 +316,14 @@ struct gx_psched {
 	int events;        /* a sched or counter sink: more than the print events are read */
 	int slow;          /* gx_psched_set_slow(): the general readers only */
 	struct gx_psched_counts counts_none; /* where the counts go without sink.counts */
+	int want_counts;   /* sink.counts was given */
+	/* The merge's: the bundles' decoder, a twin that owns the decoding state (tmp, evs,
+	 * itab, names, the payloads' chunks, clk_off) and counts in its own sum and
+	 * counts_none; what it made, in a batch; its names by id, as batches bring them. */
+	struct gx_psched *dec;
+	struct ps_batch batch;
+	struct gfxstat_str *view;
+	size_t nview, viewcap;
 };
 
 static void arena_put(struct gx_psched *s, char *buf);
@@ -319,7 +365,8 @@ uint32_t gx_prev_state_bits(int64_t raw64, int major, int minor)
 /* ---------------------------------------------------------------------------------------- */
 /* Setup                                                                                    */
 
-struct gx_psched *gx_psched_new(const struct gx_psched_sink *sink)
+/* One state with its defaults: the merge's, or (@merge not NULL) its decoder's. */
+static struct gx_psched *state_new(const struct gx_psched_sink *sink, struct gx_psched *merge)
 {
 	struct gx_psched *s = calloc(1, sizeof(*s));
 	size_t i;
@@ -328,14 +375,16 @@ struct gx_psched *gx_psched_new(const struct gx_psched_sink *sink)
 		return NULL;
 	if (sink)
 		s->sink = *sink;
-	if (!s->sink.counts)
-		s->sink.counts = &s->counts_none;
+	s->want_counts = s->sink.counts != NULL;
+	if (!s->sink.counts || merge)
+		s->sink.counts = &s->counts_none; /* a decoder's counts go out in its batches */
 	s->events = s->sink.sched || s->sink.counter;
 	s->max_held = GX_PSCHED_MAX_HELD;
 	s->window_ns = GX_PSCHED_WINDOW_NS;
 	s->newest = INT64_MIN;
 	s->last_out = INT64_MIN;
 	s->last_cpu = -1;
+	s->spares = merge ? merge->spares : &s->spares_own;
 	for (i = 0; i < GX_PSCHED_MAX_RAILS; i++)
 		s->rail_name[i] = NAME_NONE;
 	if (gx_strmap_init(&s->names, GX_PSCHED_MAX_NAMES)) {
@@ -345,12 +394,32 @@ struct gx_psched *gx_psched_new(const struct gx_psched_sink *sink)
 	return s;
 }
 
+struct gx_psched *gx_psched_new(const struct gx_psched_sink *sink)
+{
+	struct gx_psched *s = state_new(sink, NULL);
+
+	if (!s)
+		return NULL;
+	s->dec = state_new(sink, s);
+	if (!s->dec) {
+		gx_strmap_free(&s->names);
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void batch_free(struct gx_psched *s, struct ps_batch *b);
+
 void gx_psched_free(struct gx_psched *s)
 {
+	struct gx_psched *w;
 	size_t i;
 
 	if (!s)
 		return;
+	w = s->dec;
+	/* every payload back first (the decoder's chunks are counted), then the chunks */
 	for (i = 0; i < s->ncpu; i++) {
 		size_t k;
 
@@ -360,20 +429,27 @@ void gx_psched_free(struct gx_psched *s)
 	}
 	for (i = 0; i < s->ntmp; i++)
 		arena_put(s, s->tmp[i].buf);
-	while (s->spare) {
-		struct ps_chunk *c = s->spare;
+	batch_free(s, &s->batch);
+	free(w->chunk); /* not sealed: its payloads are all back */
+	free(w->tmp);
+	free(w->tmp2);
+	free(w->itab);
+	free(w->evs);
+	free(w->sealed);
+	gx_strmap_free(&w->names);
+	free(w);
+	while (s->spares_own.list) {
+		struct ps_chunk *c = s->spares_own.list;
 
-		s->spare = c->next;
+		s->spares_own.list = c->next;
 		free(c);
 	}
-	free(s->chunk);
 	free(s->cpus);
 	free(s->active);
 	free(s->heap);
 	free(s->tmp);
 	free(s->tmp2);
-	free(s->itab);
-	free(s->evs);
+	free(s->view);
 	gx_strmap_free(&s->names);
 	free(s);
 }
@@ -391,6 +467,7 @@ void gx_psched_set_limits(struct gx_psched *s, size_t max_held, int64_t window_n
 void gx_psched_set_slow(struct gx_psched *s, int slow)
 {
 	s->slow = slow;
+	s->dec->slow = slow;
 }
 
 void gx_psched_set_ref_merge(struct gx_psched *s, int on)
@@ -419,21 +496,60 @@ static uint32_t name_id(struct gx_psched *s, const uint8_t *p, size_t n)
 	return id < 0 ? NAME_NONE : (uint32_t)id;
 }
 
+/* An event's name, made by the decoder: from the merge's view of its names. */
 static struct gfxstat_str name_str(const struct gx_psched *s, uint32_t id, const char *none)
 {
 	struct gfxstat_str r;
 
-	if (id >= s->names.n) { /* (NAME_NONE too: names.n <= GX_PSCHED_MAX_NAMES) */
+	if (id >= s->nview) { /* (NAME_NONE too: nview <= GX_PSCHED_MAX_NAMES) */
 		r.p = none;
 		r.n = strlen(none);
 	} else {
+		r = s->view[id];
+	}
+	return r;
+}
+
+/* A name the merge made itself (a power rail's). */
+static struct gfxstat_str own_name_str(const struct gx_psched *s, uint32_t id)
+{
+	struct gfxstat_str r = { "", 0 };
+
+	if (id < s->names.n) {
 		r.p = s->names.keys[id].p;
 		r.n = s->names.keys[id].n;
 	}
 	return r;
 }
 
-/* @n bytes for a payload, 8-aligned; NULL when memory ran out. */
+/* A chunk ready for reuse, or NULL. */
+static struct ps_chunk *spare_take(struct gx_psched *s)
+{
+	struct ps_spares *sp = s->spares;
+	struct ps_chunk *c = sp->list;
+
+	if (c) {
+		sp->list = c->next;
+		sp->n--;
+	}
+	return c;
+}
+
+/* Chunk @c is sealed and all its payloads are back: kept for reuse, or freed. */
+static void spare_give(struct gx_psched *s, struct ps_chunk *c)
+{
+	struct ps_spares *sp = s->spares;
+
+	if (sp->n < ARENA_SPARES) {
+		c->next = sp->list;
+		sp->list = c;
+		sp->n++;
+		c = NULL;
+	}
+	free(c);
+}
+
+/* @n bytes for a payload, 8-aligned; NULL when memory ran out. The decoder's. */
 static char *arena_get(struct gx_psched *s, size_t n)
 {
 	size_t need = sizeof(struct ps_chunk *) + ((n + 7) & ~(size_t)7);
@@ -448,31 +564,35 @@ static char *arena_get(struct gx_psched *s, size_t n)
 		return b + sizeof(struct ps_chunk *);
 	}
 	if (!c || c->used + need > ARENA_CHUNK) {
-		if (c && !c->live) {
-			c->used = 0;
-		} else {
-			/* the full chunk lives on until its last payload goes (arena_put()) */
-			c = s->spare;
-			if (c) {
-				s->spare = c->next;
-				s->nspare--;
-			} else {
-				c = malloc(sizeof(*c) + ARENA_CHUNK);
-				if (!c)
-					return NULL;
-			}
-			c->used = c->live = 0;
-			s->chunk = c;
+		/* the full chunk lives on until its last payload is back (arena_put()) */
+		if (c) {
+			if (s->nsealed == s->sealedcap &&
+			    gx_grow((void **)&s->sealed, &s->sealedcap, s->nsealed,
+				    sizeof(*s->sealed), 8))
+				return NULL;
+			s->sealed[s->nsealed].c = c;
+			s->sealed[s->nsealed].given = c->given;
+			s->nsealed++;
+			s->chunk = NULL;
 		}
+		c = spare_take(s);
+		if (!c) {
+			c = malloc(sizeof(*c) + ARENA_CHUNK);
+			if (!c)
+				return NULL;
+		}
+		c->used = c->given = c->freed = 0;
+		c->final = SIZE_MAX;
+		s->chunk = c;
 	}
 	b = c->data + c->used;
 	c->used += need;
-	c->live++;
+	c->given++;
 	memcpy(b, &c, sizeof(c));
 	return b + sizeof(struct ps_chunk *);
 }
 
-/* A payload from arena_get() given back (NULL: nothing). */
+/* A payload from arena_get() given back (NULL: nothing). The merge's. */
 static void arena_put(struct gx_psched *s, char *buf)
 {
 	struct ps_chunk *c;
@@ -484,17 +604,8 @@ static void arena_put(struct gx_psched *s, char *buf)
 		free(buf - sizeof(c));
 		return;
 	}
-	if (--c->live)
-		return;
-	if (c == s->chunk) {
-		c->used = 0;
-	} else if (s->nspare < ARENA_SPARES) {
-		c->next = s->spare;
-		s->spare = c;
-		s->nspare++;
-	} else {
-		free(c);
-	}
+	if (++c->freed == c->final)
+		spare_give(s, c);
 }
 
 /* The CPU @cpu, made when first seen; NULL when memory ran out. */
@@ -2452,7 +2563,34 @@ held:
 	return s->rc;
 }
 
-int gx_psched_bundle(struct gx_psched *s, const uint8_t *d, size_t n)
+/* The fields decoding counts, of a batch into the merge's summary. */
+static void sum_add(struct gfxstat_perfetto_sched_summary *to,
+		    const struct gfxstat_perfetto_sched_summary *d)
+{
+	to->compact_bundles += d->compact_bundles;
+	to->compact_switch += d->compact_switch;
+	to->compact_waking += d->compact_waking;
+	to->compact_errors += d->compact_errors;
+	to->lost_events += d->lost_events;
+	to->clock_unconverted += d->clock_unconverted;
+	to->malformed += d->malformed;
+	to->bad_cpu += d->bad_cpu;
+}
+
+static void counts_add(struct gx_psched_counts *to, const struct gx_psched_counts *d)
+{
+	to->events += d->events;
+	to->malformed += d->malformed;
+	to->other += d->other;
+	to->prints += d->prints;
+	to->markers += d->markers;
+	to->unsupported += d->unsupported;
+	to->bad_markers += d->bad_markers;
+}
+
+/* The events of one bundle into the decoder's scratch (as they come: its runs), its counts
+ * into its own sum and counts_none; @b->kind and ->cpu say what is to be held. */
+static void decode_events(struct gx_psched *s, const uint8_t *d, size_t n, struct ps_batch *b)
 {
 	struct gx_pb r;
 	struct gx_pb_field f, cs = { 0 };
@@ -2460,13 +2598,11 @@ int gx_psched_bundle(struct gx_psched *s, const uint8_t *d, size_t n)
 	uint64_t cpu = 0, clock = 0, fts = 0, bts = 0, ord = 0;
 	int has_cpu = 0, has_cs = 0, has_fts = 0, has_bts = 0, slow;
 	int64_t off = 0;
-	struct ps_cpu *c;
 	size_t i;
 
+	b->kind = BATCH_SKIP;
 	if (s->rc)
-		return s->rc;
-	s->started = 1;
-	s->sum.bundles++;
+		return;
 	s->ntmp = 0;
 	s->ncsw = s->ncs = 0;
 	s->nevs = 0;
@@ -2492,8 +2628,10 @@ int gx_psched_bundle(struct gx_psched *s, const uint8_t *d, size_t n)
 			if (len > (size_t)(end - q))
 				break;
 			if (GX_UNLIKELY(nevs == s->evscap) &&
-			    gx_grow((void **)&s->evs, &s->evscap, nevs, sizeof(*s->evs), 256))
-				return s->rc = GFXSTAT_E_NOMEM;
+			    gx_grow((void **)&s->evs, &s->evscap, nevs, sizeof(*s->evs), 256)) {
+				s->rc = GFXSTAT_E_NOMEM;
+				return;
+			}
 			s->evs[nevs].p = q;
 			s->evs[nevs].n = len;
 			nevs++;
@@ -2505,8 +2643,10 @@ int gx_psched_bundle(struct gx_psched *s, const uint8_t *d, size_t n)
 			break;
 		if (f.num == BUNDLE_EVENT && f.wire == GX_PB_LEN) {
 			/* kept for the second pass, which need not read the fields again */
-			if (gx_grow((void **)&s->evs, &s->evscap, s->nevs, sizeof(*s->evs), 256))
-				return s->rc = GFXSTAT_E_NOMEM;
+			if (gx_grow((void **)&s->evs, &s->evscap, s->nevs, sizeof(*s->evs), 256)) {
+				s->rc = GFXSTAT_E_NOMEM;
+				return;
+			}
 			s->evs[s->nevs].p = f.data;
 			s->evs[s->nevs].n = f.len;
 			s->nevs++;
@@ -2536,18 +2676,14 @@ int gx_psched_bundle(struct gx_psched *s, const uint8_t *d, size_t n)
 			s->sum.malformed++;
 		else
 			s->sum.bad_cpu++;
-		if (!s->sink.print && s->sink.counts == &s->counts_none)
-			return 0;
-		c = cpu_get(s, GX_PSCHED_MAX_CPUS);
-		if (!c)
-			return s->rc = GFXSTAT_E_NOMEM;
+		if (!s->sink.print && !s->want_counts)
+			return;
+		b->kind = BATCH_NOCPU;
 		for (i = 0; i < s->nevs; i++)
 			if (decode_event(s, (int32_t)(uint32_t)cpu, 0, s->evs[i].p, s->evs[i].n,
 					 ord++, 1))
-				return s->rc;
-		if (hold_bundle(s, c))
-			return s->rc;
-		return drain(s, 0);
+				return;
+		return;
 	}
 	/* a clock other than boot: its bundles carry a snapshot of it and of boot time */
 	if (clock) {
@@ -2560,22 +2696,139 @@ int gx_psched_bundle(struct gx_psched *s, const uint8_t *d, size_t n)
 		else
 			s->sum.clock_unconverted++;
 	}
-	if (s->ncpu > cpu && s->cpus[cpu].seen && s->last_cpu != (int64_t)cpu)
-		s->cycled = 1; /* a CPU read again after another one: all were read */
-	s->last_cpu = (int64_t)cpu;
-	c = cpu_get(s, (uint32_t)cpu);
-	if (!c)
-		return s->rc = GFXSTAT_E_NOMEM;
-	if (s->num_cpus && s->nactive >= s->num_cpus)
-		s->cycled = 1;
+	b->kind = BATCH_CPU;
+	b->cpu = (uint32_t)cpu;
 	if (has_cs && s->events && decode_compact(s, (int32_t)cpu, off, cs.data, cs.len))
-		return s->rc;
+		return;
 	for (i = 0; i < s->nevs; i++)
 		if (decode_event(s, (int32_t)cpu, off, s->evs[i].p, s->evs[i].n, ord++, 0))
-			return s->rc;
+			return;
+}
+
+/* Decoder @w's bundle [d, d + n) into batch @b: the events, counts, the names it made and the
+ * chunks it sealed, all of it handed over (@b's buffers become the decoder's next ones). */
+static void decode_bundle(struct gx_psched *w, const uint8_t *d, size_t n, struct ps_batch *b)
+{
+	size_t names0 = w->names.n, i, t;
+	struct ps_ev *ev;
+	struct ps_sealed *sl;
+
+	memset(&w->sum, 0, sizeof(w->sum));
+	memset(&w->counts_none, 0, sizeof(w->counts_none));
+	decode_events(w, d, n, b);
+	ev = b->ev, b->ev = w->tmp, w->tmp = ev;
+	t = b->cap, b->cap = w->tmpcap, w->tmpcap = t;
+	b->n = w->ntmp;
+	w->ntmp = 0;
+	b->ncsw = w->ncsw;
+	b->ncs = w->ncs;
+	b->counts = w->counts_none;
+	b->sum = w->sum;
+	sl = b->sealed, b->sealed = w->sealed, w->sealed = sl;
+	t = b->sealedcap, b->sealedcap = w->sealedcap, w->sealedcap = t;
+	b->nsealed = w->nsealed;
+	w->nsealed = 0;
+	b->nnames = 0;
+	if (gx_grow_to((void **)&b->names, &b->namescap, w->names.n - names0, sizeof(*b->names),
+		       64) &&
+	    !w->rc)
+		w->rc = GFXSTAT_E_NOMEM;
+	for (i = names0; i < w->names.n && !w->rc; i++) {
+		b->names[b->nnames].p = w->names.keys[i].p;
+		b->names[b->nnames].n = w->names.keys[i].n;
+		b->nnames++;
+	}
+	b->rc = w->rc;
+}
+
+/* What batch @b brought besides its events, into the merge: names, chunks, counts. */
+static void batch_take(struct gx_psched *s, struct ps_batch *b)
+{
+	size_t i;
+
+	if (b->nnames && !s->rc) {
+		if (gx_grow_to((void **)&s->view, &s->viewcap, s->nview + b->nnames,
+			       sizeof(*s->view), 256))
+			s->rc = GFXSTAT_E_NOMEM;
+		for (i = 0; i < b->nnames && !s->rc; i++)
+			s->view[s->nview++] = b->names[i];
+	}
+	b->nnames = 0;
+	for (i = 0; i < b->nsealed; i++) {
+		struct ps_chunk *c = b->sealed[i].c;
+
+		c->final = b->sealed[i].given;
+		if (c->freed == c->final)
+			spare_give(s, c);
+	}
+	b->nsealed = 0;
+	counts_add(s->sink.counts, &b->counts);
+	sum_add(&s->sum, &b->sum);
+}
+
+/* Batch @b's events not held (an error, or the end) given back, then its buffers freed. */
+static void batch_free(struct gx_psched *s, struct ps_batch *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++)
+		arena_put(s, b->ev[i].buf);
+	b->n = 0;
+	batch_take(s, b);
+	free(b->ev);
+	free(b->names);
+	free(b->sealed);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Batch @b into the merge: its events inferred and held, then what may go out. */
+static int apply_bundle(struct gx_psched *s, struct ps_batch *b)
+{
+	struct ps_ev *ev;
+	struct ps_cpu *c;
+	size_t i, t;
+
+	s->started = 1;
+	s->sum.bundles++;
+	batch_take(s, b);
+	if (b->rc && !s->rc)
+		s->rc = b->rc;
+	if (s->rc || b->kind == BATCH_SKIP)
+		goto out;
+	if (b->kind == BATCH_CPU) {
+		if (s->ncpu > b->cpu && s->cpus[b->cpu].seen && s->last_cpu != (int64_t)b->cpu)
+			s->cycled = 1; /* a CPU read again after another one: all were read */
+		s->last_cpu = (int64_t)b->cpu;
+	}
+	c = cpu_get(s, b->kind == BATCH_CPU ? b->cpu : GX_PSCHED_MAX_CPUS);
+	if (!c) {
+		s->rc = GFXSTAT_E_NOMEM;
+		goto out;
+	}
+	if (b->kind == BATCH_CPU && s->num_cpus && s->nactive >= s->num_cpus)
+		s->cycled = 1;
+	ev = s->tmp, s->tmp = b->ev, b->ev = ev;
+	t = s->tmpcap, s->tmpcap = b->cap, b->cap = t;
+	s->ntmp = b->n;
+	s->ncsw = b->ncsw;
+	s->ncs = b->ncs;
+	b->n = 0;
 	if (hold_bundle(s, c))
 		return s->rc;
 	return drain(s, 0);
+out:
+	for (i = 0; i < b->n; i++)
+		arena_put(s, b->ev[i].buf);
+	b->n = 0;
+	return s->rc;
+}
+
+int gx_psched_bundle(struct gx_psched *s, const uint8_t *d, size_t n)
+{
+	if (s->rc)
+		return s->rc;
+	decode_bundle(s->dec, d, n, &s->batch);
+	return apply_bundle(s, &s->batch);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -2809,8 +3062,8 @@ static int decode_power_rails(struct gx_psched *s, int64_t ts, const uint8_t *d,
 
 			emit_counter(s, GFXSTAT_COUNTER_RAIL_ENERGY, t, (int32_t)index,
 				     (int64_t)energy,
-				     name_str(s, index < GX_PSCHED_MAX_RAILS ? s->rail_name[index]
-									     : NAME_NONE, ""));
+				     own_name_str(s, index < GX_PSCHED_MAX_RAILS ? s->rail_name[index]
+										 : NAME_NONE));
 		}
 	}
 	if (res == GX_PB_MALFORMED)
