@@ -7,7 +7,7 @@ OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 WARN    := -std=c11 -Wall -Wextra -Wstrict-prototypes -Wshadow -Wformat=2 -Wvla
 CPPFLAGS_ALL := -Iinclude -D_POSIX_C_SOURCE=200809L $(CPPFLAGS)
-LDLIBS  += -lz -lm
+LDLIBS  += -lz -lm -pthread
 
 # Each feature's own build rules and link flags (report assets, history store, install):
 # one fragment per feature in mk/, so features do not edit each other's lines.
@@ -95,7 +95,7 @@ fuzz:
 		clang $(WARN) $(CPPFLAGS_ALL) $(FUZZ_CPPFLAGS) -O1 -g \
 			-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 			-o $(FUZZ_BUILD)/$$n $$f $(LIB_SRC) \
-			$(FUZZ_LDLIBS) -lz -lm || exit 1; \
+			$(FUZZ_LDLIBS) -lz -lm -pthread || exit 1; \
 	done
 
 # house style, and the library's layering read from its objects (scripts/check-layers.sh)
@@ -137,7 +137,7 @@ $(ANDROID_BUILD)/$(1)/%.o: %.c $(wildcard include/gfxstat/*.h lib/*.h lib/*/*.h 
 	$(ANDROID_CC_$(1)) $(WARN) $(CPPFLAGS_ALL) $(ANDROID_CFLAGS) $(ANDROID_ARCH_$(1)) -c $$< -o $$@
 
 $(ANDROID_BUILD)/$(1)/gfxstat: $(patsubst %.c,$(ANDROID_BUILD)/$(1)/%.o,$(LIB_SRC) $(CLI_SRC))
-	$(ANDROID_CC_$(1)) $(ANDROID_CFLAGS) $(ANDROID_ARCH_$(1)) -static -o $$@ $$^ -lz -lm
+	$(ANDROID_CC_$(1)) $(ANDROID_CFLAGS) $(ANDROID_ARCH_$(1)) -static -o $$@ $$^ -lz -lm -pthread
 endef
 $(foreach abi,$(ANDROID_ABIS),$(eval $(call ANDROID_RULES,$(abi))))
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Fuzz target: the Perfetto protobuf decoder. The input is a trace; it is decoded twice,
- * once in one feed and once in chunks whose sizes come from the input's own bytes, with
- * small limits so that the limit paths run too.
+ * once in one feed with the bundles decoded ahead on the decoder's thread
+ * (gfxstat_perfetto_set_threads()) and once in chunks whose sizes come from the input's own
+ * bytes, in the caller's thread alone, with small limits so that the limit paths run too.
  *
  * Checked: no crash or sanitizer report; both runs give the same callbacks (a hash over
  * every field and every byte of every slice) and the same summary; every frame has a
@@ -129,7 +130,7 @@ static void decode(const uint8_t *data, size_t size, int chunked, struct run *h,
 		   struct gfxstat_perfetto_summary *sum)
 {
 	struct gfxstat_perfetto_sink sink = { on_marker, on_frame, on_incomplete, h, on_process,
-					       NULL, NULL };
+					       NULL, NULL, 0 };
 	struct gfxstat_perfetto_limits l;
 	struct gfxstat_perfetto *p = gfxstat_perfetto_new(&sink, NULL);
 	size_t off = 0, i = 0;
@@ -142,6 +143,7 @@ static void decode(const uint8_t *data, size_t size, int chunked, struct run *h,
 	l.max_open = 8;
 	l.max_layer = 32;
 	CHECK(gfxstat_perfetto_set_limits(p, &l) == 0);
+	gfxstat_perfetto_set_threads(p, chunked ? 1 : 2);
 	if (!chunked) {
 		gfxstat_perfetto_feed(p, data, size);
 	} else {

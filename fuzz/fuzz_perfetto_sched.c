@@ -3,12 +3,15 @@
  * Fuzz target: Perfetto scheduler events and counters (lib/input/perfetto_sched.c). The input
  * is a Perfetto trace: each TracePacket's ftrace_events bundle and counter fields (sys_stats,
  * process_stats, battery, power_rails, system_info) go to the decoder, as perfetto_pb.c hands
- * them over. It is decoded three times: twice with the default limits, once holding at most
- * three events behind a 1 us window, so that the forced and window paths run too.
+ * them over. It is decoded three times: twice with the default limits (the second with the
+ * bundles decoded ahead on the decoder's thread, gx_psched_ahead()), once holding at most
+ * three events behind a 1 us window, so that the forced and window paths run too; and through
+ * the whole decoder twice, in chunks and in one feed decoded ahead.
  *
  * Checked: no crash or sanitizer report; the two default runs give the same callbacks (a
- * hash over every field and byte) and summary; in every run scheduler events come in time
- * order, their strings are short and their prev_state is known bits or UNKNOWN; what goes
+ * hash over every field and byte) and summary, and so do the two whole decoders; in every
+ * run scheduler events come in time order, their strings are short and their prev_state is
+ * known bits or UNKNOWN; what goes
  * into holding is the same whatever the limits (delivered + late is the same in all runs);
  * the events' text form reads back through the text parser as the same event kind, time,
  * CPU and thread; through the whole decoder, markers and events together come in time order
@@ -170,8 +173,23 @@ static int on_counter(void *user, const struct gfxstat_counter *c)
 	return 0;
 }
 
+/* The bundles in the order packet() gives them, for handing over ahead */
+struct ahead {
+	const uint8_t *d[256];
+	size_t n[256], count, next, sub;
+};
+
+/* Before the next bundle: a few of those after it handed over. */
+static void hand_over(struct gx_psched *s, struct ahead *a)
+{
+	while (a->sub < a->count && a->sub < a->next + 5 &&
+	       gx_psched_ahead(s, a->d[a->sub], a->n[a->sub]))
+		a->sub++;
+	a->next++;
+}
+
 /* One TracePacket: its timestamp, then the fields the decoder takes. */
-static void packet(struct gx_psched *s, const uint8_t *d, size_t n)
+static void packet(struct gx_psched *s, const uint8_t *d, size_t n, struct ahead *a)
 {
 	struct gx_pb r;
 	struct gx_pb_field f;
@@ -185,29 +203,47 @@ static void packet(struct gx_psched *s, const uint8_t *d, size_t n)
 	while (gx_pb_next(&r, &f) == GX_PB_FIELD) {
 		if (f.wire != GX_PB_LEN)
 			continue;
-		if (f.num == 1)
+		if (f.num == 1) {
+			if (a && a->next < a->count)
+				hand_over(s, a); /* (past the 256 listed: none is pending) */
 			gx_psched_bundle(s, f.data, f.len);
+		}
 		else if (gx_psched_wants(f.num))
 			gx_psched_packet(s, f.num, ts, f.data, f.len);
 	}
 }
 
-static void decode(const uint8_t *data, size_t size, int small, struct run *run,
+static void decode(const uint8_t *data, size_t size, int small, int ahead, struct run *run,
 		   struct gfxstat_perfetto_sched_summary *sum)
 {
-	struct gx_psched_sink sink = { on_sched, on_counter, run, NULL, NULL, NULL };
+	struct gx_psched_sink sink = { on_sched, on_counter, run, NULL, NULL, NULL, 0 };
 	struct gx_psched *s = gx_psched_new(&sink);
-	struct gx_pb r;
-	struct gx_pb_field f;
+	static struct ahead a;
+	struct gx_pb r, q;
+	struct gx_pb_field f, g;
 
 	if (!s)
 		return;
 	if (small)
 		gx_psched_set_limits(s, 3, 1000);
+	memset(&a, 0, sizeof(a));
+	gx_pb_init(&r, data, size);
+	while (ahead && gx_pb_next(&r, &f) == GX_PB_FIELD && a.count < 256) {
+		if (f.num != 1 || f.wire != GX_PB_LEN)
+			continue;
+		gx_pb_init(&q, f.data, f.len);
+		while (gx_pb_next(&q, &g) == GX_PB_FIELD && a.count < 256) {
+			if (g.num == 1 && g.wire == GX_PB_LEN) {
+				a.d[a.count] = g.data;
+				a.n[a.count++] = g.len;
+			}
+		}
+	}
+	gx_psched_set_threads(s, ahead ? 2 : 1);
 	gx_pb_init(&r, data, size);
 	while (gx_pb_next(&r, &f) == GX_PB_FIELD)
 		if (f.num == 1 && f.wire == GX_PB_LEN)
-			packet(s, f.data, f.len);
+			packet(s, f.data, f.len, ahead ? &a : NULL);
 	gx_psched_finish(s);
 	*sum = *gx_psched_summary(s);
 	gx_psched_free(s);
@@ -226,8 +262,9 @@ static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
 	return 0;
 }
 
-/* The whole decoder with a sched sink, in chunks of the input's own sizes. */
-static void decode_full(const uint8_t *data, size_t size, struct run *run,
+/* The whole decoder with a sched sink, in chunks of the input's own sizes, or (@ahead) in
+ * one feed with the bundles decoded ahead. */
+static void decode_full(const uint8_t *data, size_t size, int ahead, struct run *run,
 			struct gfxstat_perfetto_summary *sum)
 {
 	struct gfxstat_perfetto_sink sink;
@@ -242,8 +279,9 @@ static void decode_full(const uint8_t *data, size_t size, struct run *run,
 	p = gfxstat_perfetto_new(&sink, NULL);
 	if (!p)
 		return;
+	gfxstat_perfetto_set_threads(p, ahead ? 2 : 1);
 	while (off < size) {
-		size_t k = (size_t)data[i++ % size] % 61 + 1;
+		size_t k = ahead ? size : (size_t)data[i++ % size] % 61 + 1;
 
 		if (k > size - off)
 			k = size - off;
@@ -273,9 +311,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&a, 0, sizeof(a));
 	memset(&b, 0, sizeof(b));
 	memset(&c, 0, sizeof(c));
-	decode(data, size, 0, &ra, &a);
-	decode(data, size, 0, &rb, &b);
-	decode(data, size, 1, &rc, &c);
+	decode(data, size, 0, 0, &ra, &a);
+	decode(data, size, 0, 1, &rb, &b);
+	decode(data, size, 1, 0, &rc, &c);
 	CHECK(ra.h == rb.h);
 	CHECK(memcmp(&a, &b, sizeof(a)) == 0);
 	/* what went into holding does not depend on the limits: it goes out or is late */
@@ -286,11 +324,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(a.compact_switch == c.compact_switch && a.compact_waking == c.compact_waking);
 	CHECK(a.forced == 0 || a.held_max > GX_PSCHED_MAX_HELD);
 	{
-		struct gfxstat_perfetto_summary fs;
-		struct run rf = { 1469598103934665603ULL, INT64_MIN, 0 };
+		struct gfxstat_perfetto_summary fs, ft;
+		struct run rf = { 1469598103934665603ULL, INT64_MIN, 0 }, rt = rf;
 
 		memset(&fs, 0, sizeof(fs));
-		decode_full(data, size, &rf, &fs);
+		memset(&ft, 0, sizeof(ft));
+		decode_full(data, size, 0, &rf, &fs);
+		decode_full(data, size, 1, &rt, &ft);
+		CHECK(rf.h == rt.h);
+		CHECK(memcmp(&fs, &ft, sizeof(fs)) == 0);
 		/* every marker went through the merge (or was late there) */
 		CHECK(fs.sched.prints <= fs.markers);
 		CHECK(fs.sched.late || fs.sched.prints == fs.markers);

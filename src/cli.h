@@ -109,6 +109,8 @@ int cli_read_inputs(char **paths, int n, int (*feed)(void *user, const void *buf
 int cli_mkdir_p(const char *dir);
 /* Where a long input's held frames wait past a few MB: $TMPDIR, else the system's place. */
 const char *cli_tmpdir(void);
+/* Threads a long input's decoding may use: $GFXSTAT_THREADS, else 2 with two CPUs or more. */
+int cli_threads(void);
 
 /* A row formatter as the library's: snprintf-like, returns the length needed. */
 typedef size_t (*cli_fmt_fn)(const void *row, char *buf, size_t cap);

@@ -252,6 +252,27 @@ const char *cli_tmpdir(void)
 #endif
 }
 
+int cli_threads(void)
+{
+	static int n;
+	const char *e = getenv("GFXSTAT_THREADS");
+	long cpus;
+
+	if (n)
+		return n;
+	if (e && *e) {
+		char *end;
+		long v = strtol(e, &end, 10);
+
+		if (!*end && v >= 1 && v <= 1024)
+			return n = (int)v;
+		cli_warn("GFXSTAT_THREADS='%s' is not a number of threads (1 or more): ignored", e);
+	}
+	/* one decoding thread beside the caller's is all the library uses */
+	cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	return n = cpus > 1 ? 2 : 1;
+}
+
 /* mkdir -p: return 0 or an errno value. */
 int cli_mkdir_p(const char *dir)
 {

@@ -135,6 +135,7 @@ static struct gfxstat_source *the_recording(void)
 		if (recording) {
 			gfxstat_source_set_sys_window(recording, sys_window);
 			gfxstat_source_set_tmpdir(recording, cli_tmpdir());
+			gfxstat_source_set_threads(recording, cli_threads());
 		}
 		if (recording && !registered)
 			registered = !atexit(cli_source_end_recording);

@@ -447,8 +447,10 @@ int cmd_perfetto_dump(int argc, char **argv)
 	sink.counter = r.counters ? on_counter : NULL;
 	sink.user = &r;
 	r.dec = r.layers ? gfxstat_perfetto_new(&sink, &r.stats) : NULL;
-	if (r.dec)
+	if (r.dec) {
 		gfxstat_perfetto_set_tmpdir(r.dec, cli_tmpdir());
+		gfxstat_perfetto_set_threads(r.dec, cli_threads());
+	}
 	if (!r.dec) {
 		cli_error("out of memory");
 		free(r.layers);

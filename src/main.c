@@ -64,7 +64,10 @@ static void usage(FILE *f)
 	      "environment:\n"
 	      "  TMPDIR  where a long Perfetto capture's frames wait for its end once they\n"
 	      "          pass a few MB (a file with no name, gone when gfxstat ends); default\n"
-	      "          /tmp; where none can be written, they stay in memory\n\n", f);
+	      "          /tmp; where none can be written, they stay in memory\n"
+	      "  GFXSTAT_THREADS  threads a Perfetto trace's decoding may use: 1 keeps it\n"
+	      "          to one; default 2 where there are two CPUs or more (the outputs are\n"
+	      "          the same)\n\n", f);
 	fputs(cli_exit_table, f);
 }
 

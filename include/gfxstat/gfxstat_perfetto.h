@@ -108,6 +108,9 @@ struct gfxstat_perfetto_sink {
 	 * stops.
 	 */
 	gfxstat_counter_fn counter;
+	/* the kinds of scheduler event @sched takes (GFXSTAT_SCHED_BIT()s; 0: all): the others
+	 * are not decoded (nor counted in the summary's sched[]) */
+	unsigned sched_kinds;
 };
 
 /* What the scheduler part decoded (with a sched or counter sink; zero without). */
@@ -219,6 +222,17 @@ void gfxstat_perfetto_free(struct gfxstat_perfetto *p);
  *       when no file can be written there. Borrowed: it must outlive @p.
  */
 void gfxstat_perfetto_set_tmpdir(struct gfxstat_perfetto *p, const char *dir);
+
+/**
+ * gfxstat_perfetto_set_threads() - how many threads may decode
+ * @p: the decoder, before the first feed
+ * @threads: 2 or more: the ftrace bundles of the packets a feed holds whole are decoded on a
+ *           thread of the decoder's own, ahead of their merge in the caller's (about half the
+ *           time on a trace with the scheduler's events, given two cores); 1 (the default):
+ *           all in the caller's. The outputs are the same either way; the callbacks are
+ *           always called from the caller's thread.
+ */
+void gfxstat_perfetto_set_threads(struct gfxstat_perfetto *p, int threads);
 
 /**
  * gfxstat_perfetto_limits_init() - fill @l with the default limits

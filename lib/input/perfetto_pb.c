@@ -171,6 +171,10 @@ struct gfxstat_perfetto {
 	size_t hdr_n;
 	uint64_t need;   /* bytes of the current record still to copy or skip */
 	struct gx_buf pkt;
+	/* decoding ahead (ahead()): the next record of the fed chunk not looked at yet, and a
+	 * compressed packet not to be passed before it is decoded; both NULL between feeds */
+	const uint8_t *scan, *scan_block;
+	int threads;     /* gfxstat_perfetto_set_threads() */
 
 	/* compressed_packets */
 	uint8_t *inf;
@@ -519,7 +523,7 @@ struct gfxstat_perfetto *gfxstat_perfetto_new(const struct gfxstat_perfetto_sink
 	 * when there is a sched sink: held only in a bounded window, not until finish */
 	{
 		struct gx_psched_sink ps = { p->sink.sched, p->sink.counter, p->sink.user,
-					     stream_marker, p, &p->cnt };
+					     stream_marker, p, &p->cnt, p->sink.sched_kinds };
 
 		p->ps_events = p->sink.sched || p->sink.counter;
 		p->ps = gx_psched_new(&ps);
@@ -535,6 +539,20 @@ void gfxstat_perfetto_set_tmpdir(struct gfxstat_perfetto *p, const char *dir)
 {
 	if (!p->recs.nblock) /* before the first frame */
 		gx_spill_init(&p->recs, PF_KEEP, dir);
+}
+
+void gx_perfetto_ahead_stats(const struct gfxstat_perfetto *p, uint64_t *taken,
+			     uint64_t *missed)
+{
+	gx_psched_ahead_stats(p->ps, taken, missed);
+}
+
+void gfxstat_perfetto_set_threads(struct gfxstat_perfetto *p, int threads)
+{
+	if (!p->fed) {
+		p->threads = threads > 1;
+		gx_psched_set_threads(p->ps, threads);
+	}
 }
 
 void gfxstat_perfetto_free(struct gfxstat_perfetto *p)
@@ -1809,6 +1827,81 @@ static long parse_hdr(struct gfxstat_perfetto *p, const uint8_t *b, size_t n)
 	}
 }
 
+/*
+ * The bundles of the whole packets in [b, end) (b at a record of the Trace) handed to
+ * perfetto_sched.c's thread ahead of their turn, from where the last call stopped, as many as
+ * it takes. The records are read as parse_hdr() and decode_packet() read them, so that the
+ * bundles handed over are the ones gx_psched_bundle() will be given, in the same order: a
+ * packet that does not decode has none; one with compressed_packets holds bundles that come
+ * before the ones after it, so nothing past it is handed over until it was decoded; a record
+ * cut by the chunk's end stops the scan (its packet is gathered and decoded in the caller's
+ * thread, with nothing handed over pending).
+ */
+static void ahead(struct gfxstat_perfetto *p, const uint8_t *b, const uint8_t *end)
+{
+	if (!p->threads)
+		return;
+	if (!p->scan || p->scan < b)
+		p->scan = b;
+	if (p->scan_block) {
+		if (b <= p->scan_block)
+			return;
+		p->scan_block = NULL; /* decoded: go on past it */
+	}
+	while (p->scan < end) {
+		const uint8_t *s = p->scan, *body;
+		uint64_t tag, len;
+		struct gx_pb r;
+		struct gx_pb_field f, bundle = { 0 };
+		enum gx_pb_res res;
+		int has_bundle = 0;
+
+		if (gx_pb_varint(&s, end, &tag) != GX_PB_FIELD || (tag >> 3) == 0 ||
+		    (tag >> 3) > 0x1fffffff)
+			break;
+		if ((tag & 7) == GX_PB_VARINT) {
+			if (gx_pb_varint(&s, end, &len) != GX_PB_FIELD)
+				break;
+			p->scan = s;
+			continue;
+		}
+		if ((tag & 7) == GX_PB_FIXED64 || (tag & 7) == GX_PB_FIXED32)
+			len = (tag & 7) == GX_PB_FIXED64 ? 8 : 4;
+		else if ((tag & 7) != GX_PB_LEN || gx_pb_varint(&s, end, &len) != GX_PB_FIELD)
+			break;
+		if (len > (uint64_t)(end - s))
+			break;
+		body = s;
+		if ((tag & 7) != GX_PB_LEN || (tag >> 3) != TRACE_PACKET || len > p->lim.max_packet) {
+			p->scan = body + len; /* skipped */
+			continue;
+		}
+		gx_pb_init(&r, body, (size_t)len);
+		while ((res = gx_pb_next(&r, &f)) == GX_PB_FIELD) {
+			if (f.num == PKT_FTRACE_EVENTS && f.wire == GX_PB_LEN) {
+				bundle = f, has_bundle = 1;
+			} else if (f.num == PKT_COMPRESSED && f.wire == GX_PB_LEN) {
+				p->scan_block = p->scan; /* (its own bundle too: in its turn) */
+				return;
+			}
+		}
+		if (res != GX_PB_MALFORMED && has_bundle &&
+		    !gx_psched_ahead(p->ps, bundle.data, bundle.len))
+			return; /* enough handed over: again from this packet next time */
+		p->scan = body + len;
+	}
+	p->scan = end; /* nothing more to hand over from this chunk */
+}
+
+/* The chunk fed is done with: nothing handed over from it may stay. */
+static void ahead_end(struct gfxstat_perfetto *p)
+{
+	if (p->scan) {
+		gx_psched_ahead_end(p->ps);
+		p->scan = p->scan_block = NULL;
+	}
+}
+
 static void broken(struct gfxstat_perfetto *p)
 {
 	p->sum.broken++;
@@ -1825,15 +1918,25 @@ static int set_rc(struct gfxstat_perfetto *p, int rc)
 	return rc;
 }
 
+static int feed(struct gfxstat_perfetto *p, const uint8_t *b, size_t n);
+
 int gfxstat_perfetto_feed(struct gfxstat_perfetto *p, const void *buf, size_t n)
 {
-	const uint8_t *b = buf;
-	long used;
-	size_t k;
 	int rc;
 
 	if (!p)
 		return GFXSTAT_E_INVAL;
+	rc = feed(p, buf, n);
+	ahead_end(p);
+	return rc;
+}
+
+static int feed(struct gfxstat_perfetto *p, const uint8_t *b, size_t n)
+{
+	long used;
+	size_t k;
+	int rc;
+
 	if (!p->ring)
 		return GFXSTAT_E_NOMEM; /* gfxstat_perfetto_set_limits() could not allocate */
 	if (p->rc)
@@ -1845,6 +1948,7 @@ int gfxstat_perfetto_feed(struct gfxstat_perfetto *p, const void *buf, size_t n)
 		switch (p->st) {
 		case ST_HDR:
 			if (p->hdr_n == 0) {
+				ahead(p, b, b + n);
 				used = parse_hdr(p, b, n);
 				if (used > 0) {
 					b += used;

@@ -58,6 +58,8 @@ struct gx_psched_sink {
 		     size_t len, const struct gfxstat_marker *m);
 	void *print_user;
 	struct gx_psched_counts *counts; /* may be NULL */
+	unsigned kinds; /* the scheduler events @sched takes (GFXSTAT_SCHED_BIT()s; 0: all):
+			 * the others are not decoded */
 };
 
 struct gx_psched;
@@ -77,6 +79,34 @@ GFXSTAT_HIDDEN void gx_psched_set_slow(struct gx_psched *s, int slow);
  * events, each event of a bundle held one by one), the fast one checked against it
  * (tests/unit/test_perfetto_sched_merge.c). Before the first bundle. */
 GFXSTAT_HIDDEN void gx_psched_set_ref_merge(struct gx_psched *s, int on);
+
+/* Before the first bundle: @threads > 1 decodes the bundles handed over by gx_psched_ahead()
+ * on a thread of its own, ahead of their merge; else (the default) in the caller's. The
+ * outputs are the same either way. */
+GFXSTAT_HIDDEN void gx_psched_set_threads(struct gx_psched *s, int threads);
+
+/*
+ * gx_psched_ahead() - hand over a bundle that gx_psched_bundle() will be given next (after
+ * those handed over before it), to be decoded meanwhile. [d, d + n) must stay as it is until
+ * then, or until gx_psched_ahead_end(). Return 1 when it was taken, 0 when not (no thread,
+ * enough handed over already): the caller tries again later, or passes it as usual. A
+ * gx_psched_bundle() of another bundle while some are handed over returns GFXSTAT_E_INVAL:
+ * the decoder's state (the threads each CPU runs, the clock) has moved past it.
+ */
+GFXSTAT_HIDDEN int gx_psched_ahead(struct gx_psched *s, const uint8_t *d, size_t n);
+
+/* Before the bytes handed over go away: what was not merged is dropped (an input that
+ * stopped; none otherwise). */
+GFXSTAT_HIDDEN void gx_psched_ahead_end(struct gx_psched *s);
+
+/* Tests: bundles merged from a batch decoded ahead, and bundles that came while others were
+ * handed over (GFXSTAT_E_INVAL); gx_perfetto_ahead_stats() those of a whole decoder's
+ * (perfetto_pb.c). */
+GFXSTAT_HIDDEN void gx_psched_ahead_stats(const struct gx_psched *s, uint64_t *taken,
+					  uint64_t *missed);
+struct gfxstat_perfetto;
+GFXSTAT_HIDDEN void gx_perfetto_ahead_stats(const struct gfxstat_perfetto *p, uint64_t *taken,
+					    uint64_t *missed);
 
 /* Change the holding limits before the first bundle (0 keeps a default). */
 GFXSTAT_HIDDEN void gx_psched_set_limits(struct gx_psched *s, size_t max_held,

@@ -18,6 +18,7 @@ struct gfxstat_source {
 	struct gfxstat_sysctx *sys; /* GFXSTAT_SOURCE_SYSTEM: the current input's system series */
 	int64_t sys_window;
 	const char *tmpdir; /* gfxstat_source_set_tmpdir()'s; NULL: held frames in memory */
+	int nthreads;       /* gfxstat_source_set_threads()'s */
 	/* the current input */
 	struct gfxstat_unwrap *unwrap;
 	struct gfxstat_trace_parser *trace;
@@ -344,6 +345,7 @@ static int decide(struct gfxstat_source *s)
 			ps.sched = on_sched;
 		else if (s->threads)
 			ps.sched = on_sched_threads;
+		ps.sched_kinds = s->trace_kinds; /* (all with the system series) */
 		if (s->sys)
 			ps.counter = on_counter;
 		/* its frames are explained once it has ended (the model holds them) */
@@ -352,6 +354,7 @@ static int decide(struct gfxstat_source *s)
 		if (!s->pf)
 			return GFXSTAT_E_NOMEM;
 		gfxstat_perfetto_set_tmpdir(s->pf, s->tmpdir);
+		gfxstat_perfetto_set_threads(s->pf, s->nthreads);
 	} else if (f == GFXSTAT_FMT_GFXINFO) {
 		struct gfxstat_gfxinfo_sink gs;
 
@@ -565,4 +568,9 @@ void gfxstat_source_set_tmpdir(struct gfxstat_source *s, const char *dir)
 {
 	s->tmpdir = dir;
 	gfxstat_model_set_tmpdir(s->model, dir);
+}
+
+void gfxstat_source_set_threads(struct gfxstat_source *s, int threads)
+{
+	s->nthreads = threads;
 }

@@ -115,7 +115,7 @@ static int on_incomplete(void *user, const struct gfxstat_frame *f)
 static struct gfxstat_perfetto *dec_new(struct out *o, struct gfxstat_stats *st)
 {
 	struct gfxstat_perfetto_sink sink = { on_marker, on_frame, on_incomplete, o, NULL,
-					       NULL, NULL };
+					       NULL, NULL, 0 };
 
 	return gfxstat_perfetto_new(&sink, st);
 }
@@ -760,7 +760,7 @@ TEST(process_and_package_names)
 	struct pb pkt = { { 0 }, 0 }, e = { { 0 }, 0 };
 	struct out o = { { 0 }, 0, 0, 0 };
 	struct gfxstat_perfetto_sink sink = { on_marker, on_frame, on_incomplete, &o,
-					       on_process, NULL, NULL };
+					       on_process, NULL, NULL, 0 };
 	struct gfxstat_perfetto *p;
 	const struct gfxstat_perfetto_summary *s;
 	struct gfxstat_str a;
@@ -836,7 +836,8 @@ TEST(layers_interned)
 {
 	struct pb t = { { 0 }, 0 };
 	struct out o = { { 0 }, 0, 0, 0 };
-	struct gfxstat_perfetto_sink sink = { NULL, on_frame, on_incomplete, &o, NULL, NULL, NULL };
+	struct gfxstat_perfetto_sink sink = { NULL,	 on_frame, on_incomplete, &o,
+					      NULL,	 NULL,	   NULL,	  0 };
 	struct gfxstat_perfetto *p;
 	const char *a, *b, *c;
 

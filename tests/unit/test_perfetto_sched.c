@@ -77,7 +77,7 @@ static int on_counter(void *user, const struct gfxstat_counter *c)
 
 static struct gx_psched *new_dec(struct out *o)
 {
-	struct gx_psched_sink sink = { on_sched, on_counter, o, NULL, NULL, NULL };
+	struct gx_psched_sink sink = { on_sched, on_counter, o, NULL, NULL, NULL, 0 };
 
 	memset(o, 0, sizeof(*o));
 	o->order_ok = 1;
@@ -290,7 +290,7 @@ static int keep(void *user, const struct gfxstat_sched_event *ev)
 TEST(text_round_trip)
 {
 	struct pb bundle = PB_INIT, p = PB_INIT;
-	struct gx_psched_sink sink = { keep, NULL, NULL, NULL, NULL, NULL };
+	struct gx_psched_sink sink = { keep, NULL, NULL, NULL, NULL, NULL, 0 };
 	struct gx_psched *s = gx_psched_new(&sink);
 	struct gfxstat_sched_event ev, back;
 	struct gfxstat_ftrace_line line;

@@ -90,7 +90,7 @@ static int on_sched(void *user, const struct gfxstat_sched_event *ev)
 /* One bundle through a decoder, fast or slow; its events and summary as text into @o. */
 static void run(const uint8_t *b, size_t n, int slow, struct out *o)
 {
-	struct gx_psched_sink sink = { on_sched, NULL, o, NULL, NULL, NULL };
+	struct gx_psched_sink sink = { on_sched, NULL, o, NULL, NULL, NULL, 0 };
 	struct gx_psched *s;
 	const struct gfxstat_perfetto_sched_summary *sum;
 	char line[256];
@@ -269,7 +269,7 @@ TEST(markers_parsed_once)
 	static const char *const forms[] = { "B|77|draw frame", "E|77", "C|77|VSP-setPeriod|16666666",
 					     "S|77|launch|5", "F|77|launch|5", "N|77|track|name",
 					     "G|77|track|name|9", "H|77|track|9", "I|77|instant" };
-	struct gx_psched_sink sink = { NULL, NULL, NULL, NULL, NULL, NULL };
+	struct gx_psched_sink sink = { NULL, NULL, NULL, NULL, NULL, NULL, 0 };
 	struct gx_psched *s;
 	struct mk k = { 0, 0, 0, INT64_MIN, 0 };
 	static char text[8192];
@@ -363,7 +363,7 @@ static int ev_on_print(void *user, int64_t ts, int32_t pid, int32_t cpu, const c
 static void run_events(const uint8_t *b, size_t n, int slow, struct out *o)
 {
 	struct gx_psched_counts cnt = { 0 };
-	struct gx_psched_sink sink = { on_sched, ev_on_counter, o, ev_on_print, o, &cnt };
+	struct gx_psched_sink sink = { on_sched, ev_on_counter, o, ev_on_print, o, &cnt, 0 };
 	const struct gfxstat_perfetto_sched_summary *sum;
 	struct gx_psched *s;
 	char line[256];

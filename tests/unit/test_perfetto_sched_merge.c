@@ -9,10 +9,15 @@
  * events older than their CPU's last and older than what already went out (late), bundles
  * out of time order, compact_sched runs, markers, counters, and holding limits and windows
  * from tiny to the defaults. And gx_pb_next_fast() (protobuf_local.h) against gx_pb_next()
- * on random and damaged messages, with protozero's 4-byte padded lengths.
+ * on random and damaged messages, with protozero's 4-byte padded lengths. And the bundles
+ * decoded ahead on the decoder's thread (gx_psched_ahead(), gfxstat_perfetto_set_threads())
+ * against the same decoded in the caller's: the same stream, whatever is handed over when,
+ * through perfetto_sched.c alone and through the whole Perfetto decoder (packets whole or cut
+ * by the feeds, compressed_packets among them).
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <zlib.h>
 
 #include "check.h"
 #include "pb_write.h"
@@ -233,14 +238,16 @@ static void random_trace(struct trace *t)
 	}
 }
 
-/* The trace through a decoder, the plain merge or not; what it delivers as text into @o. */
-static void run(const struct trace *t, int ref, size_t max_held, int64_t window, struct out *o)
+/* The trace through a decoder, the plain merge or not, decoded ahead on a thread (@ahead: the
+ * bundles handed over up to 1 + rnd(40) ahead) or not; what it delivers as text into @o. */
+static void run_mode(const struct trace *t, int ref, int ahead, size_t max_held, int64_t window,
+		     struct out *o)
 {
-	struct gx_psched_sink sink = { on_sched, on_counter, o, on_print, o, NULL };
+	struct gx_psched_sink sink = { on_sched, on_counter, o, on_print, o, NULL, 0 };
 	const struct gfxstat_perfetto_sched_summary *sum;
 	struct gx_psched *s;
 	char line[256];
-	int i;
+	int i, sub = 0;
 
 	o->n = 0;
 	o->full = 0;
@@ -250,9 +257,23 @@ static void run(const struct trace *t, int ref, size_t max_held, int64_t window,
 		return;
 	gx_psched_set_ref_merge(s, ref);
 	gx_psched_set_limits(s, max_held, window);
-	for (i = 0; i < t->n; i++)
+	gx_psched_set_threads(s, ahead ? 2 : 1);
+	for (i = 0; i < t->n; i++) {
+		int look = 1 + (int)rnd(40);
+
+		while (ahead && sub < t->n && sub < i + look &&
+		       gx_psched_ahead(s, t->b[sub].b, t->b[sub].n))
+			sub++;
 		CHECK_EQ(gx_psched_bundle(s, t->b[i].b, t->b[i].n), 0);
+	}
 	CHECK_EQ(gx_psched_finish(s), 0);
+	if (ahead) {
+		uint64_t taken, missed;
+
+		gx_psched_ahead_stats(s, &taken, &missed);
+		CHECK_EQ(taken, sub); /* every one handed over came back merged */
+		CHECK_EQ(missed, 0);
+	}
 	sum = gx_psched_summary(s);
 	snprintf(line, sizeof(line), "late %llu forced %llu held_max %llu skipped %llu bad %llu\n",
 		 (unsigned long long)sum->late, (unsigned long long)sum->forced,
@@ -260,6 +281,11 @@ static void run(const struct trace *t, int ref, size_t max_held, int64_t window,
 		 (unsigned long long)sum->malformed);
 	out_add(o, line);
 	gx_psched_free(s);
+}
+
+static void run(const struct trace *t, int ref, size_t max_held, int64_t window, struct out *o)
+{
+	run_mode(t, ref, 0, max_held, window, o);
 }
 
 TEST(merge_equals_plain)
@@ -283,6 +309,13 @@ TEST(merge_equals_plain)
 			if (!diffs)
 				fprintf(stderr, "merge differs: iteration %d, max_held %zu window %lld\n",
 					iter, mh, (long long)w);
+			diffs++;
+		}
+		/* decoded ahead: the fast merge's stream, the plain one's too in every 10th */
+		run_mode(&t, iter % 10 == 0, 1, mh, w, &b);
+		if (a.n != b.n || memcmp(a.s, b.s, a.n)) {
+			if (!diffs)
+				fprintf(stderr, "decoded ahead differs: iteration %d\n", iter);
 			diffs++;
 		}
 		a.s[a.n] = 0;
@@ -426,9 +459,181 @@ TEST(next_fast_equals_next)
 	CHECK_EQ(diffs, 0);
 }
 
+/* A bundle merged while another is handed over: refused, the decoder having moved past it. */
+TEST(ahead_out_of_turn)
+{
+	static struct trace t;
+	struct gx_psched_sink sink = { on_sched, on_counter, NULL, on_print, NULL, NULL, 0 };
+	static struct out o;
+	struct gx_psched *s;
+	uint64_t taken, missed;
+
+	sink.user = sink.print_user = &o;
+	random_trace(&t);
+	s = gx_psched_new(&sink);
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	gx_psched_set_threads(s, 2);
+	CHECK_EQ(gx_psched_ahead(s, t.b[1].b, t.b[1].n), 1);
+	CHECK_EQ(gx_psched_bundle(s, t.b[0].b, t.b[0].n), GFXSTAT_E_INVAL);
+	CHECK_EQ(gx_psched_bundle(s, t.b[1].b, t.b[1].n), GFXSTAT_E_INVAL); /* sticky */
+	gx_psched_ahead_stats(s, &taken, &missed);
+	CHECK_EQ(taken, 0);
+	CHECK_EQ(missed, 1);
+	gx_psched_free(s);
+	/* handed over and never merged (the input stopped): given back at the end */
+	s = gx_psched_new(&sink);
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	gx_psched_set_threads(s, 2);
+	CHECK_EQ(gx_psched_ahead(s, t.b[0].b, t.b[0].n), 1);
+	CHECK_EQ(gx_psched_ahead(s, t.b[1].b, t.b[1].n), 1);
+	gx_psched_ahead_end(s);
+	gx_psched_free(s);
+}
+
+/* ---- the whole Perfetto decoder ---- */
+
+static int pf_marker(void *user, const struct gfxstat_ftrace_line *ev,
+		     const struct gfxstat_marker *m)
+{
+	char line[160];
+
+	snprintf(line, sizeof(line), "marker %lld %d %d %.*s %d\n", (long long)ev->ts_ns, ev->pid,
+		 ev->cpu, (int)(ev->payload.n < 60 ? ev->payload.n : 60), ev->payload.p,
+		 (int)m->kind);
+	out_add(user, line);
+	return 0;
+}
+
+/* TracePacket.ftrace_events (1) of bundle @b into the Trace @o (packet field 1). */
+static void put_packet(struct pb *o, const struct pb *b)
+{
+	static struct pb pkt;
+
+	pkt.n = 0;
+	pb_msg(&pkt, 1, b);
+	pb_msg(o, 1, &pkt);
+}
+
+/*
+ * The trace's bundles as a Perfetto trace into @o: each in a TracePacket, now and then a run
+ * of them inside a compressed_packets packet (a zlib Trace), a packet that does not decode
+ * (whose bundle is not read), or a Trace field that is no packet.
+ */
+static void perfetto_of(const struct trace *t, struct pb *o)
+{
+	static struct pb inner, pkt;
+	int i = 0;
+
+	o->n = 0;
+	while (i < t->n) {
+		unsigned k = rnd(12);
+
+		if (k == 0) {
+			/* compressed_packets = 50 of the next few bundles */
+			uLongf zn = sizeof(pkt.b) - 16;
+			static uint8_t z[sizeof(pkt.b)];
+			int j;
+
+			inner.n = 0;
+			for (j = 0; j < 1 + (int)rnd(4) && i < t->n; j++)
+				put_packet(&inner, &t->b[i++]);
+			if (compress2(z, &zn, inner.b, inner.n, 6) != Z_OK)
+				continue;
+			pkt.n = 0;
+			pb_bytes(&pkt, 50, z, zn);
+			pb_msg(o, 1, &pkt);
+		} else if (k == 1) {
+			/* a packet cut inside its bundle: it does not decode */
+			pkt.n = 0;
+			pb_msg(&pkt, 1, &t->b[i++]);
+			pkt.b[0] = 0x0a;
+			pkt.n = pkt.n > 3 ? pkt.n - 2 : pkt.n;
+			pb_bytes(o, 1, pkt.b, pkt.n);
+		} else if (k == 2) {
+			pb_u(o, 7, 42); /* a Trace field that is no packet */
+		} else {
+			put_packet(o, &t->b[i++]);
+		}
+	}
+}
+
+/* The trace through gfxstat_perfetto, in one feed or in cuts of up to @cut bytes. */
+static void run_decoder(const struct pb *tr, int threads, size_t cut, struct out *o)
+{
+	struct gfxstat_perfetto_sink sink;
+	struct gfxstat_perfetto *p;
+	const struct gfxstat_perfetto_summary *sum;
+	uint64_t taken, missed;
+	char line[256];
+	size_t off = 0;
+
+	o->n = 0;
+	o->full = 0;
+	memset(&sink, 0, sizeof(sink));
+	sink.marker = pf_marker;
+	sink.sched = on_sched;
+	sink.counter = on_counter;
+	sink.user = o;
+	p = gfxstat_perfetto_new(&sink, NULL);
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	gfxstat_perfetto_set_threads(p, threads);
+	while (off < tr->n) {
+		size_t k = cut ? 1 + rnd((unsigned)cut) : tr->n;
+
+		if (k > tr->n - off)
+			k = tr->n - off;
+		CHECK_EQ(gfxstat_perfetto_feed(p, tr->b + off, k), 0);
+		off += k;
+	}
+	CHECK_EQ(gfxstat_perfetto_finish(p), 0);
+	sum = gfxstat_perfetto_summary(p);
+	snprintf(line, sizeof(line), "packets %llu bundles %llu malformed %llu compressed %llu\n",
+		 (unsigned long long)sum->packets, (unsigned long long)sum->ftrace_bundles,
+		 (unsigned long long)sum->malformed, (unsigned long long)sum->compressed);
+	out_add(o, line);
+	gx_perfetto_ahead_stats(p, &taken, &missed);
+	CHECK_EQ(missed, 0);
+	if (threads > 1 && !cut)
+		CHECK(taken > 0);
+	gfxstat_perfetto_free(p);
+}
+
+TEST(ahead_through_decoder)
+{
+	static struct trace t;
+	static struct pb tr;
+	static struct out a, b;
+	int iter, diffs = 0;
+
+	for (iter = 0; iter < 100; iter++) {
+		size_t cut = iter % 3 == 0 ? 0 : iter % 3 == 1 ? 64 : 4096;
+
+		random_trace(&t);
+		perfetto_of(&t, &tr);
+		run_decoder(&tr, 1, 0, &a);
+		run_decoder(&tr, 2, cut, &b);
+		CHECK(!a.full && !b.full);
+		if (a.n != b.n || memcmp(a.s, b.s, a.n)) {
+			if (!diffs)
+				fprintf(stderr, "decoded ahead differs: iteration %d, cut %zu\n", iter,
+					cut);
+			diffs++;
+		}
+	}
+	CHECK_EQ(diffs, 0);
+}
+
 TEST_SUITE(test_perfetto_sched_merge)
 {
 	RUN(merge_known);
 	RUN(merge_equals_plain);
+	RUN(ahead_out_of_turn);
+	RUN(ahead_through_decoder);
 	RUN(next_fast_equals_next);
 }

@@ -126,7 +126,7 @@ static int on_frame(void *user, const struct gfxstat_frame *f)
 
 static void decode_all(const char *tmpdir, struct got *g)
 {
-	struct gfxstat_perfetto_sink sink = { NULL, on_frame, NULL, g, NULL, NULL, NULL };
+	struct gfxstat_perfetto_sink sink = { NULL, on_frame, NULL, g, NULL, NULL, NULL, 0 };
 	struct gfxstat_perfetto *p;
 	struct pb t = PB_INIT;
 	int k, rc = 0;
