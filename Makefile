@@ -24,7 +24,7 @@ FUZZ_SRC := $(wildcard fuzz/fuzz_*.c)
 GFXSTAT := $(BUILD)/gfxstat
 LIBA    := $(BUILD)/libgfxstat.a
 
-.PHONY: all check asan ci demo bench fuzz clean style
+.PHONY: all check asan tsan ci demo bench fuzz clean style
 all: $(GFXSTAT) $(BUILD)/gfxsim
 
 $(BUILD)/%.o: %.c $(wildcard include/gfxstat/*.h lib/*.h lib/*/*.h src/*.h tests/unit/*.h)
@@ -70,6 +70,14 @@ asan:
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
 		LDFLAGS="-fsanitize=address,undefined"
 
+# The code on two threads (a Perfetto trace's bundles decoded ahead) under ThreadSanitizer.
+TSAN_FLAGS := -O1 -g -fsanitize=thread
+tsan:
+	$(MAKE) BUILD=build-tsan OPT=-O1 CFLAGS="$(TSAN_FLAGS)" LDFLAGS="-fsanitize=thread" \
+		build-tsan/gfxstat build-tsan/test_unit build-tsan/replay_perfetto \
+		build-tsan/replay_perfetto_sched
+	sh scripts/tsan.sh build-tsan
+
 # What CI runs: the suite, the suite under sanitizers, the phone builds under qemu, with one
 # closing summary line.
 ci:
@@ -104,7 +112,7 @@ style: $(LIB_OBJ)
 	sh scripts/check-layers.sh $(BUILD)
 
 clean:
-	rm -rf build build-asan build-fuzz build-android
+	rm -rf build build-asan build-tsan build-fuzz build-android
 .SECONDARY:
 
 # --- Android (issue: make android) ------------------------------------------------------------

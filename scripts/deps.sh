@@ -17,13 +17,16 @@ have mkfifo || need="$need coreutils"
 have mksh || need="$need mksh"
 # zlib for compressed traces (atrace -z, gzip, Perfetto compressed_packets)
 [ -f /usr/include/zlib.h ] || need="$need zlib1g-dev"
-# gcc ships libasan/libubsan through libgcc-*-dev; check that a sanitized link works
+# gcc ships libasan/libubsan/libtsan through libgcc-*-dev; check that sanitized links work
 if have cc; then
 	tmp=$(mktemp -d)
 	printf 'int main(void){return 0;}\n' > "$tmp/t.c"
+	v=$(cc -dumpversion | cut -d. -f1)
 	if ! cc -fsanitize=address,undefined "$tmp/t.c" -o "$tmp/t" > /dev/null 2>&1; then
-		v=$(cc -dumpversion | cut -d. -f1)
 		need="$need libasan$( [ "$v" -ge 12 ] 2>/dev/null && echo 8 || echo 6) libubsan1"
+	fi
+	if ! cc -fsanitize=thread "$tmp/t.c" -o "$tmp/t" > /dev/null 2>&1; then
+		need="$need libtsan$( [ "$v" -ge 11 ] 2>/dev/null && echo 2 || echo 0)"
 	fi
 	rm -rf "$tmp"
 fi

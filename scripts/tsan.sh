@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# make tsan: the code that runs on two threads (a Perfetto trace's bundles decoded ahead of
+# their merge, lib/input/perfetto_sched.c) under ThreadSanitizer: the unit suites that decode
+# Perfetto, the Perfetto fuzz corpora, and the CLI on the real Perfetto samples, each with the
+# decoding thread on. Any report fails the check. Closes with "N passed, N failed".
+set -u
+BUILD=${1:-build-tsan}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SAMPLES=${GFXSTAT_SAMPLES:-$ROOT/../shared/samples}
+TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}"
+GFXSTAT_THREADS=2
+export TSAN_OPTIONS GFXSTAT_THREADS
+PASS=0
+FAIL=0
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/gfxstat-tsan.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT INT TERM
+
+# check NAME CMD...: CMD must exit 0 with no ThreadSanitizer report
+check() {
+	name=$1
+	shift
+	if "$@" > "$TMP/out" 2>&1 && ! grep -q "ThreadSanitizer" "$TMP/out"; then
+		PASS=$((PASS + 1))
+	else
+		FAIL=$((FAIL + 1))
+		echo "FAIL: $name"
+		grep -A 30 "ThreadSanitizer" "$TMP/out" | head -40
+	fi
+}
+
+for suite in test_perfetto_sched_merge test_perfetto_sched test_perfetto test_perfetto_spill; do
+	check "unit $suite" "$BUILD/test_unit" "$suite"
+done
+for t in perfetto perfetto_sched; do
+	check "replay $t" "$BUILD/replay_$t" "$ROOT/fuzz/corpus/$t"/*
+done
+found=0
+for f in "$SAMPLES"/perfetto/*/*; do
+	[ -f "$f" ] || continue
+	found=1
+	check "analyze $f" "$BUILD/gfxstat" analyze --all "$f"
+	check "frames $f" "$BUILD/gfxstat" frames -o "$TMP/frames.csv" "$f"
+done
+[ "$found" = 1 ] || echo "skip: no Perfetto samples under $SAMPLES/perfetto (set GFXSTAT_SAMPLES)"
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]

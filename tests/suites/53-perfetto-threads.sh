@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: MIT
+# A Perfetto trace's ftrace bundles are decoded on a thread of their own, ahead of their merge
+# (GFXSTAT_THREADS, default 2 with two CPUs or more; docs/perfetto.md "Two threads"): what
+# every command prints is the same with one thread. Sourced by tests/run.sh.
+#
+# The real Perfetto samples, and api32 four times over (bench/perfetto_repeat.c: a capture of
+# many bundles, each copy shifted in time) read from a pipe (the decoder gets the 1 MB reads,
+# not one mapped file): analyze (table, JSON with the system series, --janky), inspect,
+# frames, export and the Perfetto dump of the scheduler events, byte for byte with
+# GFXSTAT_THREADS=1 and =2. A GFXSTAT_THREADS that is no number is said and ignored.
+
+pt=$TMP/threads
+mkdir -p "$pt"
+pt_inputs=""
+for pt_f in "$SAMPLES"/perfetto/*/*; do
+	[ -f "$pt_f" ] && pt_inputs="$pt_inputs $pt_f"
+done
+pt_api32=$SAMPLES/perfetto/perfetto-testdata/api32_startup_warm.perfetto-trace
+if [ -f "$pt_api32" ] && cc -O2 -std=c11 -o "$pt/perfetto_repeat" "$ROOT/bench/perfetto_repeat.c" \
+	2> "$pt/err" && "$pt/perfetto_repeat" 4 "$pt_api32" "$pt/api32-x4.pftrace" > /dev/null 2>&1
+then
+	pt_inputs="$pt_inputs $pt/api32-x4.pftrace"
+elif [ -f "$pt_api32" ]; then
+	fail "perfetto threads: bench/perfetto_repeat.c: $(head -c 300 "$pt/err")"
+fi
+if [ -z "$pt_inputs" ]; then
+	skip "perfetto threads: no Perfetto samples under $SAMPLES/perfetto"
+else
+	for pt_f in $pt_inputs; do
+		pt_b=$(basename "$pt_f")
+		for pt_n in 1 2; do
+			pt_o=$pt/$pt_b.$pt_n
+			export GFXSTAT_THREADS=$pt_n
+			"$GFXSTAT" analyze --all "$pt_f" > "$pt_o.analyze" 2>&1
+			"$GFXSTAT" analyze --json --all "$pt_f" > "$pt_o.json" 2>&1
+			"$GFXSTAT" analyze --janky "$pt_f" > "$pt_o.janky" 2>&1
+			"$GFXSTAT" inspect "$pt_f" > "$pt_o.inspect" 2>&1
+			"$GFXSTAT" frames "$pt_f" > "$pt_o.frames" 2>&1
+			"$GFXSTAT" export -o "$pt_o.export" "$pt_f" > /dev/null 2>&1
+			"$GFXSTAT" perfetto-dump --sched --markers --frames --counters "$pt_f" \
+				> "$pt_o.dump" 2>&1
+			"$GFXSTAT" analyze --json --all - < "$pt_f" > "$pt_o.pipe" 2>&1
+			unset GFXSTAT_THREADS
+		done
+		for pt_k in analyze json janky inspect frames export dump pipe; do
+			if [ -s "$pt/$pt_b.1.$pt_k" ] && cmp -s "$pt/$pt_b.1.$pt_k" "$pt/$pt_b.2.$pt_k"
+			then
+				pass
+			else
+				fail "perfetto threads: $pt_k of $pt_b differs with two threads:" \
+					"$(diff "$pt/$pt_b.1.$pt_k" "$pt/$pt_b.2.$pt_k" | head -c 400)"
+			fi
+		done
+	done
+	# the scheduler's events were there to decode (the dump lists them)
+	grep -q "sched_switch" "$pt/$(basename "$pt_api32").2.dump" 2> /dev/null && pass ||
+		fail "perfetto threads: the dump of api32 shows no sched_switch"
+fi
+# a value that is no number of threads: said, and the default used
+if GFXSTAT_THREADS=two "$GFXSTAT" inspect "$ROOT/examples/launcher-60hz.trace" > /dev/null \
+	2> "$pt/err" &&
+	grep -q "GFXSTAT_THREADS='two' is not a number of threads" "$pt/err"; then
+	pass
+else
+	fail "perfetto threads: GFXSTAT_THREADS=two not said: $(head -c 300 "$pt/err")"
+fi
