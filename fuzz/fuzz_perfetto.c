@@ -2,7 +2,8 @@
 /*
  * Fuzz target: the Perfetto protobuf decoder. The input is a trace; it is decoded twice,
  * once in one feed with the bundles decoded ahead on the decoder's thread
- * (gfxstat_perfetto_set_threads()) and once in chunks whose sizes come from the input's own
+ * (gfxstat_perfetto_set_threads(); every bundle when the first byte is odd, else the large
+ * ones as the CLI does) and once in chunks whose sizes come from the input's own
  * bytes, in the caller's thread alone, with small limits so that the limit paths run too.
  *
  * Checked: no crash or sanitizer report; both runs give the same callbacks (a hash over
@@ -18,6 +19,7 @@
 
 #include "gfxstat/gfxstat.h"
 #include "gfxstat/gfxstat_perfetto.h"
+#include "../lib/input/perfetto_sched_local.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -144,6 +146,8 @@ static void decode(const uint8_t *data, size_t size, int chunked, struct run *h,
 	l.max_layer = 32;
 	CHECK(gfxstat_perfetto_set_limits(p, &l) == 0);
 	gfxstat_perfetto_set_threads(p, chunked ? 1 : 2);
+	if (!chunked && size && (data[0] & 1))
+		gx_perfetto_set_ahead_eager(p); /* small bundles handed over too */
 	if (!chunked) {
 		gfxstat_perfetto_feed(p, data, size);
 	} else {

@@ -240,6 +240,7 @@ static void decode(const uint8_t *data, size_t size, int small, int ahead, struc
 		}
 	}
 	gx_psched_set_threads(s, ahead ? 2 : 1);
+	gx_psched_set_ahead_min(s, 0); /* the small bundles too */
 	gx_pb_init(&r, data, size);
 	while (gx_pb_next(&r, &f) == GX_PB_FIELD)
 		if (f.num == 1 && f.wire == GX_PB_LEN)
@@ -280,6 +281,8 @@ static void decode_full(const uint8_t *data, size_t size, int ahead, struct run 
 	if (!p)
 		return;
 	gfxstat_perfetto_set_threads(p, ahead ? 2 : 1);
+	if (ahead && size && (data[0] & 1))
+		gx_perfetto_set_ahead_eager(p); /* every bundle; else the large ones */
 	while (off < size) {
 		size_t k = ahead ? size : (size_t)data[i++ % size] % 61 + 1;
 

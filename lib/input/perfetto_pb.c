@@ -174,6 +174,14 @@ struct gfxstat_perfetto {
 	/* decoding ahead (ahead()): the next record of the fed chunk not looked at yet, and a
 	 * compressed packet not to be passed before it is decoded; both NULL between feeds */
 	const uint8_t *scan, *scan_block;
+	const uint8_t *chunk;      /* the chunk fed, at chunk_at of the input */
+	uint64_t chunk_at;
+	uint64_t scan_pause;       /* no scan before this byte of the input */
+	uint64_t scan_skip;        /* the last pause for bundles' small share, or 0 */
+	size_t scan_bytes, scan_bundles; /* bytes scanned since the last look, in bundles */
+	const uint8_t *held, *held_end; /* a bundle read, waiting for room, and its packet's end */
+	size_t held_n;
+	int scan_eager;  /* gx_perfetto_set_ahead_eager(): no pause for a small share */
 	int threads;     /* gfxstat_perfetto_set_threads() */
 
 	/* compressed_packets */
@@ -545,6 +553,12 @@ void gx_perfetto_ahead_stats(const struct gfxstat_perfetto *p, uint64_t *taken,
 			     uint64_t *missed)
 {
 	gx_psched_ahead_stats(p->ps, taken, missed);
+}
+
+void gx_perfetto_set_ahead_eager(struct gfxstat_perfetto *p)
+{
+	p->scan_eager = 1;
+	gx_psched_set_ahead_min(p->ps, 0);
 }
 
 void gfxstat_perfetto_set_threads(struct gfxstat_perfetto *p, int threads)
@@ -1837,16 +1851,46 @@ static long parse_hdr(struct gfxstat_perfetto *p, const uint8_t *b, size_t n)
  * cut by the chunk's end stops the scan (its packet is gathered and decoded in the caller's
  * thread, with nothing handed over pending).
  */
+#define AHEAD_PAUSE (64 * 1024)   /* after a small bundle with nothing waiting */
+#define AHEAD_LOOK (256 * 1024)   /* bytes scanned between two looks at the bundles' share */
+#define AHEAD_SKIP (1024 * 1024)  /* first pause where bundles are a small share; doubles */
+#define AHEAD_SKIP_MAX (64u << 20)
+
+/* Where @x of the chunk fed is in the whole input. */
+static uint64_t at_of(const struct gfxstat_perfetto *p, const uint8_t *x)
+{
+	return p->chunk_at + (uint64_t)(x - p->chunk);
+}
+
+/* Nothing handed over from the scan's packet on until @bytes more of the input went by. */
+static void pause_scan(struct gfxstat_perfetto *p, uint64_t bytes)
+{
+	p->scan_pause = at_of(p, p->scan) + bytes;
+	p->held = NULL;
+}
+
 static void ahead(struct gfxstat_perfetto *p, const uint8_t *b, const uint8_t *end)
 {
-	if (!p->threads)
+	if (!p->threads || at_of(p, b) < p->scan_pause)
 		return;
-	if (!p->scan || p->scan < b)
+	if (!p->scan || p->scan < b) {
 		p->scan = b;
+		p->held = NULL;
+	}
 	if (p->scan_block) {
 		if (b <= p->scan_block)
 			return;
 		p->scan_block = NULL; /* decoded: go on past it */
+	}
+	if (p->held) {
+		/* the packet at scan was read: its bundle waits for room */
+		if (!gx_psched_ahead(p->ps, p->held, p->held_n)) {
+			if (gx_psched_ahead_idle(p->ps))
+				pause_scan(p, AHEAD_PAUSE);
+			return;
+		}
+		p->scan = p->held_end;
+		p->held = NULL;
 	}
 	while (p->scan < end) {
 		const uint8_t *s = p->scan, *body;
@@ -1885,9 +1929,40 @@ static void ahead(struct gfxstat_perfetto *p, const uint8_t *b, const uint8_t *e
 				return;
 			}
 		}
-		if (res != GX_PB_MALFORMED && has_bundle &&
-		    !gx_psched_ahead(p->ps, bundle.data, bundle.len))
-			return; /* enough handed over: again from this packet next time */
+		if (res == GX_PB_MALFORMED)
+			has_bundle = 0; /* decode_packet() reads none of it */
+		p->scan_bytes += (size_t)(body + len - p->scan);
+		if (has_bundle)
+			p->scan_bundles += bundle.len;
+		if (p->scan_bytes >= AHEAD_LOOK && !p->scan_eager) {
+			/* bundles less than half of the bytes (FrameTimeline's packets): the
+			 * caller's for a while, growing while it lasts, not read twice for little
+			 * (what was handed over comes before: nothing is skipped) */
+			int few = p->scan_bundles < p->scan_bytes / 2;
+
+			p->scan_bytes = p->scan_bundles = 0;
+			if (few) {
+				p->scan_skip = p->scan_skip ? p->scan_skip * 2 : AHEAD_SKIP;
+				if (p->scan_skip > AHEAD_SKIP_MAX)
+					p->scan_skip = AHEAD_SKIP_MAX;
+				pause_scan(p, p->scan_skip);
+				return;
+			}
+			p->scan_skip = 0;
+		}
+		if (has_bundle && !gx_psched_ahead(p->ps, bundle.data, bundle.len)) {
+			/* a small bundle with nothing waiting is the caller's, and so is what
+			 * follows for 64 kB; else enough is handed over: this one when there
+			 * is room, without reading the packet again */
+			if (gx_psched_ahead_idle(p->ps)) {
+				pause_scan(p, AHEAD_PAUSE);
+			} else {
+				p->held = bundle.data;
+				p->held_n = bundle.len;
+				p->held_end = body + len;
+			}
+			return;
+		}
 		p->scan = body + len;
 	}
 	p->scan = end; /* nothing more to hand over from this chunk */
@@ -1898,7 +1973,7 @@ static void ahead_end(struct gfxstat_perfetto *p)
 {
 	if (p->scan) {
 		gx_psched_ahead_end(p->ps);
-		p->scan = p->scan_block = NULL;
+		p->scan = p->scan_block = p->held = NULL;
 	}
 }
 
@@ -1926,6 +2001,8 @@ int gfxstat_perfetto_feed(struct gfxstat_perfetto *p, const void *buf, size_t n)
 
 	if (!p)
 		return GFXSTAT_E_INVAL;
+	p->chunk = buf;
+	p->chunk_at = p->sum.bytes;
 	rc = feed(p, buf, n);
 	ahead_end(p);
 	return rc;

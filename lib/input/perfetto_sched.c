@@ -160,6 +160,7 @@ enum {
 
 #define NAME_NONE UINT32_MAX
 #define WANT_FIELDS (EV_THERMAL_TEMPERATURE + 1)
+#define AHEAD_MIN 4096 /* a smaller bundle does not start the decoding thread's work */
 #define NAME_MAX_LEN 64
 #define KIND_COUNTER 0x80u /* ps_ev.kind: a counter of an ftrace event, low bits its kind */
 #define KIND_PRINT 0x40u   /* ps_ev.kind: an atrace marker, its payload at buf (u bytes) */
@@ -332,6 +333,7 @@ struct gx_psched {
 	size_t ncur;
 	int threads;       /* gx_psched_set_threads(): decode ahead on a thread of its own */
 	struct ps_ahead *ahead; /* that thread, once started */
+	size_t ahead_min;  /* AHEAD_MIN, or gx_psched_set_ahead_min()'s */
 	uint64_t ahead_taken, ahead_missed;
 	/* The merge's: the bundles' decoder, a twin that owns the decoding state (tmp, evs,
 	 * itab, names, the payloads' chunks, clk_off) and counts in its own sum and
@@ -403,6 +405,7 @@ static struct gx_psched *state_new(const struct gx_psched_sink *sink, struct gx_
 	s->last_out = INT64_MIN;
 	s->last_cpu = -1;
 	s->spares = merge ? merge->spares : &s->spares_own;
+	s->ahead_min = AHEAD_MIN;
 	if (!merge && pthread_mutex_init(&s->spares_own.mu, NULL)) {
 		free(s);
 		return NULL;
@@ -2568,13 +2571,17 @@ static int hold_bundle_ref(struct gx_psched *s, struct ps_cpu *c)
  */
 static int hold_bundle(struct gx_psched *s, struct ps_cpu *c)
 {
-	struct ps_ev *e = s->tmp, *end = s->tmp + s->ntmp, *q;
+	struct ps_ev *e, *end, *q;
 	size_t n, nheld = 0;
 	uint64_t seq;
 	int64_t floor, hi = c->hi;
 
 	if (s->ref_merge)
 		return hold_bundle_ref(s, c);
+	if (!s->ntmp)
+		return s->rc; /* (tmp may be NULL: no arithmetic on it) */
+	e = s->tmp;
+	end = s->tmp + s->ntmp;
 	if (reserve(s, c))
 		return s->rc;
 	q = c->q;
@@ -3115,12 +3122,23 @@ void gx_psched_set_threads(struct gx_psched *s, int threads)
 		s->threads = threads > 1;
 }
 
+void gx_psched_set_ahead_min(struct gx_psched *s, size_t bytes)
+{
+	s->ahead_min = bytes;
+}
+
 int gx_psched_ahead(struct gx_psched *s, const uint8_t *d, size_t n)
 {
 	struct ps_ahead *a = s->ahead;
 	size_t k;
 
 	if (!s->threads || s->rc)
+		return 0;
+	/* a small bundle does not start the thread's work: waking it and waiting for its batch
+	 * cost more than decoding here (nowinandroid's bundles are mostly under 1 kB among
+	 * FrameTimeline's packets, perfetto_sim's all); once it works, every bundle goes */
+	if (n < s->ahead_min && (!a || a->ntaken == atomic_load_explicit(&a->nsub,
+									 memory_order_relaxed)))
 		return 0;
 	if (!a) {
 		if (!ahead_start(s))
@@ -3135,6 +3153,13 @@ int gx_psched_ahead(struct gx_psched *s, const uint8_t *d, size_t n)
 	a->pending += n;
 	ahead_post(a, &a->nsub, k + 1, &a->sleep_w, &a->work);
 	return 1;
+}
+
+int gx_psched_ahead_idle(const struct gx_psched *s)
+{
+	const struct ps_ahead *a = s->ahead;
+
+	return !a || a->ntaken == atomic_load_explicit(&a->nsub, memory_order_relaxed);
 }
 
 void gx_psched_ahead_end(struct gx_psched *s)

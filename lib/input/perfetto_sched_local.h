@@ -89,11 +89,23 @@ GFXSTAT_HIDDEN void gx_psched_set_threads(struct gx_psched *s, int threads);
  * gx_psched_ahead() - hand over a bundle that gx_psched_bundle() will be given next (after
  * those handed over before it), to be decoded meanwhile. [d, d + n) must stay as it is until
  * then, or until gx_psched_ahead_end(). Return 1 when it was taken, 0 when not (no thread,
- * enough handed over already): the caller tries again later, or passes it as usual. A
+ * enough handed over already, or a small bundle with none pending: decoded in the caller's
+ * thread it costs less): the caller tries again later, or passes it as usual. A
  * gx_psched_bundle() of another bundle while some are handed over returns GFXSTAT_E_INVAL:
  * the decoder's state (the threads each CPU runs, the clock) has moved past it.
  */
 GFXSTAT_HIDDEN int gx_psched_ahead(struct gx_psched *s, const uint8_t *d, size_t n);
+
+struct gfxstat_perfetto;
+
+/* Tests: the size under which a bundle does not start the thread's work (default 4 kB; 0: every
+ * bundle is handed over). gx_perfetto_set_ahead_eager() sets it
+ * to 0 for a whole decoder, whose scan then never pauses either (perfetto_pb.c). */
+GFXSTAT_HIDDEN void gx_psched_set_ahead_min(struct gx_psched *s, size_t bytes);
+GFXSTAT_HIDDEN void gx_perfetto_set_ahead_eager(struct gfxstat_perfetto *p);
+
+/* Nothing handed over waits: the next bundle is the caller's to decode, or to hand over. */
+GFXSTAT_HIDDEN int gx_psched_ahead_idle(const struct gx_psched *s);
 
 /* Before the bytes handed over go away: what was not merged is dropped (an input that
  * stopped; none otherwise). */
@@ -104,7 +116,6 @@ GFXSTAT_HIDDEN void gx_psched_ahead_end(struct gx_psched *s);
  * (perfetto_pb.c). */
 GFXSTAT_HIDDEN void gx_psched_ahead_stats(const struct gx_psched *s, uint64_t *taken,
 					  uint64_t *missed);
-struct gfxstat_perfetto;
 GFXSTAT_HIDDEN void gx_perfetto_ahead_stats(const struct gfxstat_perfetto *p, uint64_t *taken,
 					    uint64_t *missed);
 
