@@ -440,15 +440,31 @@ struct gx_psched *gx_psched_new(const struct gx_psched_sink *sink)
 static void batch_free(struct gx_psched *s, struct ps_batch *b);
 static void ahead_stop(struct gx_psched *s);
 
+/* One state's own memory, the merge's or its decoder's (what one does not use is NULL). */
+static void state_free(struct gx_psched *x)
+{
+	free(x->chunk); /* the decoder's, not sealed: its payloads are all back by now */
+	free(x->cpus);
+	free(x->active);
+	free(x->heap);
+	free(x->tmp);
+	free(x->tmp2);
+	free(x->itab);
+	free(x->evs);
+	free(x->sealed);
+	free(x->cur);
+	free(x->view);
+	gx_strmap_free(&x->names);
+	free(x);
+}
+
 void gx_psched_free(struct gx_psched *s)
 {
-	struct gx_psched *w;
 	size_t i;
 
 	if (!s)
 		return;
 	ahead_stop(s); /* the decoder's thread gone, its batches given back */
-	w = s->dec;
 	/* every payload back first (the decoder's chunks are counted), then the chunks */
 	for (i = 0; i < s->ncpu; i++) {
 		size_t k;
@@ -460,15 +476,7 @@ void gx_psched_free(struct gx_psched *s)
 	for (i = 0; i < s->ntmp; i++)
 		arena_put(s, s->tmp[i].buf);
 	batch_free(s, &s->batch);
-	free(w->chunk); /* not sealed: its payloads are all back */
-	free(w->tmp);
-	free(w->tmp2);
-	free(w->itab);
-	free(w->evs);
-	free(w->sealed);
-	free(w->cur);
-	gx_strmap_free(&w->names);
-	free(w);
+	state_free(s->dec);
 	while (s->spares_own.list) {
 		struct ps_chunk *c = s->spares_own.list;
 
@@ -476,14 +484,7 @@ void gx_psched_free(struct gx_psched *s)
 		free(c);
 	}
 	pthread_mutex_destroy(&s->spares_own.mu);
-	free(s->cpus);
-	free(s->active);
-	free(s->heap);
-	free(s->tmp);
-	free(s->tmp2);
-	free(s->view);
-	gx_strmap_free(&s->names);
-	free(s);
+	state_free(s);
 }
 
 void gx_psched_set_limits(struct gx_psched *s, size_t max_held, int64_t window_ns)

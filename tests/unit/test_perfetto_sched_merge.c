@@ -460,23 +460,34 @@ TEST(next_fast_equals_next)
 	CHECK_EQ(diffs, 0);
 }
 
+/* A decoder into @o that decodes every bundle handed over on its thread. */
+static struct gx_psched *ahead_new(struct out *o)
+{
+	struct gx_psched_sink sink = { on_sched, on_counter, NULL, on_print, NULL, NULL, 0 };
+	struct gx_psched *s;
+
+	sink.user = sink.print_user = o;
+	s = gx_psched_new(&sink);
+	CHECK(s != NULL);
+	if (s) {
+		gx_psched_set_threads(s, 2);
+		gx_psched_set_ahead_min(s, 0);
+	}
+	return s;
+}
+
 /* A bundle merged while another is handed over: refused, the decoder having moved past it. */
 TEST(ahead_out_of_turn)
 {
 	static struct trace t;
-	struct gx_psched_sink sink = { on_sched, on_counter, NULL, on_print, NULL, NULL, 0 };
 	static struct out o;
 	struct gx_psched *s;
 	uint64_t taken, missed;
 
-	sink.user = sink.print_user = &o;
 	random_trace(&t);
-	s = gx_psched_new(&sink);
-	CHECK(s != NULL);
+	s = ahead_new(&o);
 	if (!s)
 		return;
-	gx_psched_set_threads(s, 2);
-	gx_psched_set_ahead_min(s, 0);
 	CHECK_EQ(gx_psched_ahead(s, t.b[1].b, t.b[1].n), 1);
 	CHECK_EQ(gx_psched_bundle(s, t.b[0].b, t.b[0].n), GFXSTAT_E_INVAL);
 	CHECK_EQ(gx_psched_bundle(s, t.b[1].b, t.b[1].n), GFXSTAT_E_INVAL); /* sticky */
@@ -485,12 +496,9 @@ TEST(ahead_out_of_turn)
 	CHECK_EQ(missed, 1);
 	gx_psched_free(s);
 	/* handed over and never merged (the input stopped): given back at the end */
-	s = gx_psched_new(&sink);
-	CHECK(s != NULL);
+	s = ahead_new(&o);
 	if (!s)
 		return;
-	gx_psched_set_threads(s, 2);
-	gx_psched_set_ahead_min(s, 0);
 	CHECK_EQ(gx_psched_ahead(s, t.b[0].b, t.b[0].n), 1);
 	CHECK_EQ(gx_psched_ahead(s, t.b[1].b, t.b[1].n), 1);
 	gx_psched_ahead_end(s);
