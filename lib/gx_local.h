@@ -136,6 +136,29 @@ GFXSTAT_HIDDEN const unsigned char *gx_spill_at(struct gx_spill *s, uint64_t off
  * memory goes back (the block being filled stays). Call it once per piece, or never. */
 GFXSTAT_HIDDEN void gx_spill_done(struct gx_spill *s, uint64_t off);
 
+/*
+ * One worker thread running jobs in submission order, ahead of the caller who takes them back
+ * in that order (lib/util/ahead.c). The jobs' data are the caller's array of @nslots slots:
+ * fill slot gx_ahead_next() (GX_AHEAD_FULL: none free), then gx_ahead_submit(); the thread
+ * calls @run(@user, slot); gx_ahead_take() waits for the oldest and returns its slot, the
+ * caller's again. Return of gx_ahead_new(): NULL when no thread can be made.
+ */
+#define GX_AHEAD_FULL ((size_t)-1)
+struct gx_ahead;
+GFXSTAT_HIDDEN struct gx_ahead *gx_ahead_new(size_t nslots, void (*run)(void *user, size_t slot),
+					     void *user);
+/* Jobs submitted and not taken back. */
+GFXSTAT_HIDDEN size_t gx_ahead_pending(const struct gx_ahead *a);
+GFXSTAT_HIDDEN size_t gx_ahead_next(const struct gx_ahead *a);
+GFXSTAT_HIDDEN void gx_ahead_submit(struct gx_ahead *a);
+/* The slot gx_ahead_take() will return next (with one pending), without waiting. */
+GFXSTAT_HIDDEN size_t gx_ahead_head(const struct gx_ahead *a);
+GFXSTAT_HIDDEN size_t gx_ahead_take(struct gx_ahead *a);
+/* Wait until every job submitted has run (they stay to be taken). */
+GFXSTAT_HIDDEN void gx_ahead_wait_all(struct gx_ahead *a);
+/* The thread stopped once the jobs submitted have run; NULL does nothing. */
+GFXSTAT_HIDDEN void gx_ahead_free(struct gx_ahead *a);
+
 /* String -> dense index (insertion order) with interned keys. */
 struct gx_strmap_key {
 	char *p; /* NUL-terminated copy */

@@ -9,8 +9,6 @@
  * google/perfetto's, cited per message below.
  */
 #include <pthread.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -332,7 +330,9 @@ struct gx_psched {
 	struct ps_cur *cur; /* the decoder's, by CPU (GX_PSCHED_MAX_CPUS: the bundles without) */
 	size_t ncur;
 	int threads;       /* gx_psched_set_threads(): decode ahead on a thread of its own */
-	struct ps_ahead *ahead; /* that thread, once started */
+	struct gx_ahead *ahead; /* that thread, once started */
+	struct ps_slot *slots;  /* its AHEAD_SLOTS jobs */
+	size_t ahead_bytes;     /* bundle bytes handed over and not merged */
 	size_t ahead_min;  /* AHEAD_MIN, or gx_psched_set_ahead_min()'s */
 	uint64_t ahead_taken, ahead_missed;
 	/* The merge's: the bundles' decoder, a twin that owns the decoding state (tmp, evs,
@@ -2929,7 +2929,6 @@ out:
 				* where one's share of the bundles' work varies (8 slots: 0.62 s
 				* instead of 0.46 on api32 x200) */
 #define AHEAD_BYTES (2u << 20) /* bundle bytes handed over and not yet merged */
-#define AHEAD_SPIN 2000        /* polls before sleeping: a bundle takes some 20 us */
 
 struct ps_slot {
 	const uint8_t *d;
@@ -2937,82 +2936,12 @@ struct ps_slot {
 	struct ps_batch b;
 };
 
-struct ps_ahead {
-	pthread_t th;
-	pthread_mutex_t mu;
-	pthread_cond_t work, done;
-	atomic_size_t nsub;  /* slots submitted (the merge's) */
-	atomic_size_t ndone; /* slots decoded (the thread's) */
-	atomic_int sleep_w;  /* the thread sleeps on work */
-	atomic_int sleep_m;  /* the merge sleeps on done */
-	atomic_int stop;
-	size_t ntaken;       /* the merge's: slots merged or given back */
-	size_t pending;      /* the merge's: bytes submitted and not taken */
-	struct ps_slot slot[AHEAD_SLOTS];
-};
-
-static inline void cpu_relax(void)
+/* The thread's job: slot @k's bundle decoded into its batch. */
+static void ahead_job(void *user, size_t k)
 {
-#if defined(__x86_64__) || defined(__i386__)
-	__asm__ __volatile__("pause");
-#elif defined(__aarch64__) || (defined(__arm__) && __ARM_ARCH >= 7)
-	__asm__ __volatile__("yield");
-#endif
-}
+	struct gx_psched *s = user;
 
-/*
- * Wait until *@count reaches @want (or, with @stop, a stop): a short poll, then sleep on @cv
- * with *@sleep raised. The other side raises the count, then looks at *@sleep (ahead_post());
- * both sequentially consistent, one of the two sees the other's store, and the signal is
- * sent under the lock the sleeper holds until it sleeps: no wakeup is lost. Return 1 when the
- * count was reached.
- */
-static int ahead_wait(struct ps_ahead *a, atomic_size_t *count, size_t want, atomic_int *sleep,
-		      pthread_cond_t *cv, int stop)
-{
-	int i;
-
-	for (i = 0; i < AHEAD_SPIN; i++) {
-		if (atomic_load_explicit(count, memory_order_acquire) >= want)
-			return 1;
-		if (stop && atomic_load_explicit(&a->stop, memory_order_relaxed))
-			break;
-		cpu_relax();
-	}
-	pthread_mutex_lock(&a->mu);
-	atomic_store(sleep, 1);
-	while (atomic_load(count) < want && !(stop && atomic_load(&a->stop)))
-		pthread_cond_wait(cv, &a->mu);
-	atomic_store(sleep, 0);
-	pthread_mutex_unlock(&a->mu);
-	return atomic_load(count) >= want;
-}
-
-static void ahead_post(struct ps_ahead *a, atomic_size_t *count, size_t v, atomic_int *sleep,
-		       pthread_cond_t *cv)
-{
-	atomic_store(count, v);
-	if (atomic_load(sleep)) {
-		pthread_mutex_lock(&a->mu);
-		pthread_cond_signal(cv);
-		pthread_mutex_unlock(&a->mu);
-	}
-}
-
-static void *ahead_run(void *arg)
-{
-	struct gx_psched *s = arg;
-	struct ps_ahead *a = s->ahead;
-	size_t k = 0;
-
-	while (ahead_wait(a, &a->nsub, k + 1, &a->sleep_w, &a->work, 1)) {
-		struct ps_slot *sl = &a->slot[k % AHEAD_SLOTS];
-
-		decode_bundle(s->dec, sl->d, sl->n, &sl->b);
-		k++;
-		ahead_post(a, &a->ndone, k, &a->sleep_m, &a->done);
-	}
-	return NULL;
+	decode_bundle(s->dec, s->slots[k].d, s->slots[k].n, &s->slots[k].b);
 }
 
 /* What the merge would have counted of batch @b but never merges (the input stopped, or a
@@ -3033,88 +2962,40 @@ static void batch_drop(struct gx_psched *s, struct ps_batch *b)
 /* Everything submitted and not merged: waited for, then dropped. */
 static void ahead_cancel(struct gx_psched *s)
 {
-	struct ps_ahead *a = s->ahead;
-	size_t nsub;
-
-	if (!a)
+	if (!s->ahead)
 		return;
-	nsub = atomic_load(&a->nsub);
-	if (a->ntaken == nsub)
-		return;
-	ahead_wait(a, &a->ndone, nsub, &a->sleep_m, &a->done, 0);
-	for (; a->ntaken < nsub; a->ntaken++)
-		batch_drop(s, &a->slot[a->ntaken % AHEAD_SLOTS].b);
-	a->pending = 0;
+	gx_ahead_wait_all(s->ahead);
+	while (gx_ahead_pending(s->ahead))
+		batch_drop(s, &s->slots[gx_ahead_take(s->ahead)].b);
+	s->ahead_bytes = 0;
 }
 
 static void ahead_stop(struct gx_psched *s)
 {
-	struct ps_ahead *a = s->ahead;
 	size_t i;
 
-	if (!a)
+	if (!s->ahead)
 		return;
 	ahead_cancel(s);
-	pthread_mutex_lock(&a->mu);
-	atomic_store(&a->stop, 1);
-	pthread_cond_signal(&a->work);
-	pthread_mutex_unlock(&a->mu);
-	pthread_join(a->th, NULL);
-	pthread_cond_destroy(&a->work);
-	pthread_cond_destroy(&a->done);
-	pthread_mutex_destroy(&a->mu);
-	for (i = 0; i < AHEAD_SLOTS; i++)
-		batch_free(s, &a->slot[i].b);
-	free(a);
+	gx_ahead_free(s->ahead);
 	s->ahead = NULL;
+	for (i = 0; i < AHEAD_SLOTS; i++)
+		batch_free(s, &s->slots[i].b);
+	free(s->slots);
+	s->slots = NULL;
 }
 
 /* The thread, started on first use; 0 when it could not be (decoding stays the caller's). */
 static int ahead_start(struct gx_psched *s)
 {
-	struct ps_ahead *a = calloc(1, sizeof(*a));
-	sigset_t all, old;
-	int rc;
-
-	if (!a)
-		return 0;
-	if (pthread_mutex_init(&a->mu, NULL)) {
-		free(a);
-		return 0;
-	}
-	if (pthread_cond_init(&a->work, NULL)) {
-		pthread_mutex_destroy(&a->mu);
-		free(a);
-		return 0;
-	}
-	if (pthread_cond_init(&a->done, NULL)) {
-		pthread_cond_destroy(&a->work);
-		pthread_mutex_destroy(&a->mu);
-		free(a);
-		return 0;
-	}
-	atomic_init(&a->nsub, 0);
-	atomic_init(&a->ndone, 0);
-	atomic_init(&a->sleep_w, 0);
-	atomic_init(&a->sleep_m, 0);
-	atomic_init(&a->stop, 0);
-	s->ahead = a;
-	/* the thread takes no signal: the caller's handlers (SIGINT, SIGPIPE) run where the
-	 * caller expects them, in its thread */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&a->th, NULL, ahead_run, s);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc) {
-		pthread_cond_destroy(&a->done);
-		pthread_cond_destroy(&a->work);
-		pthread_mutex_destroy(&a->mu);
-		free(a);
-		s->ahead = NULL;
-		s->threads = 0;
-		return 0;
-	}
-	return 1;
+	s->slots = calloc(AHEAD_SLOTS, sizeof(*s->slots));
+	s->ahead = s->slots ? gx_ahead_new(AHEAD_SLOTS, ahead_job, s) : NULL;
+	if (s->ahead)
+		return 1;
+	free(s->slots);
+	s->slots = NULL;
+	s->threads = 0;
+	return 0;
 }
 
 void gx_psched_set_threads(struct gx_psched *s, int threads)
@@ -3130,7 +3011,6 @@ void gx_psched_set_ahead_min(struct gx_psched *s, size_t bytes)
 
 int gx_psched_ahead(struct gx_psched *s, const uint8_t *d, size_t n)
 {
-	struct ps_ahead *a = s->ahead;
 	size_t k;
 
 	if (!s->threads || s->rc)
@@ -3138,29 +3018,25 @@ int gx_psched_ahead(struct gx_psched *s, const uint8_t *d, size_t n)
 	/* a small bundle does not start the thread's work: waking it and waiting for its batch
 	 * cost more than decoding here (nowinandroid's bundles are mostly under 1 kB among
 	 * FrameTimeline's packets, perfetto_sim's all); once it works, every bundle goes */
-	if (n < s->ahead_min && (!a || a->ntaken == atomic_load_explicit(&a->nsub,
-									 memory_order_relaxed)))
+	if (n < s->ahead_min && gx_psched_ahead_idle(s))
 		return 0;
-	if (!a) {
-		if (!ahead_start(s))
-			return 0;
-		a = s->ahead;
-	}
-	k = atomic_load_explicit(&a->nsub, memory_order_relaxed);
-	if (k - a->ntaken == AHEAD_SLOTS || (a->pending && a->pending + n > AHEAD_BYTES))
+	if (!s->ahead && !ahead_start(s))
 		return 0;
-	a->slot[k % AHEAD_SLOTS].d = d;
-	a->slot[k % AHEAD_SLOTS].n = n;
-	a->pending += n;
-	ahead_post(a, &a->nsub, k + 1, &a->sleep_w, &a->work);
+	if (s->ahead_bytes && s->ahead_bytes + n > AHEAD_BYTES)
+		return 0;
+	k = gx_ahead_next(s->ahead);
+	if (k == GX_AHEAD_FULL)
+		return 0;
+	s->slots[k].d = d;
+	s->slots[k].n = n;
+	s->ahead_bytes += n;
+	gx_ahead_submit(s->ahead);
 	return 1;
 }
 
 int gx_psched_ahead_idle(const struct gx_psched *s)
 {
-	const struct ps_ahead *a = s->ahead;
-
-	return !a || a->ntaken == atomic_load_explicit(&a->nsub, memory_order_relaxed);
+	return !s->ahead || !gx_ahead_pending(s->ahead);
 }
 
 void gx_psched_ahead_end(struct gx_psched *s)
@@ -3176,21 +3052,16 @@ void gx_psched_ahead_stats(const struct gx_psched *s, uint64_t *taken, uint64_t 
 
 int gx_psched_bundle(struct gx_psched *s, const uint8_t *d, size_t n)
 {
-	struct ps_ahead *a = s->ahead;
-
 	if (s->rc)
 		return s->rc;
-	if (a && a->ntaken < atomic_load_explicit(&a->nsub, memory_order_relaxed)) {
-		struct ps_slot *sl = &a->slot[a->ntaken % AHEAD_SLOTS];
-		int rc;
+	if (!gx_psched_ahead_idle(s)) {
+		struct ps_slot *sl = &s->slots[gx_ahead_head(s->ahead)];
 
 		if (sl->d == d && sl->n == n) {
-			ahead_wait(a, &a->ndone, a->ntaken + 1, &a->sleep_m, &a->done, 0);
-			rc = apply_bundle(s, &sl->b);
-			a->ntaken++;
-			a->pending -= n;
+			gx_ahead_take(s->ahead);
+			s->ahead_bytes -= n;
 			s->ahead_taken++;
-			return rc;
+			return apply_bundle(s, &sl->b);
 		}
 		/* not the bundle handed over: the decoder has read past this one (its threads'
 		 * names, its clock) and cannot be taken back. The caller broke the contract of
