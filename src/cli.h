@@ -109,7 +109,7 @@ int cli_read_inputs(char **paths, int n, int (*feed)(void *user, const void *buf
 int cli_mkdir_p(const char *dir);
 /* Where a long input's held frames wait past a few MB: $TMPDIR, else the system's place. */
 const char *cli_tmpdir(void);
-/* Threads a long input's decoding may use: $GFXSTAT_THREADS, else 2 with two CPUs or more. */
+/* Threads an input's parsing may use: $GFXSTAT_THREADS, else 2 with two CPUs or more. */
 int cli_threads(void);
 
 /* A row formatter as the library's: snprintf-like, returns the length needed. */

@@ -65,9 +65,9 @@ static void usage(FILE *f)
 	      "  TMPDIR  where a long Perfetto capture's frames wait for its end once they\n"
 	      "          pass a few MB (a file with no name, gone when gfxstat ends); default\n"
 	      "          /tmp; where none can be written, they stay in memory\n"
-	      "  GFXSTAT_THREADS  threads a Perfetto trace's decoding may use: 1 keeps it\n"
-	      "          to one; default 2 where there are two CPUs or more (the outputs are\n"
-	      "          the same)\n\n", f);
+	      "  GFXSTAT_THREADS  threads a trace's parsing may use (Perfetto, and long ftrace\n"
+	      "          text): 1 keeps it to one; default 2 where there are two CPUs or more\n"
+	      "          (the outputs are the same)\n\n", f);
 	fputs(cli_exit_table, f);
 }
 

@@ -108,8 +108,9 @@ void gfxstat_source_set_sys_window(struct gfxstat_source *s, int64_t window_ns);
 /* Where a long input's frames held to its end wait, past a few MB (gfxstat_model_set_tmpdir(),
  * gfxstat_perfetto_set_tmpdir()), for the inputs begun after it; NULL: in memory. Borrowed. */
 void gfxstat_source_set_tmpdir(struct gfxstat_source *s, const char *dir);
-/* Threads a Perfetto input's decoding may use (gfxstat_perfetto_set_threads()), for the inputs
- * begun after it; 1 (the default): the caller's only. */
+/* Threads an input's parsing may use (gfxstat_perfetto_set_threads(),
+ * gfxstat_trace_parser_set_threads()), for the inputs begun after it; 1 (the default): the
+ * caller's only. */
 void gfxstat_source_set_threads(struct gfxstat_source *s, int threads);
 
 #endif

@@ -5,6 +5,14 @@
  * before their task, pid, tgid and cpu are converted (ftrace_local.h); scheduler events go on
  * to their payload parse only when a caller asked for thread states
  * (gfxstat_trace_parser_set_sched_fn()), and for the kinds it asked for.
+ *
+ * With two threads (gfxstat_trace_parser_set_threads()), a feed's whole lines are cut in
+ * blocks of about 64 kB: one block in three is parsed in the caller's thread as above, the
+ * other two on a thread of the parser's own (lib/util/ahead.c) into records (a marker and its
+ * line, a scheduler event, a scheduler line that did not parse) and counts, which the caller's
+ * thread then hands on in input order. What depends on the lines before (a time earlier than
+ * the line before, the scheduler kinds still asked for) is settled there, so the callbacks,
+ * their order and the counts are the one thread's.
  */
 #include <stdlib.h>
 
@@ -26,6 +34,53 @@ struct gfxstat_trace_parser {
 	int64_t last_ts;
 	struct gx_sec_cache sec; /* the seconds of the line before (calloc: none) */
 	struct gfxstat_stats stats;
+	/* parsing ahead */
+	int threads;             /* gfxstat_trace_parser_set_threads() > 1 */
+	struct gx_ahead *ahead;  /* the thread, once started */
+	struct tt_block *blocks; /* its TT_SLOTS jobs */
+	struct gx_sec_cache sec_ahead; /* the thread's */
+};
+
+/* ---- parsing ahead: the records of a block ---- */
+
+#define TT_BLOCK (64 * 1024) /* a block: whole lines from here on */
+#define TT_SLOTS 8           /* blocks parsed ahead at most */
+#define TT_MIN (512 * 1024)  /* fewer bytes of whole lines in a feed: all in the caller's */
+#define TT_PLAN 32           /* blocks cut and not yet handed on */
+
+/* a marker; a scheduler event; a scheduler line that did not parse; a scheduler line of a
+ * kind not asked for when it was read (asked for by the time it is handed on: read then) */
+enum { TT_MARKER, TT_SCHED, TT_SCHED_BAD, TT_SCHED_LATER };
+
+struct tt_rec {
+	int type;
+	enum gfxstat_sched_kind kind;
+	union {
+		struct {
+			struct gfxstat_ftrace_line ev;
+			struct gfxstat_marker m;
+		} mk;
+		struct gfxstat_sched_event se;
+		struct {
+			const char *s;
+			size_t n;
+		} line;
+	} u;
+};
+
+/* A block parsed ahead: its records in line order, and what it counted that does not depend
+ * on the lines before it. */
+struct tt_block {
+	const char *p, *end;
+	int sched;      /* a sched function was set when it was handed over */
+	unsigned kinds; /* the scheduler kinds read then */
+	struct tt_rec *rec;
+	size_t n, cap;
+	struct gfxstat_stats stats;
+	int has_ts;
+	int64_t first_ts, last_ts; /* of its first and last event */
+	uint64_t back;             /* events earlier than the one before, within the block */
+	int rc;                    /* GFXSTAT_E_NOMEM */
 };
 
 static int is_marker_event(struct gfxstat_str ev)
@@ -158,17 +213,32 @@ void gfxstat_trace_parser_set_counter_fn(struct gfxstat_trace_parser *p, gfxstat
 
 void gfxstat_trace_parser_free(struct gfxstat_trace_parser *p)
 {
+	size_t i;
+
 	if (!p)
 		return;
+	gx_ahead_free(p->ahead);
+	for (i = 0; p->blocks && i < TT_SLOTS; i++)
+		free(p->blocks[i].rec);
+	free(p->blocks);
 	gfxstat_line_reader_free(p->lines);
 	free(p);
 }
+
+static GX_NOINLINE int feed_ahead(struct gfxstat_trace_parser *p, const char *s, size_t n,
+				  int *done);
 
 #ifdef __GNUC__
 __attribute__((flatten)) /* the feed loop, on_line() and the header parse in one body */
 #endif
 int gfxstat_trace_parser_feed(struct gfxstat_trace_parser *p, const void *buf, size_t n)
 {
+	if (p->threads) {
+		int done, rc = feed_ahead(p, buf, n, &done);
+
+		if (done)
+			return rc;
+	}
 	/* on_line() called directly (line_local.h): it runs for every line */
 	return gx_line_reader_feed_with(p->lines, buf, n, on_line, p);
 }
@@ -181,4 +251,295 @@ int gfxstat_trace_parser_finish(struct gfxstat_trace_parser *p)
 struct gfxstat_stats *gfxstat_trace_parser_stats(struct gfxstat_trace_parser *p)
 {
 	return &p->stats;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* Parsing ahead                                                                            */
+
+static struct tt_rec *tt_push(struct tt_block *b, int type, enum gfxstat_sched_kind kind)
+{
+	struct tt_rec *r;
+
+	if (b->n == b->cap && gx_grow((void **)&b->rec, &b->cap, b->n, sizeof(*b->rec), 256)) {
+		b->rc = GFXSTAT_E_NOMEM;
+		return NULL;
+	}
+	r = &b->rec[b->n++];
+	r->type = type;
+	r->kind = kind;
+	return r;
+}
+
+/* on_line() on the parser's thread: what the caller's thread is to hand on, as records. */
+static void tt_line(struct gfxstat_trace_parser *p, struct tt_block *b, const char *s, size_t n)
+{
+	struct gfxstat_ftrace_line ev;
+	struct gx_ftrace_lazy lz;
+	struct gfxstat_marker m;
+	struct tt_rec *r;
+
+	switch (gx_ftrace_line_head(s, n, &ev, &lz, &p->sec_ahead)) {
+	case GFXSTAT_PARSE_OK:
+		break;
+	case GFXSTAT_PARSE_UNSUPPORTED:
+		if (n && memchr(s, '#', n))
+			GX_STAT_INC(&b->stats, comment_lines);
+		else
+			GX_STAT_INC(&b->stats, blank_lines);
+		return;
+	default:
+		GX_STAT_INC(&b->stats, ftrace_line_malformed);
+		return;
+	}
+	GX_STAT_INC(&b->stats, events);
+	if (!b->has_ts) {
+		b->has_ts = 1;
+		b->first_ts = ev.ts_ns;
+	} else if (ev.ts_ns < b->last_ts) {
+		b->back++;
+	}
+	b->last_ts = ev.ts_ns;
+	if (!is_marker_event(ev.event)) {
+		enum gfxstat_sched_kind kind;
+		struct gfxstat_sched_event se;
+		enum gfxstat_parse_res res;
+
+		GX_STAT_INC(&b->stats, other_events);
+		if (!b->sched)
+			return;
+		kind = gx_sched_kind_fast(ev.event);
+		if (!(b->kinds & GFXSTAT_SCHED_BIT(kind))) {
+			if (kind != GFXSTAT_SCHED_NONE && (r = tt_push(b, TT_SCHED_LATER, kind))) {
+				r->u.line.s = s;
+				r->u.line.n = n;
+			}
+			return;
+		}
+		gx_ftrace_line_fields(&lz, &ev);
+		res = gx_sched_line_parse_kind(&ev, kind, &se);
+		if (res == GFXSTAT_PARSE_UNSUPPORTED)
+			return;
+		r = tt_push(b, res == GFXSTAT_PARSE_OK ? TT_SCHED : TT_SCHED_BAD, kind);
+		if (r && res == GFXSTAT_PARSE_OK)
+			r->u.se = se;
+		return;
+	}
+	GX_STAT_INC(&b->stats, marker_events);
+	switch (gfxstat_atrace_marker_parse(ev.payload.p, ev.payload.n, &m)) {
+	case GFXSTAT_PARSE_OK:
+		gx_ftrace_line_fields(&lz, &ev);
+		r = tt_push(b, TT_MARKER, GFXSTAT_SCHED_NONE);
+		if (r) {
+			r->u.mk.ev = ev;
+			r->u.mk.m = m;
+		}
+		break;
+	case GFXSTAT_PARSE_UNSUPPORTED:
+		GX_STAT_INC(&b->stats, marker_unsupported);
+		break;
+	default:
+		GX_STAT_INC(&b->stats, marker_malformed);
+		break;
+	}
+}
+
+/* The lines of [s, end) (whole lines), one by one as the line reader gives them: over the
+ * limit counted and dropped, a '\r' before the newline cut. @b: into its records (the
+ * parser's thread), else to on_line() (the caller's). */
+static int tt_lines(struct gfxstat_trace_parser *p, struct tt_block *b, const char *s,
+		    const char *end)
+{
+	struct gfxstat_stats *st = b ? &b->stats : &p->stats;
+	size_t max = p->lines->max_line;
+
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t len = (size_t)(nl - s);
+
+		GX_STAT_INC(st, lines);
+		if (GX_UNLIKELY(len > max)) {
+			GX_STAT_INC(st, line_too_long);
+		} else {
+			len -= len && s[len - 1] == '\r';
+			if (b)
+				tt_line(p, b, s, len);
+			else if (on_line(p, s, len))
+				return GFXSTAT_E_ABORTED;
+		}
+		s = nl + 1;
+	}
+	return 0;
+}
+
+/* The thread's job: block @k parsed into its records. */
+static void tt_job(void *user, size_t k)
+{
+	struct gfxstat_trace_parser *p = user;
+	struct tt_block *b = &p->blocks[k];
+
+	memset(&b->stats, 0, sizeof(b->stats));
+	b->n = 0;
+	b->has_ts = 0;
+	b->back = 0;
+	b->rc = 0;
+	tt_lines(p, b, b->p, b->end);
+}
+
+/* Block @b, parsed ahead, handed on: its counts, then its records in order, each scheduler
+ * event only if its kind is still asked for (the sched function narrows them as it goes). */
+static int tt_replay(struct gfxstat_trace_parser *p, struct tt_block *b)
+{
+	size_t i;
+	int k;
+
+	if (b->rc)
+		return b->rc;
+	if (p->sched_fn && !b->sched)
+		return tt_lines(p, NULL, b->p, b->end); /* a sched function since: read it here */
+	for (k = 0; k < GFXSTAT_STAT_COUNT; k++)
+		p->stats.v[k] += b->stats.v[k];
+	if (b->has_ts) {
+		if (b->first_ts < p->last_ts)
+			GX_STAT_INC(&p->stats, time_backwards);
+		GX_STAT_ADD(&p->stats, time_backwards, b->back);
+		p->last_ts = b->last_ts;
+	}
+	for (i = 0; i < b->n; i++) {
+		const struct tt_rec *r = &b->rec[i];
+		int rc = 0;
+
+		if (r->type == TT_MARKER) {
+			rc = p->fn(p->user, &r->u.mk.ev, &r->u.mk.m);
+		} else if (p->sched_fn && (p->sched_kinds & GFXSTAT_SCHED_BIT(r->kind))) {
+			if (r->type == TT_SCHED_LATER) {
+				struct gfxstat_ftrace_line ev;
+				struct gx_ftrace_lazy lz;
+
+				/* its head read again: it parsed once, it parses the same */
+				gx_ftrace_line_head(r->u.line.s, r->u.line.n, &ev, &lz, &p->sec);
+				rc = read_sched(p, &ev, &lz, r->kind);
+			} else if (r->type == TT_SCHED) {
+				GX_STAT_INC(&p->stats, sched_events);
+				rc = p->sched_fn(p->sched_user, &r->u.se);
+			} else {
+				GX_STAT_INC(&p->stats, sched_malformed);
+			}
+		}
+		if (rc)
+			return GFXSTAT_E_ABORTED;
+	}
+	return 0;
+}
+
+/* A planned block: its lines, and the slot of the thread's that parses it (or none). */
+struct tt_plan {
+	const char *p, *end;
+	size_t slot;
+};
+
+/*
+ * The whole lines [s, end) in blocks: one in three parsed here, two on the thread, handed on in
+ * order. Every block handed to the thread is waited for before the return, as the lines are
+ * the caller's chunk.
+ */
+static int tt_feed(struct gfxstat_trace_parser *p, const char *s, const char *end)
+{
+	struct tt_plan plan[TT_PLAN];
+	size_t planned = 0, taken = 0, k = 0;
+	int rc = 0;
+
+	while (!rc) {
+		/* cut blocks, and hand the thread's over, as far as its slots go */
+		while (s < end && planned - taken < TT_PLAN) {
+			struct tt_plan *pl = &plan[planned % TT_PLAN];
+			const char *e = (size_t)(end - s) > TT_BLOCK ? s + TT_BLOCK - 1 : end - 1;
+
+			e = memchr(e, '\n', (size_t)(end - e));
+			e = e ? e + 1 : end;
+			pl->slot = GX_AHEAD_FULL;
+			if (k % 3) {
+				pl->slot = gx_ahead_next(p->ahead);
+				if (pl->slot == GX_AHEAD_FULL)
+					break;
+				p->blocks[pl->slot].p = s;
+				p->blocks[pl->slot].end = e;
+				p->blocks[pl->slot].sched = p->sched_fn != NULL;
+				p->blocks[pl->slot].kinds = p->sched_kinds;
+				gx_ahead_submit(p->ahead);
+			}
+			pl->p = s;
+			pl->end = e;
+			planned++;
+			k++;
+			s = e;
+		}
+		if (taken == planned)
+			break;
+		{
+			struct tt_plan *pl = &plan[taken++ % TT_PLAN];
+
+			if (pl->slot == GX_AHEAD_FULL)
+				rc = tt_lines(p, NULL, pl->p, pl->end);
+			else
+				rc = tt_replay(p, &p->blocks[gx_ahead_take(p->ahead)]);
+		}
+	}
+	/* stopped: what the thread has of the chunk, waited for and dropped */
+	gx_ahead_wait_all(p->ahead);
+	while (gx_ahead_pending(p->ahead))
+		gx_ahead_take(p->ahead);
+	return rc;
+}
+
+/* The last newline of [s, s + n), or NULL. */
+static const char *last_newline(const char *s, size_t n)
+{
+	while (n && s[n - 1] != '\n')
+		n--;
+	return n ? s + n - 1 : NULL;
+}
+
+/*
+ * gfxstat_trace_parser_feed() with two threads, where a feed holds many whole lines: the line
+ * the chunk starts in (carried from the chunk before) and the one it ends in (carried to the
+ * next) go through the line reader; the whole lines between, through tt_feed().
+ */
+static GX_NOINLINE int feed_ahead(struct gfxstat_trace_parser *p, const char *s, size_t n,
+				  int *done)
+{
+	const char *first, *last;
+	int rc;
+
+	*done = 0;
+	if (n < TT_MIN || p->counter_fn || p->lines->skipping)
+		return 0;
+	first = memchr(s, '\n', n);
+	last = first ? last_newline(s, n) : NULL;
+	if (!first || (size_t)(last - first) < TT_MIN)
+		return 0;
+	if (!p->ahead) {
+		p->blocks = calloc(TT_SLOTS, sizeof(*p->blocks));
+		p->ahead = p->blocks ? gx_ahead_new(TT_SLOTS, tt_job, p) : NULL;
+		if (!p->ahead) {
+			free(p->blocks);
+			p->blocks = NULL;
+			p->threads = 0; /* no thread: the caller's, from now on */
+			return 0;
+		}
+	}
+	*done = 1;
+	rc = gx_line_reader_feed_with(p->lines, s, (size_t)(first + 1 - s), on_line, p);
+	if (rc)
+		return rc;
+	GX_STAT_ADD(&p->stats, bytes, (size_t)(last - first));
+	rc = tt_feed(p, first + 1, last + 1);
+	if (rc)
+		return rc;
+	return gx_line_reader_feed_with(p->lines, last + 1, (size_t)(s + n - (last + 1)), on_line,
+					p);
+}
+
+void gfxstat_trace_parser_set_threads(struct gfxstat_trace_parser *p, int threads)
+{
+	p->threads = threads > 1;
 }

@@ -272,6 +272,8 @@ int gfxstat_source_begin(struct gfxstat_source *s, const char *name)
 	s->sf = gfxstat_sf_frames_new(on_frame, s);
 	s->app = gfxstat_app_frames_new(on_frame, s);
 	s->trace = s->sf ? gfxstat_trace_parser_new(on_marker, s) : NULL;
+	if (s->trace)
+		gfxstat_trace_parser_set_threads(s->trace, s->nthreads);
 	s->trace_kinds = GFXSTAT_THREAD_STATES_KINDS;
 	/* the system series: every scheduler event is counted (what the input holds) */
 	if (s->sink.flags & GFXSTAT_SOURCE_SYSTEM) {

@@ -1,7 +1,12 @@
 # SPDX-License-Identifier: MIT
-# A Perfetto trace's ftrace bundles are decoded on a thread of their own, ahead of their merge
-# (GFXSTAT_THREADS, default 2 with two CPUs or more; docs/perfetto.md "Two threads"): what
-# every command prints is the same with one thread. Sourced by tests/run.sh.
+# A Perfetto trace's ftrace bundles are decoded on a thread of their own, ahead of their merge,
+# and ftrace text's lines are parsed in blocks, two in three on that thread (GFXSTAT_THREADS,
+# default 2 with two CPUs or more; docs/perfetto.md "Two threads", lib/input/trace_text.c):
+# what every command prints is the same with one thread. Sourced by tests/run.sh.
+#
+# Text: gfxsim traces of 3 MB (the scheduler's lines, two apps; one at 120 Hz with CRLF line
+# ends), read from the file and from a pipe: analyze (table, JSON, --janky), frames, export,
+# gfx, byte for byte with GFXSTAT_THREADS=1 and =2.
 #
 # The real Perfetto samples, and api32 four times over (bench/perfetto_repeat.c: a capture of
 # many bundles, each copy shifted in time) read from a pipe (the decoder gets the 1 MB reads,
@@ -64,3 +69,33 @@ if GFXSTAT_THREADS=two "$GFXSTAT" inspect "$ROOT/examples/launcher-60hz.trace" >
 else
 	fail "perfetto threads: GFXSTAT_THREADS=two not said: $(head -c 300 "$pt/err")"
 fi
+
+# text
+for pt_opts in "--hz 60 --apps 2" "--hz 120 --apps 1"; do
+	pt_t=$pt/sim-$(echo "$pt_opts" | tr -dc '0-9').trace
+	if ! "$GFXSIM" --seed 7 $pt_opts --sched-noise 5 --size 3000000 -o "$pt_t" 2> "$pt/err"; then
+		fail "threads: gfxsim $pt_opts: $(head -c 300 "$pt/err")"
+		continue
+	fi
+	case $pt_opts in *120*) sed -i 's/$/\r/' "$pt_t" ;; esac
+	pt_b=$(basename "$pt_t")
+	for pt_n in 1 2; do
+		pt_o=$pt/$pt_b.$pt_n
+		export GFXSTAT_THREADS=$pt_n
+		"$GFXSTAT" analyze "$pt_t" > "$pt_o.analyze" 2>&1
+		"$GFXSTAT" analyze --json "$pt_t" > "$pt_o.json" 2>&1
+		"$GFXSTAT" analyze --janky "$pt_t" > "$pt_o.janky" 2>&1
+		"$GFXSTAT" frames "$pt_t" > "$pt_o.frames" 2>&1
+		"$GFXSTAT" export -o "$pt_o.export" "$pt_t" > /dev/null 2>&1
+		"$GFXSTAT" analyze --json - < "$pt_t" > "$pt_o.pipe" 2>&1
+		unset GFXSTAT_THREADS
+	done
+	for pt_k in analyze json janky frames export pipe; do
+		if [ -s "$pt/$pt_b.1.$pt_k" ] && cmp -s "$pt/$pt_b.1.$pt_k" "$pt/$pt_b.2.$pt_k"; then
+			pass
+		else
+			fail "threads: $pt_k of $pt_b ($pt_opts) differs with two threads:" \
+				"$(diff "$pt/$pt_b.1.$pt_k" "$pt/$pt_b.2.$pt_k" | head -c 400)"
+		fi
+	done
+done

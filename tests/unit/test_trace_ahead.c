@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ftrace text parsed with two threads (gfxstat_trace_parser_set_threads(): blocks of whole
+ * lines parsed ahead, lib/input/trace_text.c) against one: the same markers and scheduler
+ * events in the same order, the same counts, on random traces of a few MB with what a real
+ * one holds now and then (comments, blank and malformed lines, CRLF endings, lines over the
+ * length limit, times going back, markers that do not parse, scheduler lines that do not),
+ * fed whole, in 1 MB reads and in random cuts, with a sched function that narrows the kinds it
+ * asks for at the first sched_waking (as lib/source/input_source.c does), and one that widens
+ * them again midway (a block parsed ahead with fewer kinds is then read again).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "gfxstat/gfxstat.h"
+#include "gfxstat/gfxstat_sched.h"
+#include "gfxstat/gfxstat_sysctx.h"
+
+static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
+
+static unsigned rnd(unsigned n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (unsigned)(rng % n);
+}
+
+struct text {
+	char *s;
+	size_t n, cap;
+};
+
+static void put(struct text *t, const char *s, size_t n)
+{
+	if (t->n + n > t->cap) {
+		t->cap = (t->n + n) * 2;
+		t->s = realloc(t->s, t->cap);
+	}
+	memcpy(t->s + t->n, s, n);
+	t->n += n;
+}
+
+/* A random trace of about @bytes, one line after the other. */
+static void make_trace(struct text *t, size_t bytes)
+{
+	static const char *const comms[] = { "RenderThread", "surfaceflinger", "app", "<idle>" };
+	static const char *const marks[] = { "B|4646|Choreographer#doFrame 12", "E|4646",
+					     "C|613|HW_VSYNC_0|1", "B|613|onMessageReceived 7",
+					     "E", "S|4646|launch|3", "not a marker" };
+	unsigned long long us = 1499898000000ULL;
+	char line[70 * 1024];
+
+	t->n = 0;
+	put(t, "# tracer: nop\n#\n", 16);
+	while (t->n < bytes) {
+		unsigned k = rnd(100), cpu = rnd(8), pid = 600 + rnd(40);
+		const char *comm = comms[rnd(4)];
+		const char *eol = rnd(50) ? "\n" : "\r\n";
+		int n;
+
+		us += rnd(40);
+		if (rnd(300) == 0)
+			us -= 1000; /* a time going back */
+		if (rnd(3000) == 0) {
+			/* over the 64 kB limit: counted and dropped */
+			n = 66 * 1024;
+			memset(line, 'x', (size_t)n);
+			line[n++] = '\n';
+		} else if (k < 20) {
+			n = snprintf(line, sizeof(line),
+				     "%16s-%-5u (%5u) [%03u] ...1 %llu.%06llu: tracing_mark_write: %s%s",
+				     comm, pid, pid, cpu, us / 1000000, us % 1000000,
+				     marks[rnd(7)], eol);
+		} else if (k < 50) {
+			n = snprintf(line, sizeof(line),
+				     "%16s-%-5u (-----) [%03u] d..2 %llu.%06llu: sched_switch: "
+				     "prev_comm=%s prev_pid=%s%u prev_prio=120 prev_state=%s ==> "
+				     "next_comm=%s next_pid=%u next_prio=120%s",
+				     comm, pid, cpu, us / 1000000, us % 1000000, comm,
+				     rnd(200) ? "" : "x", pid, rnd(20) ? "S" : "R+", comms[rnd(4)],
+				     600 + rnd(40), eol);
+		} else if (k < 65) {
+			n = snprintf(line, sizeof(line),
+				     "%16s-%-5u (-----) [%03u] d..3 %llu.%06llu: %s: comm=%s pid=%u "
+				     "prio=120 target_cpu=%03u%s",
+				     comm, pid, cpu, us / 1000000, us % 1000000,
+				     /* sched_wakeup well before the first sched_waking too */
+				     t->n < bytes / 8 || rnd(2) ? "sched_wakeup" : "sched_waking",
+				     comms[rnd(4)], 600 + rnd(40), rnd(8), eol);
+		} else if (k < 80) {
+			n = snprintf(line, sizeof(line),
+				     "%16s-%-5u (-----) [%03u] d..1 %llu.%06llu: cpu_idle: state=%u "
+				     "cpu_id=%u%s",
+				     comm, pid, cpu, us / 1000000, us % 1000000, rnd(3), cpu, eol);
+		} else if (k < 88) {
+			n = snprintf(line, sizeof(line),
+				     "%16s-%-5u (%5u) [%03u] d..2 %llu.%06llu: sched_blocked_reason: "
+				     "pid=%u iowait=%u caller=0x%x%s",
+				     comm, pid, pid, cpu, us / 1000000, us % 1000000, pid, rnd(2),
+				     rnd(100000), eol);
+		} else if (k < 92) {
+			n = snprintf(line, sizeof(line), "%s", rnd(2) ? "\n" : "# a comment\n");
+		} else if (k < 96) {
+			n = snprintf(line, sizeof(line), "garbage that is no ftrace line %u%s", k,
+				     eol);
+		} else {
+			n = snprintf(line, sizeof(line),
+				     "%16s-%-5u (-----) [%03u] d..2 %llu.%06llu: binder_transaction: "
+				     "transaction=%u dest_node=1 dest_proc=%u dest_thread=0 reply=0 "
+				     "flags=0x10 code=0x3%s",
+				     comm, pid, cpu, us / 1000000, us % 1000000, rnd(9999), pid, eol);
+		}
+		put(t, line, (size_t)n);
+	}
+	put(t, "  app-600 (600) [000] ...1 1.000000: tracing_mark_write: E|600", 62); /* no EOL */
+}
+
+/* What a parser hands on, as a hash and a count (a log of every field). */
+struct log {
+	uint64_t h, n;
+	struct gfxstat_trace_parser *p;
+	int narrow, widen; /* narrow the kinds at the first sched_waking; widen them again */
+	uint64_t widen_at;
+};
+
+static void mix(struct log *l, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+
+	while (n--) {
+		l->h ^= *s++;
+		l->h *= 1099511628211ULL;
+	}
+}
+
+static void mix_str(struct log *l, struct gfxstat_str s)
+{
+	mix(l, &s.n, sizeof(s.n));
+	mix(l, s.p, s.n);
+}
+
+static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
+		     const struct gfxstat_marker *m)
+{
+	struct log *l = user;
+
+	l->n++;
+	mix_str(l, ev->task);
+	mix(l, &ev->pid, sizeof(ev->pid));
+	mix(l, &ev->tgid, sizeof(ev->tgid));
+	mix(l, &ev->cpu, sizeof(ev->cpu));
+	mix(l, &ev->ts_ns, sizeof(ev->ts_ns));
+	mix_str(l, ev->ts_text);
+	mix_str(l, ev->payload);
+	mix(l, &m->kind, sizeof(m->kind));
+	mix(l, &m->pid, sizeof(m->pid));
+	mix_str(l, m->name);
+	mix(l, &m->value, sizeof(m->value));
+	return 0;
+}
+
+static int on_sched(void *user, const struct gfxstat_sched_event *ev)
+{
+	struct log *l = user;
+	char line[512];
+	size_t k = gfxstat_sched_event_format(ev, line, sizeof(line));
+
+	l->n++;
+	mix(l, line, k < sizeof(line) ? k : sizeof(line));
+	if (l->narrow && ev->kind == GFXSTAT_SCHED_WAKING) {
+		l->narrow = 0;
+		gfxstat_trace_parser_set_sched_kinds(l->p, GFXSTAT_THREAD_STATES_KINDS &
+							   ~GFXSTAT_SCHED_BIT(GFXSTAT_SCHED_WAKEUP));
+	}
+	if (l->widen && l->n >= l->widen_at) {
+		l->widen = 0;
+		gfxstat_trace_parser_set_sched_kinds(l->p, 0); /* every kind */
+	}
+	return 0;
+}
+
+/* @t through a parser with @threads, fed whole (@cut 0) or in pieces of up to @cut bytes
+ * (random sizes when @rand_cut); the log and the counts. */
+static void run(const struct text *t, int threads, size_t cut, int rand_cut, int widen,
+		struct log *l, struct gfxstat_stats *st)
+{
+	struct gfxstat_trace_parser *p = gfxstat_trace_parser_new(on_marker, l);
+	size_t off = 0;
+
+	memset(l, 0, sizeof(*l));
+	l->h = 1469598103934665603ULL;
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	l->p = p;
+	l->narrow = 1;
+	l->widen = widen;
+	l->widen_at = 20000;
+	gfxstat_trace_parser_set_threads(p, threads);
+	gfxstat_trace_parser_set_sched_fn(p, on_sched, l, GFXSTAT_THREAD_STATES_KINDS);
+	while (off < t->n) {
+		size_t k = !cut ? t->n : rand_cut ? 1 + rnd((unsigned)cut) : cut;
+
+		if (k > t->n - off)
+			k = t->n - off;
+		CHECK_EQ(gfxstat_trace_parser_feed(p, t->s + off, k), 0);
+		off += k;
+	}
+	CHECK_EQ(gfxstat_trace_parser_finish(p), 0);
+	*st = *gfxstat_trace_parser_stats(p);
+	gfxstat_trace_parser_free(p);
+}
+
+TEST(ahead_equals_one_thread)
+{
+	static struct text t;
+	int iter, diffs = 0;
+
+	for (iter = 0; iter < 6; iter++) {
+		struct log a, b;
+		struct gfxstat_stats sa, sb;
+		size_t cut = iter % 3 == 0 ? 0 : iter % 3 == 1 ? (1u << 20) : (3u << 20);
+		int widen = iter >= 3;
+
+		make_trace(&t, (2u << 20) + rnd(3u << 20));
+		run(&t, 1, cut, iter % 3 == 2, widen, &a, &sa);
+		run(&t, 2, cut, iter % 3 == 2, widen, &b, &sb);
+		if (a.h != b.h || a.n != b.n || memcmp(&sa, &sb, sizeof(sa))) {
+			if (!diffs)
+				fprintf(stderr, "two threads differ: iteration %d (%llu and %llu "
+						"handed on)\n",
+					iter, (unsigned long long)a.n, (unsigned long long)b.n);
+			diffs++;
+		}
+		/* the trace did hold what it is for */
+		CHECK(sa.v[GFXSTAT_STAT_line_too_long] > 0);
+		CHECK(sa.v[GFXSTAT_STAT_time_backwards] > 0);
+		CHECK(sa.v[GFXSTAT_STAT_sched_malformed] > 0);
+		CHECK(sa.v[GFXSTAT_STAT_marker_malformed] + sa.v[GFXSTAT_STAT_marker_unsupported] >
+		      0);
+		CHECK(a.n > 10000);
+	}
+	CHECK_EQ(diffs, 0);
+	free(t.s);
+	t.s = NULL;
+	t.cap = 0;
+}
+
+TEST_SUITE(test_trace_ahead)
+{
+	RUN(ahead_equals_one_thread);
+}
