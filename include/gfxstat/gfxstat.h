@@ -225,7 +225,7 @@ int gfxstat_trace_parser_finish(struct gfxstat_trace_parser *p);
 struct gfxstat_stats *gfxstat_trace_parser_stats(struct gfxstat_trace_parser *p);
 /**
  * gfxstat_trace_parser_set_threads() - how many threads may parse
- * @threads: 2 or more: of a feed's whole lines (when they are many), two blocks in three are
+ * @threads: 2 or more: of a feed's whole lines (when they are many), three blocks in four are
  *           parsed on a thread of the parser's own, ahead of the caller's thread, which hands
  *           on what they hold in input order; 1 (the default): all in the caller's. The
  *           callbacks, the order, the counts are the same either way (not with a counter

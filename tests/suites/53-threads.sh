@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # A Perfetto trace's ftrace bundles are decoded on a thread of their own, ahead of their merge,
-# and ftrace text's lines are parsed in blocks, two in three on that thread (GFXSTAT_THREADS,
+# and ftrace text's lines are parsed in blocks, three in four on that thread (GFXSTAT_THREADS,
 # default 2 with two CPUs or more; docs/perfetto.md "Two threads", lib/input/trace_text.c):
 # what every command prints is the same with one thread. Sourced by tests/run.sh.
 #
