@@ -75,7 +75,7 @@ TSAN_FLAGS := -O1 -g -fsanitize=thread
 tsan:
 	$(MAKE) BUILD=build-tsan OPT=-O1 CFLAGS="$(TSAN_FLAGS)" LDFLAGS="-fsanitize=thread" \
 		build-tsan/gfxstat build-tsan/test_unit build-tsan/replay_perfetto \
-		build-tsan/replay_perfetto_sched build-tsan/gfxsim
+		build-tsan/replay_perfetto_sched build-tsan/replay_trace_ahead build-tsan/gfxsim
 	sh scripts/tsan.sh build-tsan
 
 # What CI runs: the suite, the suite under sanitizers, the phone builds under qemu, with one

@@ -3,7 +3,7 @@
 # make tsan: the code that runs on two threads (a Perfetto trace's bundles decoded ahead of
 # their merge, lib/input/perfetto_sched.c; ftrace text's blocks of lines parsed ahead,
 # lib/input/trace_text.c; both through lib/util/ahead.c) under ThreadSanitizer: the unit
-# suites that decode Perfetto and text with two threads, the Perfetto fuzz corpora, and the
+# suites that decode Perfetto and text with two threads, the fuzz corpora of both, and the
 # CLI on the real Perfetto samples, each with the decoding thread on. Any report fails the
 # check. Closes with "N passed, N failed".
 set -u
@@ -35,7 +35,7 @@ for suite in test_perfetto_sched_merge test_perfetto_sched test_perfetto test_pe
 	test_trace_ahead; do
 	check "unit $suite" "$BUILD/test_unit" "$suite"
 done
-for t in perfetto perfetto_sched; do
+for t in perfetto perfetto_sched trace_ahead; do
 	check "replay $t" "$BUILD/replay_$t" "$ROOT/fuzz/corpus/$t"/*
 done
 found=0

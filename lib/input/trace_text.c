@@ -21,6 +21,7 @@
 #include "line_local.h"
 #include "sched_local.h"
 #include "counter_local.h"
+#include "trace_text_local.h"
 
 struct gfxstat_trace_parser {
 	struct gfxstat_line_reader *lines;
@@ -39,6 +40,7 @@ struct gfxstat_trace_parser {
 	struct gx_ahead *ahead;  /* the thread, once started */
 	struct tt_block *blocks; /* its TT_SLOTS jobs */
 	struct gx_sec_cache sec_ahead; /* the thread's */
+	size_t ahead_min, ahead_block;  /* TT_MIN, TT_BLOCK, or the tests' */
 };
 
 /* ---- parsing ahead: the records of a block ---- */
@@ -185,6 +187,8 @@ struct gfxstat_trace_parser *gfxstat_trace_parser_new(gfxstat_marker_fn fn, void
 	p->fn = fn;
 	p->user = user;
 	p->last_ts = INT64_MIN;
+	p->ahead_min = TT_MIN;
+	p->ahead_block = TT_BLOCK;
 	p->lines = gfxstat_line_reader_new(GFXSTAT_MAX_LINE, on_line, p, &p->stats);
 	if (!p->lines) {
 		free(p);
@@ -456,7 +460,8 @@ static int tt_feed(struct gfxstat_trace_parser *p, const char *s, const char *en
 		/* cut blocks, and hand the thread's over, as far as its slots go */
 		while (s < end && planned - taken < TT_PLAN) {
 			struct tt_plan *pl = &plan[planned % TT_PLAN];
-			const char *e = (size_t)(end - s) > TT_BLOCK ? s + TT_BLOCK - 1 : end - 1;
+			const char *e = (size_t)(end - s) > p->ahead_block ? s + p->ahead_block - 1
+									   : end - 1;
 
 			e = memchr(e, '\n', (size_t)(end - e));
 			e = e ? e + 1 : end;
@@ -515,11 +520,11 @@ static GX_NOINLINE int feed_ahead(struct gfxstat_trace_parser *p, const char *s,
 	int rc;
 
 	*done = 0;
-	if (n < TT_MIN || p->counter_fn || p->lines->skipping)
+	if (n < p->ahead_min || p->counter_fn || p->lines->skipping)
 		return 0;
 	first = memchr(s, '\n', n);
 	last = first ? last_newline(s, n) : NULL;
-	if (!first || (size_t)(last - first) < TT_MIN)
+	if (!first || (size_t)(last - first) < p->ahead_min || last == first)
 		return 0;
 	if (!p->ahead) {
 		p->blocks = calloc(TT_SLOTS, sizeof(*p->blocks));
@@ -546,4 +551,10 @@ static GX_NOINLINE int feed_ahead(struct gfxstat_trace_parser *p, const char *s,
 void gfxstat_trace_parser_set_threads(struct gfxstat_trace_parser *p, int threads)
 {
 	p->threads = threads > 1;
+}
+
+void gx_trace_parser_set_ahead_sizes(struct gfxstat_trace_parser *p, size_t min, size_t block)
+{
+	p->ahead_min = min ? min : TT_MIN;
+	p->ahead_block = block ? block : TT_BLOCK;
 }
