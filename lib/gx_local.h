@@ -154,8 +154,6 @@ GFXSTAT_HIDDEN void gx_ahead_submit(struct gx_ahead *a);
 /* The slot gx_ahead_take() will return next (with one pending), without waiting. */
 GFXSTAT_HIDDEN size_t gx_ahead_head(const struct gx_ahead *a);
 GFXSTAT_HIDDEN size_t gx_ahead_take(struct gx_ahead *a);
-/* Wait until every job submitted has run (they stay to be taken). */
-GFXSTAT_HIDDEN void gx_ahead_wait_all(struct gx_ahead *a);
 /* The thread stopped once the jobs submitted have run; NULL does nothing. */
 GFXSTAT_HIDDEN void gx_ahead_free(struct gx_ahead *a);
 

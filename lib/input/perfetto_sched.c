@@ -2849,15 +2849,25 @@ static void batch_take(struct gx_psched *s, struct ps_batch *b)
 	sum_add(&s->sum, &b->sum);
 }
 
-/* Batch @b's events not held (an error, or the end) given back, then its buffers freed. */
-static void batch_free(struct gx_psched *s, struct ps_batch *b)
+/* What the merge would have counted of batch @b but never merges (the input stopped, or a
+ * bundle came out of turn): its payloads back and the decoder's names and chunks taken, its
+ * counts not (the bundle was not read). */
+static void batch_drop(struct gx_psched *s, struct ps_batch *b)
 {
 	size_t i;
 
 	for (i = 0; i < b->n; i++)
 		arena_put(s, b->ev[i].buf);
 	b->n = 0;
+	memset(&b->counts, 0, sizeof(b->counts));
+	memset(&b->sum, 0, sizeof(b->sum));
 	batch_take(s, b);
+}
+
+/* Batch @b dropped, then its buffers freed. */
+static void batch_free(struct gx_psched *s, struct ps_batch *b)
+{
+	batch_drop(s, b);
 	free(b->ev);
 	free(b->names);
 	free(b->sealed);
@@ -2944,28 +2954,12 @@ static void ahead_job(void *user, size_t k)
 	decode_bundle(s->dec, s->slots[k].d, s->slots[k].n, &s->slots[k].b);
 }
 
-/* What the merge would have counted of batch @b but never merges (the input stopped, or a
- * bundle came out of turn): its payloads back and the decoder's names and chunks taken, its
- * counts not (the bundle was not read). */
-static void batch_drop(struct gx_psched *s, struct ps_batch *b)
-{
-	size_t i;
-
-	for (i = 0; i < b->n; i++)
-		arena_put(s, b->ev[i].buf);
-	b->n = 0;
-	memset(&b->counts, 0, sizeof(b->counts));
-	memset(&b->sum, 0, sizeof(b->sum));
-	batch_take(s, b);
-}
-
 /* Everything submitted and not merged: waited for, then dropped. */
 static void ahead_cancel(struct gx_psched *s)
 {
 	if (!s->ahead)
 		return;
-	gx_ahead_wait_all(s->ahead);
-	while (gx_ahead_pending(s->ahead))
+	while (gx_ahead_pending(s->ahead)) /* (each waited for) */
 		batch_drop(s, &s->slots[gx_ahead_take(s->ahead)].b);
 	s->ahead_bytes = 0;
 }

@@ -39,6 +39,7 @@ struct gfxstat_trace_parser {
 	int threads;             /* gfxstat_trace_parser_set_threads() > 1 */
 	struct gx_ahead *ahead;  /* the thread, once started */
 	struct tt_block *blocks; /* its TT_SLOTS jobs */
+	struct gfxstat_line_reader *lines_ahead; /* its line reader */
 	struct gx_sec_cache sec_ahead; /* the thread's */
 	size_t ahead_min, ahead_block;  /* TT_MIN, TT_BLOCK, or the tests' */
 };
@@ -76,6 +77,7 @@ struct tt_rec {
 /* A block parsed ahead: its records in line order, and what it counted that does not depend
  * on the lines before it. */
 struct tt_block {
+	struct gfxstat_trace_parser *parser;
 	const char *p, *end;
 	int sched;      /* a sched function was set when it was handed over */
 	unsigned kinds; /* the scheduler kinds read then */
@@ -228,6 +230,7 @@ void gfxstat_trace_parser_free(struct gfxstat_trace_parser *p)
 	for (i = 0; p->blocks && i < TT_SLOTS; i++)
 		free(p->blocks[i].rec);
 	free(p->blocks);
+	gfxstat_line_reader_free(p->lines_ahead);
 	gfxstat_line_reader_free(p->lines);
 	free(p);
 }
@@ -277,9 +280,12 @@ static struct tt_rec *tt_push(struct tt_block *b, int type, enum gfxstat_sched_k
 	return r;
 }
 
-/* on_line() on the parser's thread: what the caller's thread is to hand on, as records. */
-static void tt_line(struct gfxstat_trace_parser *p, struct tt_block *b, const char *s, size_t n)
+/* on_line() on the parser's thread (a line of block @user): what the caller's thread is to hand
+ * on, as records. */
+static int tt_line(void *user, const char *s, size_t n)
 {
+	struct tt_block *b = user;
+	struct gfxstat_trace_parser *p = b->parser;
 	struct gfxstat_ftrace_line ev;
 	struct gx_ftrace_lazy lz;
 	struct gfxstat_marker m;
@@ -293,10 +299,10 @@ static void tt_line(struct gfxstat_trace_parser *p, struct tt_block *b, const ch
 			GX_STAT_INC(&b->stats, comment_lines);
 		else
 			GX_STAT_INC(&b->stats, blank_lines);
-		return;
+		return 0;
 	default:
 		GX_STAT_INC(&b->stats, ftrace_line_malformed);
-		return;
+		return 0;
 	}
 	GX_STAT_INC(&b->stats, events);
 	if (!b->has_ts) {
@@ -313,23 +319,23 @@ static void tt_line(struct gfxstat_trace_parser *p, struct tt_block *b, const ch
 
 		GX_STAT_INC(&b->stats, other_events);
 		if (!b->sched)
-			return;
+			return 0;
 		kind = gx_sched_kind_fast(ev.event);
 		if (!(b->kinds & GFXSTAT_SCHED_BIT(kind))) {
 			if (kind != GFXSTAT_SCHED_NONE && (r = tt_push(b, TT_SCHED_LATER, kind))) {
 				r->u.line.s = s;
 				r->u.line.n = n;
 			}
-			return;
+			return 0;
 		}
 		gx_ftrace_line_fields(&lz, &ev);
 		res = gx_sched_line_parse_kind(&ev, kind, &se);
 		if (res == GFXSTAT_PARSE_UNSUPPORTED)
-			return;
+			return 0;
 		r = tt_push(b, res == GFXSTAT_PARSE_OK ? TT_SCHED : TT_SCHED_BAD, kind);
 		if (r && res == GFXSTAT_PARSE_OK)
 			r->u.se = se;
-		return;
+		return 0;
 	}
 	GX_STAT_INC(&b->stats, marker_events);
 	switch (gfxstat_atrace_marker_parse(ev.payload.p, ev.payload.n, &m)) {
@@ -348,33 +354,6 @@ static void tt_line(struct gfxstat_trace_parser *p, struct tt_block *b, const ch
 		GX_STAT_INC(&b->stats, marker_malformed);
 		break;
 	}
-}
-
-/* The lines of [s, end) (whole lines), one by one as the line reader gives them: over the
- * limit counted and dropped, a '\r' before the newline cut. @b: into its records (the
- * parser's thread), else to on_line() (the caller's). */
-static int tt_lines(struct gfxstat_trace_parser *p, struct tt_block *b, const char *s,
-		    const char *end)
-{
-	struct gfxstat_stats *st = b ? &b->stats : &p->stats;
-	size_t max = p->lines->max_line;
-
-	while (s < end) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		size_t len = (size_t)(nl - s);
-
-		GX_STAT_INC(st, lines);
-		if (GX_UNLIKELY(len > max)) {
-			GX_STAT_INC(st, line_too_long);
-		} else {
-			len -= len && s[len - 1] == '\r';
-			if (b)
-				tt_line(p, b, s, len);
-			else if (on_line(p, s, len))
-				return GFXSTAT_E_ABORTED;
-		}
-		s = nl + 1;
-	}
 	return 0;
 }
 
@@ -389,7 +368,10 @@ static void tt_job(void *user, size_t k)
 	b->has_ts = 0;
 	b->back = 0;
 	b->rc = 0;
-	tt_lines(p, b, b->p, b->end);
+	/* the thread's own line reader, its counts the block's (a block is whole lines: nothing
+	 * carried from one to the next) */
+	p->lines_ahead->stats = &b->stats;
+	gx_line_reader_feed_with(p->lines_ahead, b->p, (size_t)(b->end - b->p), tt_line, b);
 }
 
 /* Block @b, parsed ahead, handed on: its counts, then its records in order, each scheduler
@@ -402,7 +384,8 @@ static int tt_replay(struct gfxstat_trace_parser *p, struct tt_block *b)
 	if (b->rc)
 		return b->rc;
 	if (p->sched_fn && !b->sched)
-		return tt_lines(p, NULL, b->p, b->end); /* a sched function since: read it here */
+		return gx_line_reader_feed_with(p->lines, b->p, (size_t)(b->end - b->p), on_line,
+						p); /* a sched function since: read it here */
 	for (k = 0; k < GFXSTAT_STAT_COUNT; k++)
 		p->stats.v[k] += b->stats.v[k];
 	if (b->has_ts) {
@@ -488,16 +471,40 @@ static int tt_feed(struct gfxstat_trace_parser *p, const char *s, const char *en
 			struct tt_plan *pl = &plan[taken++ % TT_PLAN];
 
 			if (pl->slot == GX_AHEAD_FULL)
-				rc = tt_lines(p, NULL, pl->p, pl->end);
+				rc = gx_line_reader_feed_with(p->lines, pl->p,
+							      (size_t)(pl->end - pl->p), on_line, p);
 			else
 				rc = tt_replay(p, &p->blocks[gx_ahead_take(p->ahead)]);
 		}
 	}
 	/* stopped: what the thread has of the chunk, waited for and dropped */
-	gx_ahead_wait_all(p->ahead);
 	while (gx_ahead_pending(p->ahead))
-		gx_ahead_take(p->ahead);
+		gx_ahead_take(p->ahead); /* (each waited for) */
 	return rc;
+}
+
+/* The thread, its blocks and its line reader, on first use; 0 when they cannot be made (all
+ * stays in the caller's thread from then on). */
+static int ahead_start(struct gfxstat_trace_parser *p)
+{
+	size_t i;
+
+	p->blocks = calloc(TT_SLOTS, sizeof(*p->blocks));
+	p->lines_ahead = gfxstat_line_reader_new(p->lines->max_line, tt_line, NULL, NULL);
+	if (p->blocks && p->lines_ahead) {
+		p->lines_ahead->stream_start = 0; /* (its lines are never a stream's first) */
+		for (i = 0; i < TT_SLOTS; i++)
+			p->blocks[i].parser = p;
+		p->ahead = gx_ahead_new(TT_SLOTS, tt_job, p);
+	}
+	if (p->ahead)
+		return 1;
+	free(p->blocks);
+	p->blocks = NULL;
+	gfxstat_line_reader_free(p->lines_ahead);
+	p->lines_ahead = NULL;
+	p->threads = 0;
+	return 0;
 }
 
 /* The last newline of [s, s + n), or NULL. */
@@ -526,21 +533,12 @@ static GX_NOINLINE int feed_ahead(struct gfxstat_trace_parser *p, const char *s,
 	last = first ? last_newline(s, n) : NULL;
 	if (!first || (size_t)(last - first) < p->ahead_min || last == first)
 		return 0;
-	if (!p->ahead) {
-		p->blocks = calloc(TT_SLOTS, sizeof(*p->blocks));
-		p->ahead = p->blocks ? gx_ahead_new(TT_SLOTS, tt_job, p) : NULL;
-		if (!p->ahead) {
-			free(p->blocks);
-			p->blocks = NULL;
-			p->threads = 0; /* no thread: the caller's, from now on */
-			return 0;
-		}
-	}
+	if (!p->ahead && !ahead_start(p))
+		return 0;
 	*done = 1;
 	rc = gx_line_reader_feed_with(p->lines, s, (size_t)(first + 1 - s), on_line, p);
 	if (rc)
 		return rc;
-	GX_STAT_ADD(&p->stats, bytes, (size_t)(last - first));
 	rc = tt_feed(p, first + 1, last + 1);
 	if (rc)
 		return rc;

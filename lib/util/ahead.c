@@ -163,12 +163,6 @@ size_t gx_ahead_take(struct gx_ahead *a)
 	return a->ntaken++ % a->nslots;
 }
 
-void gx_ahead_wait_all(struct gx_ahead *a)
-{
-	wait_for(a, &a->ndone, atomic_load_explicit(&a->nsub, memory_order_relaxed),
-		 &a->sleep_c, &a->done, 0);
-}
-
 void gx_ahead_free(struct gx_ahead *a)
 {
 	if (!a)
