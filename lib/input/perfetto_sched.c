@@ -249,8 +249,9 @@ enum { BATCH_SKIP, BATCH_NOCPU, BATCH_CPU };
 #define BATCH_KEEP 16384 /* events a buffer given back may hold and stay (1.3 MB) */
 
 struct ps_batch {
-	struct ps_ev *ev; /* in the bundle's runs (ncsw, ncs as in struct gx_psched) */
-	size_t n, cap, ncsw, ncs;
+	struct ps_ev *ev; /* ev[0, nev) in the bundle's runs, ev[idx[0, n)] in time order */
+	uint32_t *idx;
+	size_t nev, n, cap, idxcap;
 	int kind;         /* BATCH_*: nothing to hold, markers without a CPU, a CPU's events */
 	uint32_t cpu;
 	int rc;
@@ -307,6 +308,8 @@ struct gx_psched {
 	size_t ncsw, ncs;   /* tmp[0, ncsw) compact switches, [ncsw, ncs) compact wakings */
 	struct ps_ev *tmp2; /* sort_bundle()'s other buffer */
 	size_t tmp2cap;
+	uint32_t *ord;      /* order_bundle()'s: tmp[ord[0, nord)] in time order */
+	size_t nord, ordcap;
 	struct ps_itab *itab;
 	size_t nitab, itabcap;
 	struct ps_span *evs; /* a bundle's FtraceEvents, found by its first pass */
@@ -449,6 +452,7 @@ static void state_free(struct gx_psched *x)
 	free(x->heap);
 	free(x->tmp);
 	free(x->tmp2);
+	free(x->ord);
 	free(x->itab);
 	free(x->evs);
 	free(x->sealed);
@@ -473,8 +477,6 @@ void gx_psched_free(struct gx_psched *s)
 			arena_put(s, s->cpus[i].q[k].buf);
 		free(s->cpus[i].q);
 	}
-	for (i = 0; i < s->ntmp; i++)
-		arena_put(s, s->tmp[i].buf);
 	batch_free(s, &s->batch);
 	state_free(s->dec);
 	while (s->spares_own.list) {
@@ -2388,14 +2390,13 @@ static int sort_bundle(struct gx_psched *s)
 /* order_bundle() as the plain merge does it: the bundle sorted, then inferred in place. */
 static int order_bundle_ref(struct gx_psched *w, struct ps_cur *c)
 {
-	size_t i, m = 0;
+	size_t i;
 
 	if (w->ntmp > 1 && sort_bundle(w))
 		return w->rc;
 	for (i = 0; i < w->ntmp; i++)
 		if (infer(w, c, &w->tmp[i]))
-			w->tmp[m++] = w->tmp[i];
-	w->ntmp = m;
+			w->ord[w->nord++] = (uint32_t)i;
 	return 0;
 }
 
@@ -2412,42 +2413,39 @@ static int runs_in_order(const struct gx_psched *s)
 	return 1;
 }
 
-/* Event @e, next in time order, inferred and kept at *@out (the one infer() drops has no
- * payload: nothing to give back). */
+/* Event @e, next in time order, inferred and its index kept at *@out (the one infer() drops
+ * has no payload: nothing to give back). */
 static PS_INLINE void order_one(struct gx_psched *w, struct ps_cur *c, struct ps_ev *e,
-				struct ps_ev **out)
+				uint32_t **out)
 {
 	if (infer(w, c, e))
-		*(*out)++ = *e;
+		*(*out)++ = (uint32_t)(e - w->tmp);
 }
 
 /*
  * The decoder's part of holding a bundle of CPU @c: its events in the CPU's time order, each
- * infer()red from the thread the CPU ran, those it cannot tell dropped. The bundle comes as a
- * few runs each in order (the compact switches, the compact wakings, the events): they are
- * merged in one pass into the other buffer, each event copied once. The keys are unique, so
- * the order is sort_bundle()'s. When the three runs are each in time order (as traced_probes
- * writes a CPU's events), the merge is of those three, equal times going to the earlier run
- * (its seq are lower); else the runs are found by their keys, and more than MAX_RUNS are
- * sorted first. Return 0 or GFXSTAT_E_NOMEM.
+ * infer()red from the thread the CPU ran, those it cannot tell dropped, as indexes into tmp
+ * (ord: four bytes written per event, not the event's eighty). The bundle comes as a few runs
+ * each in order (the compact switches, the compact wakings, the events): they are merged in
+ * one pass. The keys are unique, so the order is sort_bundle()'s. When the three runs are
+ * each in time order (as traced_probes writes a CPU's events), the merge is of those three,
+ * equal times going to the earlier run (its seq are lower); else the runs are found by their
+ * keys, and more than MAX_RUNS are sorted first. Return 0 or GFXSTAT_E_NOMEM.
  */
 static int order_bundle(struct gx_psched *w, struct ps_cur *c)
 {
 	size_t start[MAX_RUNS + 1], pos[MAX_RUNS], i, nruns = 1;
-	struct ps_ev *out, *t;
+	uint32_t *out;
 
-	if (w->ref_merge)
-		return order_bundle_ref(w, c);
+	w->nord = 0;
 	if (!w->ntmp)
 		return 0; /* (tmp may be NULL: no arithmetic on it) */
-	if (w->tmp2cap < w->ntmp) {
-		t = realloc(w->tmp2, w->tmpcap * sizeof(*t));
-		if (!t)
-			return w->rc = GFXSTAT_E_NOMEM;
-		w->tmp2 = t;
-		w->tmp2cap = w->tmpcap;
-	}
-	out = w->tmp2;
+	if (w->ntmp > UINT32_MAX ||
+	    gx_grow_to((void **)&w->ord, &w->ordcap, w->ntmp, sizeof(*w->ord), 256))
+		return w->rc = GFXSTAT_E_NOMEM;
+	if (w->ref_merge)
+		return order_bundle_ref(w, c);
+	out = w->ord;
 	if (runs_in_order(w)) {
 		struct ps_ev *sw = w->tmp, *swe = w->tmp + w->ncsw, *wk = swe;
 		struct ps_ev *wke = w->tmp + w->ncs, *ev = wke, *eve = w->tmp + w->ntmp;
@@ -2510,22 +2508,17 @@ static int order_bundle(struct gx_psched *w, struct ps_cur *c)
 				 (!lim || cmp_ev(&w->tmp[pos[b]], lim) < 0));
 		}
 	}
-	/* the two buffers swap: tmp's capacity goes with it */
-	t = w->tmp, w->tmp = w->tmp2, w->tmp2 = t;
-	i = w->tmpcap, w->tmpcap = w->tmp2cap, w->tmp2cap = i;
-	w->ntmp = (size_t)(out - w->tmp);
+	w->nord = (size_t)(out - w->ord);
 	return 0;
 }
 
-/* Room in @c's queue for the whole bundle, as hold() makes it: the held moved down, or twice
- * the room. Return 0, or GFXSTAT_E_NOMEM with the bundle's payloads given back. */
-static int reserve(struct gx_psched *s, struct ps_cpu *c)
+/* Room in @c's queue for batch @b's events, as hold() makes it: the held moved down, or
+ * twice the room. Return 0, or GFXSTAT_E_NOMEM. */
+static int reserve(struct gx_psched *s, struct ps_cpu *c, const struct ps_batch *b)
 {
-	size_t i;
-
-	if (c->cap - c->n >= s->ntmp)
+	if (c->cap - c->n >= b->n)
 		return 0;
-	if (c->head > c->cap / 2 && c->cap - (c->n - c->head) >= s->ntmp) {
+	if (c->head > c->cap / 2 && c->cap - (c->n - c->head) >= b->n) {
 		memmove(c->q, c->q + c->head, (c->n - c->head) * sizeof(*c->q));
 		c->n -= c->head;
 		c->head = 0;
@@ -2533,15 +2526,11 @@ static int reserve(struct gx_psched *s, struct ps_cpu *c)
 		size_t cap = c->cap ? c->cap : 256;
 		struct ps_ev *nq;
 
-		while (cap - c->n < s->ntmp)
+		while (cap - c->n < b->n)
 			cap *= 2;
 		nq = realloc(c->q, cap * sizeof(*nq));
-		if (!nq) {
-			for (i = 0; i < s->ntmp; i++)
-				arena_put(s, s->tmp[i].buf);
-			s->ntmp = 0;
+		if (!nq)
 			return s->rc = GFXSTAT_E_NOMEM;
-		}
 		c->q = nq;
 		c->cap = cap;
 	}
@@ -2549,41 +2538,41 @@ static int reserve(struct gx_psched *s, struct ps_cpu *c)
 }
 
 /* hold_bundle() as the plain merge does it: held one by one. */
-static int hold_bundle_ref(struct gx_psched *s, struct ps_cpu *c)
+static int hold_bundle_ref(struct gx_psched *s, struct ps_cpu *c, struct ps_batch *b)
 {
 	size_t i;
 
-	for (i = 0; i < s->ntmp && !s->rc; i++) {
-		hold(s, c, &s->tmp[i]);
-		s->tmp[i].buf = NULL; /* held (or freed as late) */
+	for (i = 0; i < b->n && !s->rc; i++) {
+		struct ps_ev *e = &b->ev[b->idx[i]];
+
+		hold(s, c, e);
+		e->buf = NULL; /* held (or freed as late) */
 	}
-	for (; i < s->ntmp; i++)
-		arena_put(s, s->tmp[i].buf); /* stopped: what was not held */
-	s->ntmp = 0;
 	return s->rc;
 }
 
 /*
- * The bundle's events (in its CPU's time order, inferred: order_bundle()) into CPU @c's
- * queue: each appended while it is not older than the queue's newest, with the queue's end,
- * the next seq and what is held kept in locals (the compiler cannot keep them in registers
+ * Batch @b's events (in its CPU's time order, inferred: order_bundle()) into CPU @c's queue:
+ * each appended while it is not older than the queue's newest, with the queue's end, the
+ * next seq and what is held kept in locals (the compiler cannot keep them in registers
  * through stores to the queue); one older than the last delivered is dropped (late), and
- * another older one goes through hold(), which puts it in its place.
+ * another older one goes through hold(), which puts it in its place. The payloads are the
+ * queue's then (or given back, late); on an error, those of the events not taken stay @b's
+ * (the taken ones' buf cleared).
  */
-static int hold_bundle(struct gx_psched *s, struct ps_cpu *c)
+static int hold_bundle(struct gx_psched *s, struct ps_cpu *c, struct ps_batch *b)
 {
-	struct ps_ev *e, *end, *q;
+	struct ps_ev *e, *q, *ev = b->ev;
+	const uint32_t *ix = b->idx, *ixend = b->idx + b->n;
 	size_t n, nheld = 0;
 	uint64_t seq;
 	int64_t floor, hi = c->hi;
 
 	if (s->ref_merge)
-		return hold_bundle_ref(s, c);
-	if (!s->ntmp)
-		return s->rc; /* (tmp may be NULL: no arithmetic on it) */
-	e = s->tmp;
-	end = s->tmp + s->ntmp;
-	if (reserve(s, c))
+		return hold_bundle_ref(s, c, b);
+	if (!b->n)
+		return s->rc; /* (idx may be NULL: no arithmetic on it) */
+	if (reserve(s, c, b))
 		return s->rc;
 	q = c->q;
 	n = c->n;
@@ -2591,7 +2580,8 @@ static int hold_bundle(struct gx_psched *s, struct ps_cpu *c)
 	floor = s->last_out;
 	if (n > c->head && q[n - 1].ts > floor)
 		floor = q[n - 1].ts;
-	for (; e < end && !s->rc; e++) {
+	for (; ix < ixend && !s->rc; ix++) {
+		e = &ev[*ix];
 		if (GX_LIKELY(e->ts >= floor)) {
 			q[n] = *e;
 			q[n].seq = seq++;
@@ -2608,7 +2598,6 @@ static int hold_bundle(struct gx_psched *s, struct ps_cpu *c)
 		} else {
 			hold(s, c, e); /* older than the queue's newest: in its place */
 		}
-		e->buf = NULL;
 		q = c->q;
 		n = c->n;
 		seq = s->seq;
@@ -2621,10 +2610,11 @@ static int hold_bundle(struct gx_psched *s, struct ps_cpu *c)
 	if (n > c->head && q[n - 1].ts > hi)
 		hi = q[n - 1].ts;
 	if (s->rc) {
-		for (; e < end; e++)
-			arena_put(s, e->buf); /* stopped: what was not held */
+		const uint32_t *k;
+
+		for (k = b->idx; k < ix; k++)
+			ev[*k].buf = NULL; /* the queue's, or given back */
 	}
-	s->ntmp = 0; /* (the payloads are the queue's now) */
 	/* what hold() keeps for each event, for the appended ones at once (held only grew) */
 	if (hi > c->hi)
 		c->hi = hi;
@@ -2787,7 +2777,9 @@ static void decode_bundle(struct gx_psched *w, const uint8_t *d, size_t n, struc
 	size_t names0 = w->names.n, i, t;
 	struct ps_ev *ev;
 	struct ps_sealed *sl;
+	uint32_t *ix;
 
+	w->nord = 0;
 	memset(&w->sum, 0, sizeof(w->sum));
 	memset(&w->counts_none, 0, sizeof(w->counts_none));
 	decode_events(w, d, n, b);
@@ -2801,10 +2793,12 @@ static void decode_bundle(struct gx_psched *w, const uint8_t *d, size_t n, struc
 	}
 	ev = b->ev, b->ev = w->tmp, w->tmp = ev;
 	t = b->cap, b->cap = w->tmpcap, w->tmpcap = t;
-	b->n = w->ntmp;
+	ix = b->idx, b->idx = w->ord, w->ord = ix;
+	t = b->idxcap, b->idxcap = w->ordcap, w->ordcap = t;
+	b->nev = w->ntmp;
+	b->n = w->nord; /* (0 when not ordered: an error, each event given back) */
 	w->ntmp = 0;
-	b->ncsw = w->ncsw;
-	b->ncs = w->ncs;
+	w->nord = 0;
 	b->counts = w->counts_none;
 	b->sum = w->sum;
 	sl = b->sealed, b->sealed = w->sealed, w->sealed = sl;
@@ -2849,16 +2843,22 @@ static void batch_take(struct gx_psched *s, struct ps_batch *b)
 	sum_add(&s->sum, &b->sum);
 }
 
+/* Batch @b's payloads given back: the events' (one infer() dropped has none). */
+static void batch_put(struct gx_psched *s, struct ps_batch *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->nev; i++)
+		arena_put(s, b->ev[i].buf);
+	b->nev = b->n = 0;
+}
+
 /* What the merge would have counted of batch @b but never merges (the input stopped, or a
  * bundle came out of turn): its payloads back and the decoder's names and chunks taken, its
  * counts not (the bundle was not read). */
 static void batch_drop(struct gx_psched *s, struct ps_batch *b)
 {
-	size_t i;
-
-	for (i = 0; i < b->n; i++)
-		arena_put(s, b->ev[i].buf);
-	b->n = 0;
+	batch_put(s, b);
 	memset(&b->counts, 0, sizeof(b->counts));
 	memset(&b->sum, 0, sizeof(b->sum));
 	batch_take(s, b);
@@ -2869,6 +2869,7 @@ static void batch_free(struct gx_psched *s, struct ps_batch *b)
 {
 	batch_drop(s, b);
 	free(b->ev);
+	free(b->idx);
 	free(b->names);
 	free(b->sealed);
 	memset(b, 0, sizeof(*b));
@@ -2877,9 +2878,7 @@ static void batch_free(struct gx_psched *s, struct ps_batch *b)
 /* Batch @b into the merge: its events inferred and held, then what may go out. */
 static int apply_bundle(struct gx_psched *s, struct ps_batch *b)
 {
-	struct ps_ev *ev;
 	struct ps_cpu *c;
-	size_t i, t;
 
 	s->started = 1;
 	s->sum.bundles++;
@@ -2900,26 +2899,21 @@ static int apply_bundle(struct gx_psched *s, struct ps_batch *b)
 	}
 	if (b->kind == BATCH_CPU && s->num_cpus && s->nactive >= s->num_cpus)
 		s->cycled = 1;
-	ev = s->tmp, s->tmp = b->ev, b->ev = ev;
-	t = s->tmpcap, s->tmpcap = b->cap, b->cap = t;
+	if (hold_bundle(s, c, b))
+		goto out;
+	b->nev = b->n = 0; /* (the payloads are the queue's now) */
 	if (b->cap > BATCH_KEEP) {
-		/* the buffers go round (decoder, slots, merge): one grown by a big bundle is
-		 * not kept in each of them */
+		/* the buffers go round (decoder, slots): one grown by a big bundle is not kept
+		 * in each of them */
 		free(b->ev);
+		free(b->idx);
 		b->ev = NULL;
-		b->cap = 0;
+		b->idx = NULL;
+		b->cap = b->idxcap = 0;
 	}
-	s->ntmp = b->n;
-	s->ncsw = b->ncsw;
-	s->ncs = b->ncs;
-	b->n = 0;
-	if (hold_bundle(s, c))
-		return s->rc;
 	return drain(s, 0);
 out:
-	for (i = 0; i < b->n; i++)
-		arena_put(s, b->ev[i].buf);
-	b->n = 0;
+	batch_put(s, b);
 	return s->rc;
 }
 
