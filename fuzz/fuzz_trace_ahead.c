@@ -6,11 +6,12 @@
  * input has many blocks and their edges fall anywhere), and the parse ahead starts from one
  * byte of whole lines. Each way it is fed whole and in chunks whose sizes come from the input's
  * own bytes, with a sched function that narrows the kinds it asks for at the first
- * sched_waking (as lib/source/input_source.c does).
+ * sched_waking (as lib/source/input_source.c does), and a counter function (GPU clocks and
+ * temperatures, lib/input/counter_line.c) when the second byte is odd.
  *
- * Checked: no crash, sanitizer or ThreadSanitizer report; the two ways give the same markers
- * and scheduler events (a hash over every field, in order) and the same counts, fed whole and
- * fed in chunks.
+ * Checked: no crash, sanitizer or ThreadSanitizer report; the two ways give the same markers,
+ * scheduler events and counters (a hash over every field, in order) and the same counts, fed
+ * whole and fed in chunks.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -85,6 +86,19 @@ static int on_sched(void *user, const struct gfxstat_sched_event *ev)
 	return 0;
 }
 
+static int on_counter(void *user, const struct gfxstat_counter *c)
+{
+	struct run *r = user;
+
+	r->n++;
+	mix(r, &c->kind, sizeof(c->kind));
+	mix(r, &c->ts_ns, sizeof(c->ts_ns));
+	mix(r, &c->index, sizeof(c->index));
+	mix(r, &c->value, sizeof(c->value));
+	mix_str(r, c->name);
+	return 0;
+}
+
 static void parse(const uint8_t *data, size_t size, int threads, int chunked, struct run *r,
 		  struct gfxstat_stats *st)
 {
@@ -100,6 +114,8 @@ static void parse(const uint8_t *data, size_t size, int threads, int chunked, st
 	gfxstat_trace_parser_set_threads(p, threads);
 	gx_trace_parser_set_ahead_sizes(p, 1, 16 + (size ? data[0] : 0));
 	gfxstat_trace_parser_set_sched_fn(p, on_sched, r, GFXSTAT_THREAD_STATES_KINDS);
+	if (size > 1 && (data[1] & 1))
+		gfxstat_trace_parser_set_counter_fn(p, on_counter, r);
 	while (off < size) {
 		size_t k = chunked ? (size_t)data[i++ % size] * 7 % 509 + 1 : size;
 

@@ -55,8 +55,9 @@ struct gfxstat_trace_parser {
 			      * 0.52 s, the caller's records cost it more than their count) */
 
 /* a marker; a scheduler event; a scheduler line that did not parse; a scheduler line of a
- * kind not asked for when it was read (asked for by the time it is handed on: read then) */
-enum { TT_MARKER, TT_SCHED, TT_SCHED_BAD, TT_SCHED_LATER };
+ * kind not asked for when it was read (asked for by the time it is handed on: read then); a
+ * counter (counter_line.c) */
+enum { TT_MARKER, TT_SCHED, TT_SCHED_BAD, TT_SCHED_LATER, TT_COUNTER };
 
 struct tt_rec {
 	int type;
@@ -67,6 +68,7 @@ struct tt_rec {
 			struct gfxstat_marker m;
 		} mk;
 		struct gfxstat_sched_event se;
+		struct gfxstat_counter c;
 		struct {
 			const char *s;
 			size_t n;
@@ -81,6 +83,7 @@ struct tt_block {
 	const char *p, *end;
 	int sched;      /* a sched function was set when it was handed over */
 	unsigned kinds; /* the scheduler kinds read then */
+	int counter;    /* a counter function was set then */
 	struct tt_rec *rec;
 	size_t n, cap;
 	struct gfxstat_stats stats;
@@ -280,6 +283,29 @@ static struct tt_rec *tt_push(struct tt_block *b, int type, enum gfxstat_sched_k
 	return r;
 }
 
+/* gx_counter_line_feed() on the parser's thread: the counter as a record, a bad one counted. */
+static void tt_counter(struct tt_block *b, const struct gfxstat_ftrace_line *ev)
+{
+	enum gx_counter_event e = gx_counter_event_of(ev->event);
+	struct gfxstat_counter c;
+	struct tt_rec *r;
+
+	if (e == GX_CEV_NONE)
+		return;
+	switch (gx_counter_line_parse(ev, e, &c)) {
+	case GFXSTAT_PARSE_OK:
+		r = tt_push(b, TT_COUNTER, GFXSTAT_SCHED_NONE);
+		if (r)
+			r->u.c = c;
+		return;
+	case GFXSTAT_PARSE_UNSUPPORTED:
+		return;
+	default:
+		GX_STAT_INC(&b->stats, sched_malformed);
+		return;
+	}
+}
+
 /* on_line() on the parser's thread (a line of block @user): what the caller's thread is to hand
  * on, as records. */
 static int tt_line(void *user, const char *s, size_t n)
@@ -318,11 +344,14 @@ static int tt_line(void *user, const char *s, size_t n)
 		enum gfxstat_parse_res res;
 
 		GX_STAT_INC(&b->stats, other_events);
-		if (!b->sched)
+		if (!b->sched && !b->counter)
 			return 0;
 		kind = gx_sched_kind_fast(ev.event);
 		if (!(b->kinds & GFXSTAT_SCHED_BIT(kind))) {
-			if (kind != GFXSTAT_SCHED_NONE && (r = tt_push(b, TT_SCHED_LATER, kind))) {
+			if (kind == GFXSTAT_SCHED_NONE) {
+				if (b->counter)
+					tt_counter(b, &ev);
+			} else if (b->sched && (r = tt_push(b, TT_SCHED_LATER, kind))) {
 				r->u.line.s = s;
 				r->u.line.n = n;
 			}
@@ -383,9 +412,9 @@ static int tt_replay(struct gfxstat_trace_parser *p, struct tt_block *b)
 
 	if (b->rc)
 		return b->rc;
-	if (p->sched_fn && !b->sched)
+	if ((p->sched_fn && !b->sched) || (p->counter_fn && !b->counter))
 		return gx_line_reader_feed_with(p->lines, b->p, (size_t)(b->end - b->p), on_line,
-						p); /* a sched function since: read it here */
+						p); /* a function since: read it here */
 	for (k = 0; k < GFXSTAT_STAT_COUNT; k++)
 		p->stats.v[k] += b->stats.v[k];
 	if (b->has_ts) {
@@ -400,6 +429,9 @@ static int tt_replay(struct gfxstat_trace_parser *p, struct tt_block *b)
 
 		if (r->type == TT_MARKER) {
 			rc = p->fn(p->user, &r->u.mk.ev, &r->u.mk.m);
+		} else if (r->type == TT_COUNTER) {
+			if (p->counter_fn)
+				rc = p->counter_fn(p->counter_user, &r->u.c);
 		} else if (p->sched_fn && (p->sched_kinds & GFXSTAT_SCHED_BIT(r->kind))) {
 			if (r->type == TT_SCHED_LATER) {
 				struct gfxstat_ftrace_line ev;
@@ -456,7 +488,8 @@ static int tt_feed(struct gfxstat_trace_parser *p, const char *s, const char *en
 				p->blocks[pl->slot].p = s;
 				p->blocks[pl->slot].end = e;
 				p->blocks[pl->slot].sched = p->sched_fn != NULL;
-				p->blocks[pl->slot].kinds = p->sched_kinds;
+				p->blocks[pl->slot].kinds = p->sched_fn ? p->sched_kinds : 0;
+				p->blocks[pl->slot].counter = p->counter_fn != NULL;
 				gx_ahead_submit(p->ahead);
 			}
 			pl->p = s;
@@ -527,7 +560,7 @@ static GX_NOINLINE int feed_ahead(struct gfxstat_trace_parser *p, const char *s,
 	int rc;
 
 	*done = 0;
-	if (n < p->ahead_min || p->counter_fn || p->lines->skipping)
+	if (n < p->ahead_min || p->lines->skipping)
 		return 0;
 	first = memchr(s, '\n', n);
 	last = first ? last_newline(s, n) : NULL;

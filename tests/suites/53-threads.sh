@@ -5,8 +5,10 @@
 # what every command prints is the same with one thread. Sourced by tests/run.sh.
 #
 # Text: gfxsim traces of 3 MB (the scheduler's lines, two apps; one at 120 Hz with CRLF line
-# ends), read from the file and from a pipe: analyze (table, JSON, --janky), frames, export,
-# gfx, byte for byte with GFXSTAT_THREADS=1 and =2.
+# ends) with a GPU clock and a temperature line every 40 lines (lib/input/counter_line.c:
+# the system series of analyze --all, inspect and report), read from the file and from a
+# pipe: analyze (table, JSON, --janky, --all), frames, export, inspect, report, byte for byte
+# with GFXSTAT_THREADS=1 and =2.
 #
 # The real Perfetto samples, and api32 four times over (bench/perfetto_repeat.c: a capture of
 # many bundles, each copy shifted in time) read from a pipe (the decoder gets the 1 MB reads,
@@ -77,6 +79,13 @@ for pt_opts in "--hz 60 --apps 2" "--hz 120 --apps 1"; do
 		fail "threads: gfxsim $pt_opts: $(head -c 300 "$pt/err")"
 		continue
 	fi
+	# a GPU clock and a temperature with the time of every 40th line
+	awk 'NR % 40 == 0 && match($0, /^.*\] [^ ]* [0-9]+\.[0-9]+: /) {
+		h = substr($0, 1, RLENGTH)
+		print h "clk_set_rate: gpu_cc_gx_gfx3d_clk_src " (257 + NR % 500) "000000"
+		print h "thermal_temperature: thermal_zone=cpu-1-0 id=3 temp_prev=40000 temp=" \
+			(40000 + NR % 3000)
+	} { print }' "$pt_t" > "$pt_t.c" && mv "$pt_t.c" "$pt_t"
 	case $pt_opts in *120*) sed -i 's/$/\r/' "$pt_t" ;; esac
 	pt_b=$(basename "$pt_t")
 	for pt_n in 1 2; do
@@ -88,9 +97,16 @@ for pt_opts in "--hz 60 --apps 2" "--hz 120 --apps 1"; do
 		"$GFXSTAT" frames "$pt_t" > "$pt_o.frames" 2>&1
 		"$GFXSTAT" export -o "$pt_o.export" "$pt_t" > /dev/null 2>&1
 		"$GFXSTAT" analyze --json - < "$pt_t" > "$pt_o.pipe" 2>&1
+		"$GFXSTAT" analyze --all "$pt_t" > "$pt_o.all" 2>&1
+		"$GFXSTAT" analyze --json --all - < "$pt_t" > "$pt_o.pipeall" 2>&1
+		"$GFXSTAT" inspect "$pt_t" > "$pt_o.inspect" 2>&1
+		"$GFXSTAT" report -q -o "$pt_o.report" "$pt_t" > /dev/null 2>&1
 		unset GFXSTAT_THREADS
 	done
-	for pt_k in analyze json janky frames export pipe; do
+	# the GPU clock and the temperature were read (analyze --all's system series)
+	grep -q '"gpu_freq"' "$pt/$pt_b.2.pipeall" && grep -q '"thermal"' "$pt/$pt_b.2.pipeall" &&
+		pass || fail "threads: no GPU clock or temperature in $pt_b's analyze --json --all"
+	for pt_k in analyze json janky frames export pipe all pipeall inspect report; do
 		if [ -s "$pt/$pt_b.1.$pt_k" ] && cmp -s "$pt/$pt_b.1.$pt_k" "$pt/$pt_b.2.$pt_k"; then
 			pass
 		else

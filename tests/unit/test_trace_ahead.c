@@ -7,7 +7,8 @@
  * length limit, times going back, markers that do not parse, scheduler lines that do not),
  * fed whole, in 1 MB reads and in random cuts, with a sched function that narrows the kinds it
  * asks for at the first sched_waking (as lib/source/input_source.c does), and one that widens
- * them again midway (a block parsed ahead with fewer kinds is then read again).
+ * them again midway (a block parsed ahead with fewer kinds is then read again); with a counter
+ * function (GPU clocks and temperatures, lib/input/counter_line.c) or without.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,9 +103,28 @@ static void make_trace(struct text *t, size_t bytes)
 				     rnd(100000), eol);
 		} else if (k < 92) {
 			n = snprintf(line, sizeof(line), "%s", rnd(2) ? "\n" : "# a comment\n");
-		} else if (k < 96) {
+		} else if (k < 94) {
 			n = snprintf(line, sizeof(line), "garbage that is no ftrace line %u%s", k,
 				     eol);
+		} else if (k < 96) {
+			/* counters: a GPU clock, a clock not the GPU's, a temperature, a bad one */
+			unsigned c = rnd(4), v = 257 + rnd(700);
+
+			n = snprintf(line, sizeof(line), "%16s-%-5u (-----) [%03u] d..2 %llu.%06llu: ",
+				     comm, pid, cpu, us / 1000000, us % 1000000);
+			if (c == 0)
+				n += snprintf(line + n, sizeof(line) - (size_t)n,
+					      "clk_set_rate: gpu_cc_gx_gfx3d_clk_src %u000%s", v, eol);
+			else if (c == 1)
+				n += snprintf(line + n, sizeof(line) - (size_t)n,
+					      "clk_set_rate: l3_clk %u000%s", v, eol);
+			else if (c == 2)
+				n += snprintf(line + n, sizeof(line) - (size_t)n,
+					      "thermal_temperature: thermal_zone=cpu-1-0 id=3 "
+					      "temp_prev=%u temp=41000%s", v, eol);
+			else
+				n += snprintf(line + n, sizeof(line) - (size_t)n,
+					      "gpu_frequency: state=%u gpu_id=x%s", v, eol);
 		} else {
 			n = snprintf(line, sizeof(line),
 				     "%16s-%-5u (-----) [%03u] d..2 %llu.%06llu: binder_transaction: "
@@ -123,6 +143,7 @@ struct log {
 	struct gfxstat_trace_parser *p;
 	int narrow, widen; /* narrow the kinds at the first sched_waking; widen them again */
 	uint64_t widen_at;
+	uint64_t counters;
 };
 
 static void mix(struct log *l, const void *p, size_t n)
@@ -181,10 +202,25 @@ static int on_sched(void *user, const struct gfxstat_sched_event *ev)
 	return 0;
 }
 
+static int on_counter(void *user, const struct gfxstat_counter *c)
+{
+	struct log *l = user;
+
+	l->n++;
+	l->counters++;
+	mix(l, &c->kind, sizeof(c->kind));
+	mix(l, &c->ts_ns, sizeof(c->ts_ns));
+	mix(l, &c->index, sizeof(c->index));
+	mix(l, &c->value, sizeof(c->value));
+	mix_str(l, c->name);
+	return 0;
+}
+
 /* @t through a parser with @threads, fed whole (@cut 0) or in pieces of up to @cut bytes
- * (random sizes when @rand_cut); the log and the counts. */
+ * (random sizes when @rand_cut), with a counter function when @counters; the log and the
+ * counts. */
 static void run(const struct text *t, int threads, size_t cut, int rand_cut, int widen,
-		struct log *l, struct gfxstat_stats *st)
+		int counters, struct log *l, struct gfxstat_stats *st)
 {
 	struct gfxstat_trace_parser *p = gfxstat_trace_parser_new(on_marker, l);
 	size_t off = 0;
@@ -200,6 +236,8 @@ static void run(const struct text *t, int threads, size_t cut, int rand_cut, int
 	l->widen_at = 20000;
 	gfxstat_trace_parser_set_threads(p, threads);
 	gfxstat_trace_parser_set_sched_fn(p, on_sched, l, GFXSTAT_THREAD_STATES_KINDS);
+	if (counters)
+		gfxstat_trace_parser_set_counter_fn(p, on_counter, l);
 	while (off < t->n) {
 		size_t k = !cut ? t->n : rand_cut ? 1 + rnd((unsigned)cut) : cut;
 
@@ -218,20 +256,22 @@ TEST(ahead_equals_one_thread)
 	static struct text t;
 	int iter, diffs = 0;
 
-	for (iter = 0; iter < 6; iter++) {
+	for (iter = 0; iter < 8; iter++) {
 		struct log a, b;
 		struct gfxstat_stats sa, sb;
 		size_t cut = iter % 3 == 0 ? 0 : iter % 3 == 1 ? (1u << 20) : (3u << 20);
-		int widen = iter >= 3;
+		int widen = iter % 4 >= 2, counters = iter % 2;
 
 		make_trace(&t, (2u << 20) + rnd(3u << 20));
-		run(&t, 1, cut, iter % 3 == 2, widen, &a, &sa);
-		run(&t, 2, cut, iter % 3 == 2, widen, &b, &sb);
+		run(&t, 1, cut, iter % 3 == 2, widen, counters, &a, &sa);
+		run(&t, 2, cut, iter % 3 == 2, widen, counters, &b, &sb);
 		if (a.h != b.h || a.n != b.n || memcmp(&sa, &sb, sizeof(sa))) {
 			if (!diffs)
 				fprintf(stderr, "two threads differ: iteration %d (%llu and %llu "
-						"handed on)\n",
-					iter, (unsigned long long)a.n, (unsigned long long)b.n);
+						"handed on, %llu and %llu counters)\n",
+					iter, (unsigned long long)a.n, (unsigned long long)b.n,
+					(unsigned long long)a.counters,
+					(unsigned long long)b.counters);
 			diffs++;
 		}
 		/* the trace did hold what it is for */
@@ -240,7 +280,8 @@ TEST(ahead_equals_one_thread)
 		CHECK(sa.v[GFXSTAT_STAT_sched_malformed] > 0);
 		CHECK(sa.v[GFXSTAT_STAT_marker_malformed] + sa.v[GFXSTAT_STAT_marker_unsupported] >
 		      0);
-		CHECK(a.n > 10000);
+		CHECK(a.n > 5000);
+		CHECK(counters ? a.counters > 50 : a.counters == 0);
 	}
 	CHECK_EQ(diffs, 0);
 	free(t.s);
