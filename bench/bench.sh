@@ -195,6 +195,26 @@ do_cmd() {
 	analyze) "$@" "$BUILD/gfxstat" analyze -q "$f" ;;
 	esac
 }
+# paired FILE KIND...: each gfxstat KIND against wc -l on FILE in turns (wc -l, then KIND, 5
+# times; each a warm-up and a run): the median of the 5 ratios of their wall times. On a
+# machine whose speed drifts (a shared VM: the same run takes 0.5 s or 0.65 s minutes apart,
+# and longer after a while of load), the rows above compare runs made a minute apart; a turn
+# compares two made a second apart.
+paired() {
+	pf=$1
+	shift
+	out=
+	for k in "$@"; do
+		rs=
+		for i in 1 2 3 4 5; do
+			w=$(do_cmd wc "$pf" run 1 | sed 's/.*wall=\([^ ]*\).*/\1/')
+			g=$(do_cmd "$k" "$pf" run 1 | sed 's/.*wall=\([^ ]*\).*/\1/')
+			rs="$rs $(awk -v a="$g" -v b="$w" 'BEGIN { printf "%.3f", a / b }')"
+		done
+		out="$out, $k $(echo "${rs# }" | tr ' ' '\n' | sort -n | sed -n 3p)x"
+	done
+	echo "  paired with wc -l (median of 5 turns):${out#,}"
+}
 # bench_row NAME KIND FILE FILE_4X SLICE BYTES UNITS UNIT: one row (RSS x4 for gfxstat only)
 bench_row() {
 	r1=$(do_cmd "$2" "$3" run "$RUNS")
@@ -207,6 +227,7 @@ for k in "cat" "wc -l:wc" "gfxstat gfx:gfx" "gfxstat gfx (stdin):gfx-stdin" \
 	case $k in *:*) ;; *) k="$k:$k" ;; esac
 	bench_row "${k%%:*}" "${k##*:}" "$TRACE" "$TRACE4" "$TSLICE" "$BYTES" "$LINES" line
 done
+paired "$TRACE" gfx analyze
 
 # -- Perfetto -----------------------------------------------------------------------------
 # pf_inputs NAME SAMPLE COPIES SLICE: SAMPLE COPIES times over in $P1, 4 x COPIES in $P4, SLICE
@@ -233,6 +254,7 @@ else
 		case $k in *:*) ;; *) k="$k:$k" ;; esac
 		bench_row "${k%%:*}" "${k##*:}" "$P1" "$P4" "$PS" "$PBYTES" "$PACKETS" packet
 	done
+	paired "$P1" analyze
 fi
 if [ ! -f "$NW_SAMPLE" ]; then
 	echo "perfetto frames: skipped: the sample $NW_SAMPLE is missing (set GFXSTAT_SAMPLES)"
