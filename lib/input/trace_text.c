@@ -56,8 +56,8 @@ struct gfxstat_trace_parser {
 
 /* a marker; a scheduler event; a scheduler line that did not parse; a scheduler line of a
  * kind not asked for when it was read (asked for by the time it is handed on: read then); a
- * counter (counter_line.c) */
-enum { TT_MARKER, TT_SCHED, TT_SCHED_BAD, TT_SCHED_LATER, TT_COUNTER };
+ * counter (counter_line.c); a counter line that did not parse */
+enum { TT_MARKER, TT_SCHED, TT_SCHED_BAD, TT_SCHED_LATER, TT_COUNTER, TT_COUNTER_BAD };
 
 struct tt_rec {
 	int type;
@@ -283,7 +283,8 @@ static struct tt_rec *tt_push(struct tt_block *b, int type, enum gfxstat_sched_k
 	return r;
 }
 
-/* gx_counter_line_feed() on the parser's thread: the counter as a record, a bad one counted. */
+/* gx_counter_line_feed() on the parser's thread: the counter, or that it did not parse, as a
+ * record (counted when handed on, as long as a counter function is still set). */
 static void tt_counter(struct tt_block *b, const struct gfxstat_ftrace_line *ev)
 {
 	enum gx_counter_event e = gx_counter_event_of(ev->event);
@@ -301,7 +302,7 @@ static void tt_counter(struct tt_block *b, const struct gfxstat_ftrace_line *ev)
 	case GFXSTAT_PARSE_UNSUPPORTED:
 		return;
 	default:
-		GX_STAT_INC(&b->stats, sched_malformed);
+		tt_push(b, TT_COUNTER_BAD, GFXSTAT_SCHED_NONE);
 		return;
 	}
 }
@@ -432,6 +433,9 @@ static int tt_replay(struct gfxstat_trace_parser *p, struct tt_block *b)
 		} else if (r->type == TT_COUNTER) {
 			if (p->counter_fn)
 				rc = p->counter_fn(p->counter_user, &r->u.c);
+		} else if (r->type == TT_COUNTER_BAD) {
+			if (p->counter_fn)
+				GX_STAT_INC(&p->stats, sched_malformed);
 		} else if (p->sched_fn && (p->sched_kinds & GFXSTAT_SCHED_BIT(r->kind))) {
 			if (r->type == TT_SCHED_LATER) {
 				struct gfxstat_ftrace_line ev;
