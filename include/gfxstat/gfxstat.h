@@ -228,8 +228,11 @@ struct gfxstat_stats *gfxstat_trace_parser_stats(struct gfxstat_trace_parser *p)
  * @threads: 2 or more: of a feed's whole lines (when they are many), three blocks in four are
  *           parsed on a thread of the parser's own, ahead of the caller's thread, which hands
  *           on what they hold in input order; 1 (the default): all in the caller's. The
- *           callbacks, the order, the counts are the same either way (not with a counter
- *           function, gfxstat_sysctx.h: then one thread).
+ *           callbacks, their order and the counts are the same either way, with the sched
+ *           and counter functions (gfxstat_sched.h, gfxstat_sysctx.h) set or cleared between
+ *           feeds (a sched function may narrow or widen its kinds from its own callback);
+ *           once a callback stopped the parse, the counts may take in the rest of the block
+ *           it stopped in.
  */
 void gfxstat_trace_parser_set_threads(struct gfxstat_trace_parser *p, int threads);
 

@@ -249,7 +249,8 @@ enum { BATCH_SKIP, BATCH_NOCPU, BATCH_CPU };
 #define BATCH_KEEP 16384 /* events a buffer given back may hold and stay (1.3 MB) */
 
 struct ps_batch {
-	struct ps_ev *ev; /* ev[0, nev) in the bundle's runs, ev[idx[0, n)] in time order */
+	struct ps_ev *ev; /* ev[0, nev) as decoded (the bundle's runs, or sorted), and
+			   * ev[idx[0, n)] in time order */
 	uint32_t *idx;
 	size_t nev, n, cap, idxcap;
 	int kind;         /* BATCH_*: nothing to hold, markers without a CPU, a CPU's events */

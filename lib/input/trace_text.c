@@ -9,10 +9,11 @@
  * With two threads (gfxstat_trace_parser_set_threads()), a feed's whole lines are cut in
  * blocks of about 64 kB: one block in four is parsed in the caller's thread as above, the
  * others on a thread of the parser's own (lib/util/ahead.c) into records (a marker and its
- * line, a scheduler event, a scheduler line that did not parse) and counts, which the caller's
- * thread then hands on in input order. What depends on the lines before (a time earlier than
- * the line before, the scheduler kinds still asked for) is settled there, so the callbacks,
- * their order and the counts are the one thread's.
+ * line, a scheduler event, a scheduler line that did not parse, a counter, a counter line that
+ * did not parse) and counts, which the caller's thread then hands on in input order. What
+ * depends on the lines before (a time earlier than the line before, the scheduler kinds still
+ * asked for) is settled there, so the callbacks, their order and the counts are the one
+ * thread's (for functions set between feeds: gfxstat_trace_parser_set_threads()).
  */
 #include <stdlib.h>
 
@@ -29,7 +30,7 @@ struct gfxstat_trace_parser {
 	void *user;
 	gfxstat_sched_fn sched_fn; /* NULL: scheduler events are dropped unread */
 	void *sched_user;
-	unsigned sched_kinds;      /* the kinds whose payload is read */
+	unsigned sched_kinds;      /* the kinds whose payload is read (none without sched_fn) */
 	gfxstat_counter_fn counter_fn; /* NULL: GPU/thermal events dropped (counter_line.c) */
 	void *counter_user;
 	int64_t last_ts;
@@ -212,8 +213,10 @@ void gfxstat_trace_parser_set_sched_fn(struct gfxstat_trace_parser *p, gfxstat_s
 
 void gfxstat_trace_parser_set_sched_kinds(struct gfxstat_trace_parser *p, unsigned kinds)
 {
-	/* bit 0 is GFXSTAT_SCHED_NONE: never read */
-	p->sched_kinds = (kinds ? kinds : ~0u) & ~GFXSTAT_SCHED_BIT(GFXSTAT_SCHED_NONE);
+	/* bit 0 is GFXSTAT_SCHED_NONE: never read; and none without a function to take them
+	 * (on_sched() then reads counters only) */
+	p->sched_kinds = p->sched_fn ? (kinds ? kinds : ~0u) & ~GFXSTAT_SCHED_BIT(GFXSTAT_SCHED_NONE)
+				     : 0;
 }
 
 void gfxstat_trace_parser_set_counter_fn(struct gfxstat_trace_parser *p, gfxstat_counter_fn fn,
@@ -492,7 +495,7 @@ static int tt_feed(struct gfxstat_trace_parser *p, const char *s, const char *en
 				p->blocks[pl->slot].p = s;
 				p->blocks[pl->slot].end = e;
 				p->blocks[pl->slot].sched = p->sched_fn != NULL;
-				p->blocks[pl->slot].kinds = p->sched_fn ? p->sched_kinds : 0;
+				p->blocks[pl->slot].kinds = p->sched_kinds;
 				p->blocks[pl->slot].counter = p->counter_fn != NULL;
 				gx_ahead_submit(p->ahead);
 			}

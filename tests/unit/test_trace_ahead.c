@@ -289,7 +289,46 @@ TEST(ahead_equals_one_thread)
 	t.cap = 0;
 }
 
+/* A counter function with the sched function cleared (or kinds set without one): the sched
+ * lines are not read, the counters are; once this called a sched function that was NULL. */
+TEST(counters_without_sched_fn)
+{
+	static const char trace[] =
+		"  app-600 (600) [000] d..2 1.000000: sched_switch: prev_comm=app prev_pid=600 "
+		"prev_prio=120 prev_state=S ==> next_comm=swapper next_pid=0 next_prio=120\n"
+		"  app-600 (600) [000] d..2 1.000100: clk_set_rate: gpu_cc_gx_gfx3d_clk_src "
+		"585000000\n"
+		"  app-600 (600) [000] d..2 1.000200: sched_waking: comm=app pid=601 prio=120 "
+		"target_cpu=001\n"
+		"  app-600 (600) [000] d..2 1.000300: thermal_temperature: thermal_zone=cpu-1-0 "
+		"id=3 temp_prev=40000 temp=41000\n";
+	int way;
+
+	for (way = 0; way < 2; way++) {
+		struct log l;
+		struct gfxstat_trace_parser *p = gfxstat_trace_parser_new(on_marker, &l);
+
+		memset(&l, 0, sizeof(l));
+		CHECK(p != NULL);
+		if (!p)
+			return;
+		gfxstat_trace_parser_set_counter_fn(p, on_counter, &l);
+		if (way == 0) {
+			gfxstat_trace_parser_set_sched_fn(p, on_sched, &l, 0);
+			gfxstat_trace_parser_set_sched_fn(p, NULL, NULL, 0);
+		} else {
+			gfxstat_trace_parser_set_sched_kinds(p, 0);
+		}
+		CHECK_EQ(gfxstat_trace_parser_feed(p, trace, sizeof(trace) - 1), 0);
+		CHECK_EQ(gfxstat_trace_parser_finish(p), 0);
+		CHECK_EQ(l.counters, 2);
+		CHECK_EQ(l.n, 2); /* the counters only */
+		gfxstat_trace_parser_free(p);
+	}
+}
+
 TEST_SUITE(test_trace_ahead)
 {
 	RUN(ahead_equals_one_thread);
+	RUN(counters_without_sched_fn);
 }
