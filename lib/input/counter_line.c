@@ -227,15 +227,20 @@ enum gfxstat_parse_res gx_counter_line_parse(const struct gfxstat_ftrace_line *l
 	}
 }
 
+enum gfxstat_parse_res gx_counter_line_read(const struct gfxstat_ftrace_line *line,
+					    struct gfxstat_counter *out)
+{
+	enum gx_counter_event e = gx_counter_event_of(line->event);
+
+	return e == GX_CEV_NONE ? GFXSTAT_PARSE_UNSUPPORTED : gx_counter_line_parse(line, e, out);
+}
+
 int gx_counter_line_feed(const struct gfxstat_ftrace_line *line, gfxstat_counter_fn fn,
 			 void *user, struct gfxstat_stats *stats)
 {
 	struct gfxstat_counter c;
-	enum gx_counter_event e = gx_counter_event_of(line->event);
 
-	if (e == GX_CEV_NONE)
-		return 0;
-	switch (gx_counter_line_parse(line, e, &c)) {
+	switch (gx_counter_line_read(line, &c)) {
 	case GFXSTAT_PARSE_OK:
 		return fn(user, &c);
 	case GFXSTAT_PARSE_UNSUPPORTED:

@@ -39,6 +39,11 @@ GFXSTAT_HIDDEN enum gfxstat_parse_res gx_counter_line_parse(const struct gfxstat
 							    enum gx_counter_event e,
 							    struct gfxstat_counter *out);
 
+/* gx_counter_line_parse() of a line of whichever event it is: GFXSTAT_PARSE_UNSUPPORTED too
+ * for a line of none of them. */
+GFXSTAT_HIDDEN enum gfxstat_parse_res gx_counter_line_read(const struct gfxstat_ftrace_line *line,
+							   struct gfxstat_counter *out);
+
 /* The line, if it is one of these events, to @fn; a malformed one is counted in @stats
  * (sched_malformed). Return: what @fn returned, or 0. */
 GFXSTAT_HIDDEN int gx_counter_line_feed(const struct gfxstat_ftrace_line *line,

@@ -137,6 +137,45 @@ static inline GX_ALWAYS_INLINE int on_sched(struct gfxstat_trace_parser *p,
 	return read_sched(p, ev, lz, kind);
 }
 
+/* The head of line [s, s + n) into @ev and @lz (seconds cached in @sec): 1 for an event;
+ * else 0, the line counted in @st as a comment, a blank or a malformed line. Shared by the
+ * caller's thread (on_line()) and the parser's (tt_line()). */
+static inline GX_ALWAYS_INLINE int line_head(const char *s, size_t n,
+					     struct gfxstat_ftrace_line *ev,
+					     struct gx_ftrace_lazy *lz, struct gx_sec_cache *sec,
+					     struct gfxstat_stats *st)
+{
+	switch (gx_ftrace_line_head(s, n, ev, lz, sec)) {
+	case GFXSTAT_PARSE_OK:
+		return 1;
+	case GFXSTAT_PARSE_UNSUPPORTED:
+		if (n && memchr(s, '#', n))
+			GX_STAT_INC(st, comment_lines);
+		else
+			GX_STAT_INC(st, blank_lines);
+		return 0;
+	default:
+		GX_STAT_INC(st, ftrace_line_malformed);
+		return 0;
+	}
+}
+
+/* A marker event's payload into @m: 1 for an atrace marker; else 0, counted in @st. */
+static inline GX_ALWAYS_INLINE int marker_of(const struct gfxstat_ftrace_line *ev,
+					     struct gfxstat_marker *m, struct gfxstat_stats *st)
+{
+	switch (gfxstat_atrace_marker_parse(ev->payload.p, ev->payload.n, m)) {
+	case GFXSTAT_PARSE_OK:
+		return 1;
+	case GFXSTAT_PARSE_UNSUPPORTED:
+		GX_STAT_INC(st, marker_unsupported);
+		return 0;
+	default:
+		GX_STAT_INC(st, marker_malformed);
+		return 0;
+	}
+}
+
 /* inline in the feed loop (gfxstat_trace_parser_feed(), flattened): a call per line, with
  * its frame, costs as much as a sixth of the line's parse */
 static inline int on_line(void *user, const char *s, size_t n)
@@ -146,19 +185,8 @@ static inline int on_line(void *user, const char *s, size_t n)
 	struct gx_ftrace_lazy lz;
 	struct gfxstat_marker m;
 
-	switch (gx_ftrace_line_head(s, n, &ev, &lz, &p->sec)) {
-	case GFXSTAT_PARSE_OK:
-		break;
-	case GFXSTAT_PARSE_UNSUPPORTED:
-		if (n && memchr(s, '#', n))
-			GX_STAT_INC(&p->stats, comment_lines);
-		else
-			GX_STAT_INC(&p->stats, blank_lines);
+	if (!line_head(s, n, &ev, &lz, &p->sec, &p->stats))
 		return 0;
-	default:
-		GX_STAT_INC(&p->stats, ftrace_line_malformed);
-		return 0;
-	}
 	GX_STAT_INC(&p->stats, events);
 	if (GX_UNLIKELY(ev.ts_ns < p->last_ts))
 		GX_STAT_INC(&p->stats, time_backwards);
@@ -168,17 +196,10 @@ static inline int on_line(void *user, const char *s, size_t n)
 		return p->sched_fn || p->counter_fn ? on_sched(p, &ev, &lz) : 0;
 	}
 	GX_STAT_INC(&p->stats, marker_events);
-	switch (gfxstat_atrace_marker_parse(ev.payload.p, ev.payload.n, &m)) {
-	case GFXSTAT_PARSE_OK:
-		gx_ftrace_line_fields(&lz, &ev);
-		return p->fn(p->user, &ev, &m);
-	case GFXSTAT_PARSE_UNSUPPORTED:
-		GX_STAT_INC(&p->stats, marker_unsupported);
+	if (!marker_of(&ev, &m, &p->stats))
 		return 0;
-	default:
-		GX_STAT_INC(&p->stats, marker_malformed);
-		return 0;
-	}
+	gx_ftrace_line_fields(&lz, &ev);
+	return p->fn(p->user, &ev, &m);
 }
 
 struct gfxstat_trace_parser *gfxstat_trace_parser_new(gfxstat_marker_fn fn, void *user)
@@ -290,13 +311,10 @@ static struct tt_rec *tt_push(struct tt_block *b, int type, enum gfxstat_sched_k
  * record (counted when handed on, as long as a counter function is still set). */
 static void tt_counter(struct tt_block *b, const struct gfxstat_ftrace_line *ev)
 {
-	enum gx_counter_event e = gx_counter_event_of(ev->event);
 	struct gfxstat_counter c;
 	struct tt_rec *r;
 
-	if (e == GX_CEV_NONE)
-		return;
-	switch (gx_counter_line_parse(ev, e, &c)) {
+	switch (gx_counter_line_read(ev, &c)) {
 	case GFXSTAT_PARSE_OK:
 		r = tt_push(b, TT_COUNTER, GFXSTAT_SCHED_NONE);
 		if (r)
@@ -321,19 +339,8 @@ static int tt_line(void *user, const char *s, size_t n)
 	struct gfxstat_marker m;
 	struct tt_rec *r;
 
-	switch (gx_ftrace_line_head(s, n, &ev, &lz, &p->sec_ahead)) {
-	case GFXSTAT_PARSE_OK:
-		break;
-	case GFXSTAT_PARSE_UNSUPPORTED:
-		if (n && memchr(s, '#', n))
-			GX_STAT_INC(&b->stats, comment_lines);
-		else
-			GX_STAT_INC(&b->stats, blank_lines);
+	if (!line_head(s, n, &ev, &lz, &p->sec_ahead, &b->stats))
 		return 0;
-	default:
-		GX_STAT_INC(&b->stats, ftrace_line_malformed);
-		return 0;
-	}
 	GX_STAT_INC(&b->stats, events);
 	if (!b->has_ts) {
 		b->has_ts = 1;
@@ -371,21 +378,13 @@ static int tt_line(void *user, const char *s, size_t n)
 		return 0;
 	}
 	GX_STAT_INC(&b->stats, marker_events);
-	switch (gfxstat_atrace_marker_parse(ev.payload.p, ev.payload.n, &m)) {
-	case GFXSTAT_PARSE_OK:
-		gx_ftrace_line_fields(&lz, &ev);
-		r = tt_push(b, TT_MARKER, GFXSTAT_SCHED_NONE);
-		if (r) {
-			r->u.mk.ev = ev;
-			r->u.mk.m = m;
-		}
-		break;
-	case GFXSTAT_PARSE_UNSUPPORTED:
-		GX_STAT_INC(&b->stats, marker_unsupported);
-		break;
-	default:
-		GX_STAT_INC(&b->stats, marker_malformed);
-		break;
+	if (!marker_of(&ev, &m, &b->stats))
+		return 0;
+	gx_ftrace_line_fields(&lz, &ev);
+	r = tt_push(b, TT_MARKER, GFXSTAT_SCHED_NONE);
+	if (r) {
+		r->u.mk.ev = ev;
+		r->u.mk.m = m;
 	}
 	return 0;
 }
