@@ -1869,6 +1869,23 @@ static void pause_scan(struct gfxstat_perfetto *p, uint64_t bytes)
 	p->held = NULL;
 }
 
+/* Bundle [d, d + n) of the packet ending at @pend handed over: 1 when taken. Else a small one
+ * with nothing waiting is the caller's, and so is what follows for 64 kB; or enough is handed
+ * over, and it waits (held) to be handed over when there is room, its packet not read again. */
+static int hand_over(struct gfxstat_perfetto *p, const uint8_t *d, size_t n, const uint8_t *pend)
+{
+	if (gx_psched_ahead(p->ps, d, n))
+		return 1;
+	if (gx_psched_ahead_idle(p->ps)) {
+		pause_scan(p, AHEAD_PAUSE);
+	} else {
+		p->held = d;
+		p->held_n = n;
+		p->held_end = pend;
+	}
+	return 0;
+}
+
 static void ahead(struct gfxstat_perfetto *p, const uint8_t *b, const uint8_t *end)
 {
 	if (!p->threads || at_of(p, b) < p->scan_pause)
@@ -1884,11 +1901,8 @@ static void ahead(struct gfxstat_perfetto *p, const uint8_t *b, const uint8_t *e
 	}
 	if (p->held) {
 		/* the packet at scan was read: its bundle waits for room */
-		if (!gx_psched_ahead(p->ps, p->held, p->held_n)) {
-			if (gx_psched_ahead_idle(p->ps))
-				pause_scan(p, AHEAD_PAUSE);
+		if (!hand_over(p, p->held, p->held_n, p->held_end))
 			return;
-		}
 		p->scan = p->held_end;
 		p->held = NULL;
 	}
@@ -1950,19 +1964,8 @@ static void ahead(struct gfxstat_perfetto *p, const uint8_t *b, const uint8_t *e
 			}
 			p->scan_skip = 0;
 		}
-		if (has_bundle && !gx_psched_ahead(p->ps, bundle.data, bundle.len)) {
-			/* a small bundle with nothing waiting is the caller's, and so is what
-			 * follows for 64 kB; else enough is handed over: this one when there
-			 * is room, without reading the packet again */
-			if (gx_psched_ahead_idle(p->ps)) {
-				pause_scan(p, AHEAD_PAUSE);
-			} else {
-				p->held = bundle.data;
-				p->held_n = bundle.len;
-				p->held_end = body + len;
-			}
+		if (has_bundle && !hand_over(p, bundle.data, bundle.len, body + len))
 			return;
-		}
 		p->scan = body + len;
 	}
 	p->scan = end; /* nothing more to hand over from this chunk */

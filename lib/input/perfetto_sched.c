@@ -2780,7 +2780,6 @@ static void decode_bundle(struct gx_psched *w, const uint8_t *d, size_t n, struc
 	struct ps_sealed *sl;
 	uint32_t *ix;
 
-	w->nord = 0;
 	memset(&w->sum, 0, sizeof(w->sum));
 	memset(&w->counts_none, 0, sizeof(w->counts_none));
 	decode_events(w, d, n, b);
