@@ -10,17 +10,15 @@
  * temperatures, lib/input/counter_line.c) when the second byte is odd.
  *
  * Checked: no crash, sanitizer or ThreadSanitizer report; the two ways give the same markers,
- * scheduler events and counters (a hash over every field, in order) and the same counts, fed
- * whole and fed in chunks.
+ * scheduler events and counters (a hash over every field, in order: trace_log.h, shared with
+ * tests/unit/test_trace_ahead.c) and the same counts, fed whole and fed in chunks.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "gfxstat/gfxstat.h"
-#include "gfxstat/gfxstat_sched.h"
-#include "gfxstat/gfxstat_sysctx.h"
 #include "../lib/input/trace_text_local.h"
+#include "trace_log.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -30,92 +28,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 			__builtin_trap();                                                  \
 	} while (0)
 
-struct run {
-	uint64_t h, n;
-	struct gfxstat_trace_parser *p;
-	int narrow;
-};
-
-static void mix(struct run *r, const void *p, size_t n)
+static void parse(const uint8_t *data, size_t size, int threads, int chunked,
+		  struct trace_log *r, struct gfxstat_stats *st)
 {
-	const unsigned char *s = p;
-
-	while (n--) {
-		r->h ^= *s++;
-		r->h *= 1099511628211ULL;
-	}
-}
-
-static void mix_str(struct run *r, struct gfxstat_str s)
-{
-	mix(r, &s.n, sizeof(s.n));
-	mix(r, s.p, s.n);
-}
-
-static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
-		     const struct gfxstat_marker *m)
-{
-	struct run *r = user;
-
-	r->n++;
-	mix_str(r, ev->task);
-	mix(r, &ev->pid, sizeof(ev->pid));
-	mix(r, &ev->tgid, sizeof(ev->tgid));
-	mix(r, &ev->cpu, sizeof(ev->cpu));
-	mix(r, &ev->ts_ns, sizeof(ev->ts_ns));
-	mix_str(r, ev->payload);
-	mix(r, &m->kind, sizeof(m->kind));
-	mix_str(r, m->name);
-	mix(r, &m->value, sizeof(m->value));
-	return 0;
-}
-
-static int on_sched(void *user, const struct gfxstat_sched_event *ev)
-{
-	struct run *r = user;
-	char line[512];
-	size_t k = gfxstat_sched_event_format(ev, line, sizeof(line));
-
-	r->n++;
-	mix(r, line, k < sizeof(line) ? k : sizeof(line));
-	if (r->narrow && ev->kind == GFXSTAT_SCHED_WAKING) {
-		r->narrow = 0;
-		gfxstat_trace_parser_set_sched_kinds(r->p, GFXSTAT_THREAD_STATES_KINDS &
-							   ~GFXSTAT_SCHED_BIT(GFXSTAT_SCHED_WAKEUP));
-	}
-	return 0;
-}
-
-static int on_counter(void *user, const struct gfxstat_counter *c)
-{
-	struct run *r = user;
-
-	r->n++;
-	mix(r, &c->kind, sizeof(c->kind));
-	mix(r, &c->ts_ns, sizeof(c->ts_ns));
-	mix(r, &c->index, sizeof(c->index));
-	mix(r, &c->value, sizeof(c->value));
-	mix_str(r, c->name);
-	return 0;
-}
-
-static void parse(const uint8_t *data, size_t size, int threads, int chunked, struct run *r,
-		  struct gfxstat_stats *st)
-{
-	struct gfxstat_trace_parser *p = gfxstat_trace_parser_new(on_marker, r);
+	struct gfxstat_trace_parser *p = gfxstat_trace_parser_new(trace_log_marker, r);
 	size_t off = 0, i = 0;
 
-	memset(r, 0, sizeof(*r));
-	r->h = 1469598103934665603ULL;
+	trace_log_init(r, p, 0, 0);
 	if (!p)
 		return;
-	r->p = p;
-	r->narrow = 1;
 	gfxstat_trace_parser_set_threads(p, threads);
 	gx_trace_parser_set_ahead_sizes(p, 1, 16 + (size ? data[0] : 0));
-	gfxstat_trace_parser_set_sched_fn(p, on_sched, r, GFXSTAT_THREAD_STATES_KINDS);
+	gfxstat_trace_parser_set_sched_fn(p, trace_log_sched, r, GFXSTAT_THREAD_STATES_KINDS);
 	if (size > 1 && (data[1] & 1))
-		gfxstat_trace_parser_set_counter_fn(p, on_counter, r);
+		gfxstat_trace_parser_set_counter_fn(p, trace_log_counter, r);
 	while (off < size) {
 		size_t k = chunked ? (size_t)data[i++ % size] * 7 % 509 + 1 : size;
 
@@ -131,7 +57,7 @@ static void parse(const uint8_t *data, size_t size, int threads, int chunked, st
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct run a, b;
+	struct trace_log a, b;
 	struct gfxstat_stats sa, sb;
 	int chunked;
 

@@ -18,6 +18,21 @@
 
 pt=$TMP/threads
 mkdir -p "$pt"
+# pt_same WHAT BASE KIND...: each output $pt/BASE.1.KIND (one thread) non-empty and the same as
+# $pt/BASE.2.KIND (two)
+pt_same() {
+	pt_what=$1 pt_base=$2
+	shift 2
+	for pt_k in "$@"; do
+		if [ -s "$pt/$pt_base.1.$pt_k" ] && cmp -s "$pt/$pt_base.1.$pt_k" "$pt/$pt_base.2.$pt_k"
+		then
+			pass
+		else
+			fail "$pt_what: $pt_k of $pt_base differs with two threads:" \
+				"$(diff "$pt/$pt_base.1.$pt_k" "$pt/$pt_base.2.$pt_k" | head -c 400)"
+		fi
+	done
+}
 pt_inputs=""
 for pt_f in "$SAMPLES"/perfetto/*/*; do
 	[ -f "$pt_f" ] && pt_inputs="$pt_inputs $pt_f"
@@ -49,15 +64,7 @@ else
 			"$GFXSTAT" analyze --json --all - < "$pt_f" > "$pt_o.pipe" 2>&1
 			unset GFXSTAT_THREADS
 		done
-		for pt_k in analyze json janky inspect frames export dump pipe; do
-			if [ -s "$pt/$pt_b.1.$pt_k" ] && cmp -s "$pt/$pt_b.1.$pt_k" "$pt/$pt_b.2.$pt_k"
-			then
-				pass
-			else
-				fail "perfetto threads: $pt_k of $pt_b differs with two threads:" \
-					"$(diff "$pt/$pt_b.1.$pt_k" "$pt/$pt_b.2.$pt_k" | head -c 400)"
-			fi
-		done
+		pt_same "perfetto threads" "$pt_b" analyze json janky inspect frames export dump pipe
 	done
 	# the scheduler's events were there to decode (the dump lists them)
 	grep -q "sched_switch" "$pt/$(basename "$pt_api32").2.dump" 2> /dev/null && pass ||
@@ -106,12 +113,6 @@ for pt_opts in "--hz 60 --apps 2" "--hz 120 --apps 1"; do
 	# the GPU clock and the temperature were read (analyze --all's system series)
 	grep -q '"gpu_freq"' "$pt/$pt_b.2.pipeall" && grep -q '"thermal"' "$pt/$pt_b.2.pipeall" &&
 		pass || fail "threads: no GPU clock or temperature in $pt_b's analyze --json --all"
-	for pt_k in analyze json janky frames export pipe all pipeall inspect report; do
-		if [ -s "$pt/$pt_b.1.$pt_k" ] && cmp -s "$pt/$pt_b.1.$pt_k" "$pt/$pt_b.2.$pt_k"; then
-			pass
-		else
-			fail "threads: $pt_k of $pt_b ($pt_opts) differs with two threads:" \
-				"$(diff "$pt/$pt_b.1.$pt_k" "$pt/$pt_b.2.$pt_k" | head -c 400)"
-		fi
-	done
+	pt_same "threads ($pt_opts)" "$pt_b" analyze json janky frames export pipe all pipeall \
+		inspect report
 done

@@ -13,10 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../../fuzz/trace_log.h"
 #include "check.h"
-#include "gfxstat/gfxstat.h"
-#include "gfxstat/gfxstat_sched.h"
-#include "gfxstat/gfxstat_sysctx.h"
 
 static unsigned long long rng = 0x9E3779B97F4A7C15ULL;
 
@@ -137,107 +135,23 @@ static void make_trace(struct text *t, size_t bytes)
 	put(t, "  app-600 (600) [000] ...1 1.000000: tracing_mark_write: E|600", 62); /* no EOL */
 }
 
-/* What a parser hands on, as a hash and a count (a log of every field). */
-struct log {
-	uint64_t h, n;
-	struct gfxstat_trace_parser *p;
-	int narrow, widen; /* narrow the kinds at the first sched_waking; widen them again */
-	uint64_t widen_at;
-	uint64_t counters;
-};
-
-static void mix(struct log *l, const void *p, size_t n)
-{
-	const unsigned char *s = p;
-
-	while (n--) {
-		l->h ^= *s++;
-		l->h *= 1099511628211ULL;
-	}
-}
-
-static void mix_str(struct log *l, struct gfxstat_str s)
-{
-	mix(l, &s.n, sizeof(s.n));
-	mix(l, s.p, s.n);
-}
-
-static int on_marker(void *user, const struct gfxstat_ftrace_line *ev,
-		     const struct gfxstat_marker *m)
-{
-	struct log *l = user;
-
-	l->n++;
-	mix_str(l, ev->task);
-	mix(l, &ev->pid, sizeof(ev->pid));
-	mix(l, &ev->tgid, sizeof(ev->tgid));
-	mix(l, &ev->cpu, sizeof(ev->cpu));
-	mix(l, &ev->ts_ns, sizeof(ev->ts_ns));
-	mix_str(l, ev->ts_text);
-	mix_str(l, ev->payload);
-	mix(l, &m->kind, sizeof(m->kind));
-	mix(l, &m->pid, sizeof(m->pid));
-	mix_str(l, m->name);
-	mix(l, &m->value, sizeof(m->value));
-	return 0;
-}
-
-static int on_sched(void *user, const struct gfxstat_sched_event *ev)
-{
-	struct log *l = user;
-	char line[512];
-	size_t k = gfxstat_sched_event_format(ev, line, sizeof(line));
-
-	l->n++;
-	mix(l, line, k < sizeof(line) ? k : sizeof(line));
-	if (l->narrow && ev->kind == GFXSTAT_SCHED_WAKING) {
-		l->narrow = 0;
-		gfxstat_trace_parser_set_sched_kinds(l->p, GFXSTAT_THREAD_STATES_KINDS &
-							   ~GFXSTAT_SCHED_BIT(GFXSTAT_SCHED_WAKEUP));
-	}
-	if (l->widen && l->n >= l->widen_at) {
-		l->widen = 0;
-		gfxstat_trace_parser_set_sched_kinds(l->p, 0); /* every kind */
-	}
-	return 0;
-}
-
-static int on_counter(void *user, const struct gfxstat_counter *c)
-{
-	struct log *l = user;
-
-	l->n++;
-	l->counters++;
-	mix(l, &c->kind, sizeof(c->kind));
-	mix(l, &c->ts_ns, sizeof(c->ts_ns));
-	mix(l, &c->index, sizeof(c->index));
-	mix(l, &c->value, sizeof(c->value));
-	mix_str(l, c->name);
-	return 0;
-}
-
 /* @t through a parser with @threads, fed whole (@cut 0) or in pieces of up to @cut bytes
  * (random sizes when @rand_cut), with a counter function when @counters; the log and the
  * counts. */
 static void run(const struct text *t, int threads, size_t cut, int rand_cut, int widen,
-		int counters, struct log *l, struct gfxstat_stats *st)
+		int counters, struct trace_log *l, struct gfxstat_stats *st)
 {
-	struct gfxstat_trace_parser *p = gfxstat_trace_parser_new(on_marker, l);
+	struct gfxstat_trace_parser *p = gfxstat_trace_parser_new(trace_log_marker, l);
 	size_t off = 0;
 
-	memset(l, 0, sizeof(*l));
-	l->h = 1469598103934665603ULL;
+	trace_log_init(l, p, widen, 20000);
 	CHECK(p != NULL);
 	if (!p)
 		return;
-	l->p = p;
-	l->narrow = 1;
-	l->widen = widen;
-	l->widen_at = 20000;
 	gfxstat_trace_parser_set_threads(p, threads);
-	gfxstat_trace_parser_set_sched_fn(p, on_sched, l, GFXSTAT_THREAD_STATES_KINDS);
+	gfxstat_trace_parser_set_sched_fn(p, trace_log_sched, l, GFXSTAT_THREAD_STATES_KINDS);
 	if (counters)
-		gfxstat_trace_parser_set_counter_fn(p, on_counter, l);
+		gfxstat_trace_parser_set_counter_fn(p, trace_log_counter, l);
 	while (off < t->n) {
 		size_t k = !cut ? t->n : rand_cut ? 1 + rnd((unsigned)cut) : cut;
 
@@ -257,7 +171,7 @@ TEST(ahead_equals_one_thread)
 	int iter, diffs = 0;
 
 	for (iter = 0; iter < 8; iter++) {
-		struct log a, b;
+		struct trace_log a, b;
 		struct gfxstat_stats sa, sb;
 		size_t cut = iter % 3 == 0 ? 0 : iter % 3 == 1 ? (1u << 20) : (3u << 20);
 		int widen = iter % 4 >= 2, counters = iter % 2;
@@ -305,16 +219,16 @@ TEST(counters_without_sched_fn)
 	int way;
 
 	for (way = 0; way < 2; way++) {
-		struct log l;
-		struct gfxstat_trace_parser *p = gfxstat_trace_parser_new(on_marker, &l);
+		struct trace_log l;
+		struct gfxstat_trace_parser *p = gfxstat_trace_parser_new(trace_log_marker, &l);
 
-		memset(&l, 0, sizeof(l));
+		trace_log_init(&l, p, 0, 0);
 		CHECK(p != NULL);
 		if (!p)
 			return;
-		gfxstat_trace_parser_set_counter_fn(p, on_counter, &l);
+		gfxstat_trace_parser_set_counter_fn(p, trace_log_counter, &l);
 		if (way == 0) {
-			gfxstat_trace_parser_set_sched_fn(p, on_sched, &l, 0);
+			gfxstat_trace_parser_set_sched_fn(p, trace_log_sched, &l, 0);
 			gfxstat_trace_parser_set_sched_fn(p, NULL, NULL, 0);
 		} else {
 			gfxstat_trace_parser_set_sched_kinds(p, 0);
