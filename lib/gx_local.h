@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <sys/types.h> /* off_t */
 #include <string.h>
 
 #include "gfxstat/gfxstat.h"
@@ -136,6 +137,13 @@ GFXSTAT_HIDDEN const unsigned char *gx_spill_at(struct gx_spill *s, uint64_t off
  * memory goes back (the block being filled stays). Call it once per piece, or never. */
 GFXSTAT_HIDDEN void gx_spill_done(struct gx_spill *s, uint64_t off);
 
+/* A file with no name in @dir (O_TMPFILE, else one removed at once), closed on exec; -1 when
+ * none can be made (lib/util/spill.c). */
+GFXSTAT_HIDDEN int gx_tmpfile(const char *dir);
+/* All @n bytes at @off written (@out) or read, as pwrite()/pread() may do part. Return: 0 or
+ * -1. */
+GFXSTAT_HIDDEN int gx_io_all(int fd, void *buf, size_t n, off_t off, int out);
+
 /*
  * One worker thread running jobs in submission order, ahead of the caller who takes them back
  * in that order (lib/util/ahead.c). The jobs' data are the caller's array of @nslots slots:
@@ -196,6 +204,49 @@ GFXSTAT_HIDDEN void gx_sort_i64(int64_t *a, size_t n);
 #define GX_SORT_MAX 64
 GFXSTAT_HIDDEN void gx_sort(void *base, size_t n, size_t size,
 			    int (*cmp)(const void *, const void *));
+
+/*
+ * Records of @size (<= GX_SORT_MAX) bytes sorted past memory (lib/util/xsort.c): put in any
+ * order (gx_xsort_put()), then gx_xsort_sorted(), then read back in @cmp's order
+ * (gx_xsort_next(); the order of ties is defined only across runs: give a total order); with
+ * @cmp NULL, in the order put. Runs of @run_bytes are sorted
+ * in memory and go to an unnamed temporary file in @dir (memory only with no @dir or where
+ * none can be written); the merge reads each through a small buffer.
+ */
+struct gx_xrun {
+	unsigned char *mem;    /* the run in memory, or NULL: in the file at @off */
+	uint64_t off;
+	size_t n, pos;         /* records, records read */
+	unsigned char *buf;    /* the file's run: its records buf[bi .. bn) read ahead */
+	size_t bi, bn;
+};
+struct gx_xsort {
+	size_t size, per_run;
+	int (*cmp)(const void *, const void *);
+	const char *dir;       /* borrowed */
+	int fd;                /* -1 none yet, -2 none can be made */
+	int failed;            /* GFXSTAT_E_IO or _NOMEM: a read back failed */
+	uint64_t end;          /* bytes in the file */
+	uint64_t to_file;      /* bytes written to it, merges included */
+	uint64_t count;        /* records put */
+	unsigned char *fill;   /* the run being put */
+	size_t nfill, capfill;
+	struct gx_xrun *run;
+	size_t nrun, caprun, cur;
+	size_t *heap, nheap;   /* runs by their next record */
+	unsigned char out[GX_SORT_MAX]; /* the record gx_xsort_next() returned */
+};
+GFXSTAT_HIDDEN void gx_xsort_init(struct gx_xsort *x, size_t size,
+				  int (*cmp)(const void *, const void *), size_t run_bytes,
+				  const char *dir);
+/* Return: 0 or GFXSTAT_E_NOMEM. */
+GFXSTAT_HIDDEN int gx_xsort_put(struct gx_xsort *x, const void *rec);
+/* No more records: the merge set up. Return: 0, GFXSTAT_E_NOMEM or GFXSTAT_E_IO. */
+GFXSTAT_HIDDEN int gx_xsort_sorted(struct gx_xsort *x);
+/* The next record (valid until the next call), or NULL at the end or when @x->failed. */
+GFXSTAT_HIDDEN const void *gx_xsort_next(struct gx_xsort *x);
+/* Everything given back, the file closed; ready to be used again as initialised. */
+GFXSTAT_HIDDEN void gx_xsort_free(struct gx_xsort *x);
 
 /* A bounded writer that counts what it would write past the end, like snprintf. */
 struct gx_out {

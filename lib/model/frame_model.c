@@ -19,8 +19,8 @@
 #define MAX_NAMES ((size_t)1 << 24)
 /* the held frames' packs kept in memory (about 65 k frames); past it, a temporary file */
 #define MODEL_KEEP ((size_t)4 << 20)
-/* the held array shrinks to its use each time this many frames have gone on (about 1 MB) */
-#define SHRINK_STEP 24576
+/* the held frames' records sorted in memory at once; past it, runs in a temporary file */
+#define SORT_RUN ((size_t)1 << 20)
 
 GX_COUNTER_TABLE(GFXSTAT_MODEL_STATS, enum gfxstat_model_stat, GFXSTAT_MODEL_STAT_COUNT,
 		 gfxstat_model_stat_name, gfxstat_model_stat_doc, gfxstat_model_stat_severity)
@@ -30,6 +30,9 @@ struct layer_state {
 	char *app;              /* owned; pub.app points here or to "" */
 	int64_t last_present;   /* over the whole recording */
 	int64_t last_period;    /* the refresh period at that present */
+	/* held frames of this input: FrameTimeline's, those of them with a display token, and
+	 * markers' (reconcile() compares these with those) */
+	uint64_t held_ft, held_tok, held_markers;
 };
 
 /*
@@ -37,9 +40,9 @@ struct layer_state {
  * and reconcile() set, and the rest of it packed (frame_pack()), as a held frame of a long
  * capture is mostly fields it does not have, and its times are close to each other: this
  * record and about 64 bytes instead of 440. What reconcile() reads of every frame (its
- * display token, whether it was dropped) is kept here; what it reads of a few (a display
- * frame's token) comes from the pack (held_token()). The pack's offset grows with each frame
- * held, so it is the arrival order that keeps the sorts stable.
+ * display token, whether it was dropped) is kept here. The pack's offset grows with each
+ * frame held, so it is the arrival order that keeps the sorts stable. The records go through
+ * external sorts (gx_xsort): past SORT_RUN, in runs in a temporary file.
  */
 struct held {
 	int64_t present_ns, vsync_period_ns;
@@ -49,7 +52,6 @@ struct held {
 	uint32_t app;     /* index in apps + 1; 0 = none */
 	uint8_t pack_hi;  /* ... and the high 8 (frame_pack() refuses an offset past 2^40) */
 	uint8_t source;   /* enum gfxstat_frame_source */
-	uint8_t drop;
 	uint8_t dropped;  /* FrameTimeline's present type says it was dropped */
 };
 _Static_assert(sizeof(struct held) <= GX_SORT_MAX, "held frames are sorted by gx_sort()");
@@ -88,8 +90,10 @@ struct gfxstat_model {
 	const char *format;
 	int polls_repeat;           /* gfxinfo: each poll repeats the rows still in hwui's ring */
 	struct format_span *span;   /* the earlier inputs of this input's format, or NULL */
-	struct held *held;
-	size_t nheld, held_cap;
+	/* the held frames' records: FrameTimeline's by the display frame they join, the rest
+	 * in arrival order; then (reconcile()) the markers' comparisons, and every frame that
+	 * goes on by present */
+	struct gx_xsort ft, other, check, out;
 	struct gx_spill pack;       /* the held frames, packed (struct held's pack): past
 				     * MODEL_KEEP bytes, in a temporary file in tmpdir */
 	const char *tmpdir;         /* gfxstat_model_set_tmpdir()'s; NULL: memory only */
@@ -103,6 +107,102 @@ struct gfxstat_model {
 	int overlapped;             /* sticky: producers may turn the error into "aborted" */
 	struct gfxstat_model_stats stats;
 };
+
+static int64_t present_key(const struct held *h)
+{
+	return h->present_ns == GFXSTAT_NS_NONE ? INT64_MAX : h->present_ns;
+}
+
+static int by_arrival(const struct held *x, const struct held *y)
+{
+	return held_pack(x) < held_pack(y) ? -1 : held_pack(x) > held_pack(y);
+}
+
+/* present, then arrival: the order the frames go on in */
+static int by_present(const void *a, const void *b)
+{
+	const struct held *x = a, *y = b;
+
+	if (present_key(x) != present_key(y))
+		return present_key(x) < present_key(y) ? -1 : 1;
+	return by_arrival(x, y);
+}
+
+/* A FrameTimeline frame held, with the token of the display frame it meets in reconcile(). */
+struct ft_held {
+	struct held h;
+	int64_t join; /* a display frame's own token; a surface frame's display frame's */
+};
+
+/* token joined, display frames first (by present and period: two display frames of one token,
+ * none in a real trace, meet their surface frames in an order that does not hang on arrival),
+ * then arrival */
+static int by_join(const void *a, const void *b)
+{
+	const struct ft_held *x = a, *y = b;
+	int sx = x->h.source == GFXSTAT_SRC_FRAMETIMELINE, sy = y->h.source == GFXSTAT_SRC_FRAMETIMELINE;
+
+	if (x->join != y->join)
+		return x->join < y->join ? -1 : 1;
+	if (sx != sy)
+		return sx ? 1 : -1;
+	if (!sx && x->h.present_ns != y->h.present_ns)
+		return x->h.present_ns < y->h.present_ns ? -1 : 1;
+	if (!sx && x->h.vsync_period_ns != y->h.vsync_period_ns)
+		return x->h.vsync_period_ns < y->h.vsync_period_ns ? -1 : 1;
+	return by_arrival(&x->h, &y->h);
+}
+
+/*
+ * What reconcile() compares of a layer's FrameTimeline frames and markers, as one sorted
+ * stream: by display token (CHECK_TOKEN: a marker agrees when a FrameTimeline frame has its
+ * token) or by time (CHECK_TIME: a FrameTimeline frame's present as @key; a marker's present
+ * plus its period as @key, minus it as @lo: it agrees when the last FrameTimeline present at or
+ * before @key is at or after @lo, i.e. one is within a period of it).
+ */
+enum { CHECK_TOKEN, CHECK_TIME };
+struct check {
+	int64_t key, lo;
+	uint32_t layer;
+	uint8_t kind;   /* CHECK_* */
+	uint8_t marker; /* 0: FrameTimeline's, first on a tie */
+};
+
+static int by_check(const void *a, const void *b)
+{
+	const struct check *x = a, *y = b;
+
+	if (x->layer != y->layer)
+		return x->layer < y->layer ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->marker > y->marker) - (x->marker < y->marker);
+}
+
+static void sorts_init(struct gfxstat_model *m)
+{
+	gx_xsort_init(&m->ft, sizeof(struct ft_held), by_join, SORT_RUN, m->tmpdir);
+	gx_xsort_init(&m->other, sizeof(struct held), NULL, SORT_RUN, m->tmpdir);
+	gx_xsort_init(&m->check, sizeof(struct check), by_check, SORT_RUN, m->tmpdir);
+	gx_xsort_init(&m->out, sizeof(struct held), by_present, SORT_RUN, m->tmpdir);
+}
+
+/* Given back, the bytes they wrote to their files counted in held_to_file. */
+static void sort_free(struct gfxstat_model *m, struct gx_xsort *x)
+{
+	m->held_to_file += x->to_file;
+	gx_xsort_free(x);
+}
+
+static void sorts_free(struct gfxstat_model *m)
+{
+	sort_free(m, &m->ft);
+	sort_free(m, &m->other);
+	sort_free(m, &m->check);
+	sort_free(m, &m->out);
+}
 
 struct gfxstat_str gfxstat_layer_canonical(const char *name, size_t n)
 {
@@ -146,7 +246,9 @@ struct gfxstat_model *gfxstat_model_new(gfxstat_frame_fn fn, void *user)
 
 	if (!m)
 		return NULL;
-	gx_spill_init(&m->pack, MODEL_KEEP, NULL); /* first: gfxstat_model_free() closes its file */
+	/* first: gfxstat_model_free() closes their files */
+	gx_spill_init(&m->pack, MODEL_KEEP, NULL);
+	sorts_init(m);
 	m->fn = fn;
 	m->user = user;
 	m->period = GFXSTAT_NS_NONE;
@@ -180,7 +282,7 @@ void gfxstat_model_free(struct gfxstat_model *m)
 	for (i = 0; i < m->layer_names.n; i++)
 		free(m->layers[i].app);
 	free(m->layers);
-	free(m->held);
+	sorts_free(m);
 	gx_spill_free(&m->pack);
 	gx_strmap_free(&m->layer_names);
 	gx_strmap_free(&m->apps);
@@ -581,42 +683,37 @@ static int frame_unpack(struct gfxstat_model *m, const struct held *h, struct gf
 	return rc;
 }
 
-/* The token of the held frame @h, read from its pack (a word of its own: an int64_t) into
- * *@v. Return: as held_words(). */
-_Static_assert(offsetof(struct gfxstat_frame, token) % 8 == 0, "the token is a whole word");
-static int held_token(struct gfxstat_model *m, const struct held *h, int64_t *v)
-{
-	uint64_t w[FRAME_WORDS];
-	size_t i = offsetof(struct gfxstat_frame, token) / 8;
-	int rc;
-
-	w[i] = m->blank[i];
-	rc = held_words(m, h, w, i);
-	memcpy(v, &w[i], sizeof(*v));
-	return rc;
-}
 /* FrameTimeline's PresentType of a frame never presented (frame_timeline_event.proto) */
 #define FT_PRESENT_DROPPED 4
+
+static int is_marker_source(enum gfxstat_frame_source s)
+{
+	return s == GFXSTAT_SRC_FTRACE || s == GFXSTAT_SRC_FTRACE_DISPLAY;
+}
+
+static int is_ft_source(enum gfxstat_frame_source s)
+{
+	return s == GFXSTAT_SRC_FRAMETIMELINE || s == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY;
+}
 
 static int hold(struct gfxstat_model *m, const struct gfxstat_frame *f, long li,
 		struct gfxstat_str app)
 {
+	struct layer_state *l = &m->layers[li];
 	struct gfxstat_frame c;
-	struct held *h;
+	struct ft_held r;
+	struct held *h = &r.h;
 	uint64_t at;
 	int rc;
 
-	if (gx_grow((void **)&m->held, &m->held_cap, m->nheld, sizeof(*m->held), 1024))
-		return GFXSTAT_E_NOMEM;
 	/* the borrowed strings die with the callback */
 	c = *f;
 	c.layer.p = c.app.p = "";
 	c.layer.n = c.app.n = 0;
-	h = &m->held[m->nheld];
 	rc = frame_pack(m, &c, &at);
 	if (rc)
 		return rc;
-	m->nheld++;
+	memset(&r, 0, sizeof(r)); /* the padding too: the records go to a file */
 	h->pack_lo = (uint32_t)at;
 	h->pack_hi = (uint8_t)(at >> 32);
 	h->present_ns = f->present_ns;
@@ -634,8 +731,16 @@ static int hold(struct gfxstat_model *m, const struct gfxstat_frame *f, long li,
 			return (int)ai;
 		h->app = (uint32_t)ai + 1;
 	}
-	h->drop = 0;
-	return 0;
+	if (!is_ft_source(f->source)) {
+		l->held_markers += is_marker_source(f->source);
+		return gx_xsort_put(&m->other, h);
+	}
+	/* a display frame's token is its own (FrameTimeline gives it as both) */
+	r.join = f->source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY && f->display_token < 0
+			 ? f->token : f->display_token;
+	l->held_ft++;
+	l->held_tok += f->display_token >= 0;
+	return gx_xsort_put(&m->ft, &r);
 }
 
 static int time_ok(int64_t t)
@@ -694,8 +799,9 @@ void gfxstat_model_input_begin(struct gfxstat_model *m, int hold_frames, const c
 	for (i = 0; i < m->nspans; i++)
 		if (strcmp(m->spans[i].format, m->format) == 0)
 			m->span = &m->spans[i];
-	m->nheld = 0;
+	sorts_free(m);
 	m->held_to_file = 0;
+	sorts_init(m);
 	gx_spill_free(&m->pack);
 	gx_spill_init(&m->pack, MODEL_KEEP, m->tmpdir);
 	m->in_end = GFXSTAT_NS_NONE;
@@ -705,72 +811,8 @@ void gfxstat_model_input_begin(struct gfxstat_model *m, int hold_frames, const c
 		m->layers[i].pub.active_ns = 0;
 		m->layers[i].pub.active_intervals = 0;
 		m->layers[i].pub.first_present = m->layers[i].pub.last_present = GFXSTAT_NS_NONE;
+		m->layers[i].held_ft = m->layers[i].held_tok = m->layers[i].held_markers = 0;
 	}
-}
-
-static int is_marker_source(enum gfxstat_frame_source s)
-{
-	return s == GFXSTAT_SRC_FTRACE || s == GFXSTAT_SRC_FTRACE_DISPLAY;
-}
-
-static int is_ft_source(enum gfxstat_frame_source s)
-{
-	return s == GFXSTAT_SRC_FRAMETIMELINE || s == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY;
-}
-
-static int64_t present_key(const struct held *h)
-{
-	return h->present_ns == GFXSTAT_NS_NONE ? INT64_MAX : h->present_ns;
-}
-
-/* layer, then FrameTimeline before markers, then present, then arrival */
-static int by_layer(const void *a, const void *b)
-{
-	const struct held *x = a, *y = b;
-	int fx = is_ft_source(x->source), fy = is_ft_source(y->source);
-
-	if (x->layer != y->layer)
-		return x->layer < y->layer ? -1 : 1;
-	if (fx != fy)
-		return fx ? -1 : 1;
-	if (present_key(x) != present_key(y))
-		return present_key(x) < present_key(y) ? -1 : 1;
-	return held_pack(x) < held_pack(y) ? -1 : held_pack(x) > held_pack(y);
-}
-
-/* present, then arrival: the reverse, as the frames go out from the array's end */
-static int by_present_last_first(const void *a, const void *b)
-{
-	const struct held *x = b, *y = a;
-
-	if (present_key(x) != present_key(y))
-		return present_key(x) < present_key(y) ? -1 : 1;
-	return held_pack(x) < held_pack(y) ? -1 : held_pack(x) > held_pack(y);
-}
-
-struct token_present {
-	int64_t token, present, period;
-};
-
-/* token, then present and period: two display frames of one token (none in a real trace)
- * are found in an order that does not hang on the sort's stability */
-static int by_token(const void *a, const void *b)
-{
-	const struct token_present *x = a, *y = b;
-
-	if (x->token != y->token)
-		return x->token < y->token ? -1 : 1;
-	if (x->present != y->present)
-		return x->present < y->present ? -1 : 1;
-	return x->period < y->period ? -1 : x->period > y->period;
-}
-
-/* the token alone, for bsearch() */
-static int token_is(const void *a, const void *b)
-{
-	const struct token_present *x = a, *y = b;
-
-	return x->token < y->token ? -1 : x->token > y->token;
 }
 
 /*
@@ -781,135 +823,126 @@ static int token_is(const void *a, const void *b)
  * FrameTimeline::computeFps counts a layer's frames at those display present times).
  * frameworks/native services/surfaceflinger/FrameTimeline/FrameTimeline.cpp.
  * A dropped surface frame was never presented (FT_PRESENT_DROPPED).
+ * The frames come sorted by that token, each display frame ahead of its surface frames.
  */
-
-static int present_surface_frames(struct gfxstat_model *m)
+static void present_surface_frame(struct held *h, const struct ft_held *r,
+				   const struct ft_held *display)
 {
-	struct token_present *tp;
-	size_t n = 0, i;
-
-	for (i = 0; i < m->nheld; i++)
-		n += m->held[i].source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY;
-	tp = malloc((n ? n : 1) * sizeof(*tp));
-	if (!tp)
-		return GFXSTAT_E_NOMEM;
-	n = 0;
-	for (i = 0; i < m->nheld; i++) {
-		const struct held *f = &m->held[i];
-		int64_t dt;
-
-		if (f->source != GFXSTAT_SRC_FRAMETIMELINE_DISPLAY)
-			continue;
-		dt = f->display_token;
-		if (dt < 0 && held_token(m, f, &dt)) {
-			free(tp);
-			return GFXSTAT_E_IO;
-		}
-		tp[n].token = dt;
-		tp[n].present = f->present_ns;
-		tp[n].period = f->vsync_period_ns;
-		n++;
+	if (h->dropped || r->join < 0 || !display || display->join != r->join) {
+		h->present_ns = GFXSTAT_NS_NONE;
+		return;
 	}
-	gx_sort(tp, n, sizeof(*tp), by_token);
-	for (i = 0; i < m->nheld; i++) {
-		struct held *f = &m->held[i];
-		struct token_present key, *d;
+	h->present_ns = display->h.present_ns;
+	if (h->vsync_period_ns == GFXSTAT_NS_NONE)
+		h->vsync_period_ns = display->h.vsync_period_ns;
+}
 
-		if (f->source != GFXSTAT_SRC_FRAMETIMELINE)
-			continue;
-		key.token = f->display_token;
-		d = key.token >= 0 && n ? bsearch(&key, tp, n, sizeof(*tp), token_is) : NULL;
-		if (f->dropped || !d) {
-			f->present_ns = GFXSTAT_NS_NONE;
-			continue;
+static int put_check(struct gfxstat_model *m, const struct held *h, int kind, int marker,
+		     int64_t key, int64_t lo)
+{
+	struct check c;
+
+	memset(&c, 0, sizeof(c));
+	c.layer = h->layer;
+	c.kind = (uint8_t)kind;
+	c.marker = (uint8_t)marker;
+	c.key = key;
+	c.lo = lo;
+	return gx_xsort_put(&m->check, &c);
+}
+
+/* The comparisons of the markers with FrameTimeline (put_check()), counted. */
+static int count_agreed(struct gfxstat_model *m)
+{
+	const struct check *c;
+	struct check at = { 0, 0, UINT32_MAX, 0, 0 };
+	int ft = 0; /* a FrameTimeline frame of @at's token; or present at or before it */
+	int rc = gx_xsort_sorted(&m->check);
+
+	while (!rc && (c = gx_xsort_next(&m->check))) {
+		if (c->layer != at.layer || c->kind != at.kind ||
+		    (c->kind == CHECK_TOKEN && c->key != at.key)) {
+			at = *c;
+			ft = 0;
 		}
-		f->present_ns = d->present;
-		if (f->vsync_period_ns == GFXSTAT_NS_NONE)
-			f->vsync_period_ns = d->period;
+		if (!c->marker) {
+			ft = 1;
+			at.key = c->key;
+		} else if (ft && (c->kind == CHECK_TOKEN || at.key >= c->lo)) {
+			gfxstat_model_count(m, GFXSTAT_MODEL_markers_agree);
+		}
 	}
-	free(tp);
-	return 0;
+	return rc ? rc : m->check.failed;
 }
 
 /*
  * FrameTimeline (SurfaceFlinger's own account, with present fences) is authoritative where a
  * trace has it: the frames found from the markers of a layer it covers are the same buffers.
- * They are compared with it (nearest FrameTimeline present) and not passed on again.
+ * They are compared with it (a marker refresh that names its vsync id, Android 13+, by that
+ * token; the others by the nearest FrameTimeline present) and not passed on again. Every
+ * other frame goes to @m->out, to go on by present.
  */
 static int reconcile(struct gfxstat_model *m)
 {
-	size_t i = 0, j, k;
-	int rc = present_surface_frames(m);
+	struct ft_held display; /* the display frame of the token being read */
+	const struct ft_held *r;
+	const struct held *o;
+	int have = 0;
+	int rc = gx_xsort_sorted(&m->ft);
 
-	if (rc)
-		return rc;
-	if (!m->nheld)
-		return 0;
-	gx_sort(m->held, m->nheld, sizeof(*m->held), by_layer);
-	while (i < m->nheld) {
-		size_t nft = 0;
+	memset(&display, 0, sizeof(display));
 
-		for (j = i; j < m->nheld && m->held[j].layer == m->held[i].layer; j++)
-			nft += is_ft_source(m->held[j].source);
-		if (nft) {
-			int64_t *tok = malloc(nft * sizeof(*tok));
-			size_t ntok = 0;
+	while (!rc && (r = gx_xsort_next(&m->ft))) {
+		struct held h = r->h;
 
-			if (!tok)
-				return GFXSTAT_E_NOMEM;
-			/* the display frames' tokens of FrameTimeline's frames of this layer: a
-			 * marker refresh that names its vsync id (Android 13+) is matched exactly */
-			for (k = i; k < i + nft; k++) {
-				int64_t dt = m->held[k].display_token;
-
-				if (dt >= 0)
-					tok[ntok++] = dt;
-			}
-			gx_sort_i64(tok, ntok);
-			/* held[i .. i+nft) are FrameTimeline frames in present order */
-			for (k = i + nft; k < j; k++) {
-				struct held *h = &m->held[k];
-				int64_t p = h->present_ns, best = INT64_MAX, dt;
-				int64_t period = h->vsync_period_ns != GFXSTAT_NS_NONE
-							 ? h->vsync_period_ns : DEFAULT_PERIOD;
-				size_t lo = i, hi = i + nft;
-
-				if (!is_marker_source(h->source))
-					continue;
-				dt = h->display_token;
-				h->drop = 1;
-				gfxstat_model_count(m, GFXSTAT_MODEL_markers_compared);
-				gfxstat_model_count(m, GFXSTAT_MODEL_markers_replaced);
-				if (dt >= 0 && ntok) {
-					gfxstat_model_count(m, GFXSTAT_MODEL_markers_by_token);
-					if (bsearch(&dt, tok, ntok, sizeof(*tok),
-						    gx_cmp_i64))
-						gfxstat_model_count(m, GFXSTAT_MODEL_markers_agree);
-					continue;
-				}
-				if (p == GFXSTAT_NS_NONE)
-					continue;
-				while (lo < hi) { /* first FrameTimeline present >= p */
-					size_t mid = lo + (hi - lo) / 2;
-
-					if (present_key(&m->held[mid]) < p)
-						lo = mid + 1;
-					else
-						hi = mid;
-				}
-				if (lo < i + nft && m->held[lo].present_ns != GFXSTAT_NS_NONE)
-					best = m->held[lo].present_ns - p;
-				if (lo > i && p - m->held[lo - 1].present_ns < best)
-					best = p - m->held[lo - 1].present_ns;
-				if (best <= period)
-					gfxstat_model_count(m, GFXSTAT_MODEL_markers_agree);
-			}
-			free(tok);
+		if (h.source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY) {
+			if (!have || display.join != r->join)
+				display = *r;
+			have = 1;
+		} else {
+			present_surface_frame(&h, r, have ? &display : NULL);
 		}
-		i = j;
+		if (m->layers[h.layer].held_markers) {
+			if (h.display_token >= 0)
+				rc = put_check(m, &h, CHECK_TOKEN, 0, h.display_token, 0);
+			if (!rc && h.present_ns != GFXSTAT_NS_NONE)
+				rc = put_check(m, &h, CHECK_TIME, 0, h.present_ns, 0);
+		}
+		if (!rc)
+			rc = gx_xsort_put(&m->out, &h);
 	}
-	gx_sort(m->held, m->nheld, sizeof(*m->held), by_present_last_first);
-	return 0;
+	if (!rc)
+		rc = m->ft.failed;
+	sort_free(m, &m->ft);
+	if (!rc)
+		rc = gx_xsort_sorted(&m->other);
+	while (!rc && (o = gx_xsort_next(&m->other))) {
+		const struct layer_state *l = &m->layers[o->layer];
+		int64_t p = o->present_ns, period;
+
+		if (!is_marker_source(o->source) || !l->held_ft) {
+			rc = gx_xsort_put(&m->out, o);
+			continue;
+		}
+		gfxstat_model_count(m, GFXSTAT_MODEL_markers_compared);
+		gfxstat_model_count(m, GFXSTAT_MODEL_markers_replaced);
+		gx_spill_done(&m->pack, held_pack(o));
+		if (o->display_token >= 0 && l->held_tok) {
+			gfxstat_model_count(m, GFXSTAT_MODEL_markers_by_token);
+			rc = put_check(m, o, CHECK_TOKEN, 1, o->display_token, 0);
+		} else if (p != GFXSTAT_NS_NONE) {
+			period = o->vsync_period_ns != GFXSTAT_NS_NONE ? o->vsync_period_ns
+								       : DEFAULT_PERIOD;
+			rc = put_check(m, o, CHECK_TIME, 1, p + period, p - period);
+		}
+	}
+	if (!rc)
+		rc = m->other.failed;
+	sort_free(m, &m->other);
+	if (!rc)
+		rc = count_agreed(m);
+	sort_free(m, &m->check);
+	return rc;
 }
 
 int gfxstat_model_input_end(struct gfxstat_model *m)
@@ -917,33 +950,33 @@ int gfxstat_model_input_end(struct gfxstat_model *m)
 	int rc = 0;
 
 	if (m->hold) {
+		const struct held *h;
+
+		m->held_to_file = 0;
 		rc = reconcile(m);
-		/* from the array's end, which shrinks as the frames go, and a pack block all gone
-		 * on gives its memory back: the next stages' memory grows as this one's gives way */
-		while (m->nheld && !rc) {
-			const struct held *h = &m->held[m->nheld - 1];
+		if (!rc)
+			rc = gx_xsort_sorted(&m->out);
+		/* a pack block all gone on gives its memory back: the next stages' memory grows
+		 * as this one's gives way */
+		while (!rc && (h = gx_xsort_next(&m->out))) {
 			struct gfxstat_str app = { "", 0 };
 			struct gfxstat_frame f;
 
-			if (!h->drop) {
-				if (h->app) {
-					app.p = m->apps.keys[h->app - 1].p;
-					app.n = m->apps.keys[h->app - 1].n;
-				}
-				rc = frame_unpack(m, h, &f);
-				if (!rc)
-					rc = emit(m, &f, (long)h->layer, app);
+			if (h->app) {
+				app.p = m->apps.keys[h->app - 1].p;
+				app.n = m->apps.keys[h->app - 1].n;
 			}
+			rc = frame_unpack(m, h, &f);
+			if (!rc)
+				rc = emit(m, &f, (long)h->layer, app);
 			gx_spill_done(&m->pack, held_pack(h));
-			gx_shrink((void **)&m->held, &m->held_cap, --m->nheld, sizeof(*m->held),
-				  SHRINK_STEP);
 		}
+		if (!rc)
+			rc = m->out.failed;
 		/* given back: the next stages' work at the end needs the room more */
-		free(m->held);
-		m->held_to_file = (uint64_t)m->pack.spilled * GX_SPILL_BLOCK;
+		sorts_free(m);
+		m->held_to_file += (uint64_t)m->pack.spilled * GX_SPILL_BLOCK;
 		gx_spill_free(&m->pack);
-		m->held = NULL;
-		m->nheld = m->held_cap = 0;
 		m->hold = 0;
 	}
 	if (m->in_end != GFXSTAT_NS_NONE) {

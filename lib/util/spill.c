@@ -47,7 +47,7 @@ void gx_spill_free(struct gx_spill *s)
 
 /* A file with no name in @dir: O_TMPFILE where the kernel and the file system have it, else
  * a named one removed at once. */
-static int open_unnamed(const char *dir)
+int gx_tmpfile(const char *dir)
 {
 	char path[4096];
 	int fd;
@@ -68,8 +68,10 @@ static int open_unnamed(const char *dir)
 }
 
 /* The whole of @n bytes at @off written (@out) or read: pwrite()/pread() may do part of it. */
-static int io_all(int fd, unsigned char *p, size_t n, off_t off, int out)
+int gx_io_all(int fd, void *buf, size_t n, off_t off, int out)
 {
+	unsigned char *p = buf;
+
 	while (n) {
 		ssize_t k = out ? pwrite(fd, p, n, off) : pread(fd, p, n, off);
 
@@ -95,14 +97,14 @@ static void spill_oldest(struct gx_spill *s)
 	if (s->fd == NEVER_FILE || b + 1 >= s->nblock)
 		return;
 	if (s->fd == NO_FILE) {
-		s->fd = open_unnamed(s->dir);
+		s->fd = gx_tmpfile(s->dir);
 		if (s->fd < 0) {
 			s->fd = NEVER_FILE;
 			return;
 		}
 	}
 	if ((uint64_t)b * GX_SPILL_BLOCK > (uint64_t)INT64_MAX / 2 ||
-	    io_all(s->fd, s->block[b].p, GX_SPILL_BLOCK, (off_t)b * (off_t)GX_SPILL_BLOCK, 1)) {
+	    gx_io_all(s->fd, s->block[b].p, GX_SPILL_BLOCK, (off_t)b * (off_t)GX_SPILL_BLOCK, 1)) {
 		/* a full disk: what is left stays in memory, what went out is still there */
 		s->fd_broken = 1;
 		return;
@@ -183,7 +185,7 @@ const unsigned char *gx_spill_at(struct gx_spill *s, uint64_t off)
 			return NULL;
 	}
 	s->cached[lru] = 0;
-	if (io_all(s->fd, s->cache[lru], GX_SPILL_BLOCK, (off_t)b * (off_t)GX_SPILL_BLOCK, 0))
+	if (gx_io_all(s->fd, s->cache[lru], GX_SPILL_BLOCK, (off_t)b * (off_t)GX_SPILL_BLOCK, 0))
 		return NULL;
 	s->cached[lru] = b + 1;
 	s->age[lru] = ++s->clock;

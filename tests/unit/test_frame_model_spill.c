@@ -120,7 +120,147 @@ TEST(long_capture_through_a_file)
 	CHECK_EQ(g.bad, 0);
 }
 
+/*
+ * FrameTimeline's reconcile past memory: 60 k display frames, 60 k surface frames of one layer
+ * and 60 k marker frames of it (about 8 MB of records: runs in the file) give what a hand
+ * count gives. Frame i: display frame, token 1000000 + i, presents at B + i P; the surface
+ * frame names it (i % 5 != 0; else no display token) and was presented (i % 11 != 0), so it
+ * goes on at B + i P, else with no present; every marker is replaced (the layer has
+ * FrameTimeline frames). A marker with i % 3 == 0 names vsync id 1000000 + i (i even) or one
+ * no frame has (i odd): it agrees when a FrameTimeline frame of the layer names that id (i %
+ * 5 != 0, dropped or not). The others agree when a presented surface frame is within a
+ * period (P, the default) of their present B + i P + d, d in [-2P, 2P): found here by
+ * looking at frames i - 3 .. i + 3.
+ */
+#define NR 60000
+#define B 1000000000LL
+
+static int presented(long j)
+{
+	return j >= 0 && j < NR && j % 5 != 0 && j % 11 != 0;
+}
+
+static int64_t marker_offset(long i)
+{
+	return (int64_t)(mix((uint64_t)i + 77) % (uint64_t)(4 * P)) - 2 * P;
+}
+
+struct rgot {
+	long n[3], bad, nonepos;
+	int64_t last;
+};
+
+static int check_reconciled(void *user, const struct gfxstat_frame *f)
+{
+	struct rgot *g = user;
+
+	if (f->source == GFXSTAT_SRC_FRAMETIMELINE) {
+		long i = (long)(f->token - 500000);
+
+		g->n[0]++;
+		if (f->present_ns != (presented(i) ? B + i * P : GFXSTAT_NS_NONE))
+			g->bad++;
+	} else if (f->source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY) {
+		g->n[1]++;
+		if (f->present_ns != B + (f->token - 1000000) * P)
+			g->bad++;
+	} else {
+		g->n[2]++;
+	}
+	/* in present order, those with none last */
+	if (f->present_ns == GFXSTAT_NS_NONE)
+		g->nonepos = 1;
+	else if (g->nonepos || f->present_ns < g->last)
+		g->bad++;
+	else
+		g->last = f->present_ns;
+	return 0;
+}
+
+static void reconcile_all(const char *tmpdir)
+{
+	struct rgot g;
+	struct gfxstat_model *m;
+	struct gfxstat_frame f;
+	long i, by_token = 0, agree = 0;
+	int rc = 0;
+
+	memset(&g, 0, sizeof(g));
+	m = gfxstat_model_new(check_reconciled, &g);
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	gfxstat_model_set_tmpdir(m, tmpdir);
+	gfxstat_model_input_begin(m, 1, "perfetto");
+	for (i = 0; i < NR && !rc; i++) {
+		int64_t p = B + i * P + marker_offset(i);
+		long j;
+
+		gfxstat_frame_init(&f, GFXSTAT_SRC_FTRACE);
+		f.layer.p = "W#1";
+		f.layer.n = 3;
+		if (i % 3 == 0) {
+			f.display_token = 1000000 + i + (i % 2) * 10 * NR;
+			by_token++;
+			agree += i % 2 == 0 && i % 5 != 0;
+		} else {
+			for (j = i - 3; j <= i + 3; j++)
+				if (presented(j) && llabs(B + j * P - p) <= P) {
+					agree++;
+					break;
+				}
+		}
+		f.present_ns = p;
+		rc = gfxstat_model_frame(m, &f);
+
+		gfxstat_frame_init(&f, GFXSTAT_SRC_FRAMETIMELINE);
+		f.layer.p = "TX - W#1";
+		f.layer.n = 8;
+		f.pid = 42;
+		f.token = 500000 + i;
+		f.display_token = i % 5 ? 1000000 + i : -1;
+		f.present_type = i % 11 ? 1 : 4; /* 4: dropped */
+		f.present_ns = B + i * P - 3000000; /* the buffer's ready time, as Perfetto's */
+		if (!rc)
+			rc = gfxstat_model_frame(m, &f);
+
+		gfxstat_frame_init(&f, GFXSTAT_SRC_FRAMETIMELINE_DISPLAY);
+		f.token = f.display_token = 1000000 + i;
+		f.present_ns = B + i * P;
+		f.vsync_period_ns = P;
+		if (!rc)
+			rc = gfxstat_model_frame(m, &f);
+	}
+	CHECK_EQ(rc, 0);
+	CHECK_EQ(gfxstat_model_input_end(m), 0);
+	CHECK_EQ(g.n[0], NR);
+	CHECK_EQ(g.n[1], NR);
+	CHECK_EQ(g.n[2], 0);
+	CHECK_EQ(g.bad, 0);
+	CHECK_EQ(gfxstat_model_stats(m)->v[GFXSTAT_MODEL_markers_compared], NR);
+	CHECK_EQ(gfxstat_model_stats(m)->v[GFXSTAT_MODEL_markers_replaced], NR);
+	CHECK_EQ(gfxstat_model_stats(m)->v[GFXSTAT_MODEL_markers_by_token], by_token);
+	CHECK_EQ(gfxstat_model_stats(m)->v[GFXSTAT_MODEL_markers_agree], agree);
+	CHECK(agree > NR / 3 && agree < NR); /* the test sees both answers */
+	if (tmpdir && *tmpdir != '/')
+		CHECK(gfxstat_model_held_to_file(m) == 0);
+	else if (tmpdir && strncmp(tmpdir, "/tmp/", 5) == 0)
+		CHECK(gfxstat_model_held_to_file(m) > 0);
+	gfxstat_model_free(m);
+}
+
+TEST(reconcile_through_a_file)
+{
+	char dir[] = "/tmp/gfxstat-test-model-XXXXXX";
+
+	CHECK(mkdtemp(dir) != NULL);
+	reconcile_all(dir);
+	CHECK_EQ(rmdir(dir), 0);
+	reconcile_all(NULL);
+}
+
 TEST_SUITE(test_frame_model_spill)
 {
 	RUN(long_capture_through_a_file);
+	RUN(reconcile_through_a_file);
 }
