@@ -226,6 +226,7 @@ struct gx_xsort {
 	const char *dir;       /* borrowed */
 	int fd;                /* -1 none yet, -2 none can be made */
 	int failed;            /* GFXSTAT_E_IO or _NOMEM: a read back failed */
+	int keep;              /* set before reading: the records stay for gx_xsort_rewind() */
 	uint64_t end;          /* bytes in the file */
 	uint64_t to_file;      /* bytes written to it, merges included */
 	uint64_t count;        /* records put */
@@ -245,6 +246,9 @@ GFXSTAT_HIDDEN int gx_xsort_put(struct gx_xsort *x, const void *rec);
 GFXSTAT_HIDDEN int gx_xsort_sorted(struct gx_xsort *x);
 /* The next record (valid until the next call), or NULL at the end or when @x->failed. */
 GFXSTAT_HIDDEN const void *gx_xsort_next(struct gx_xsort *x);
+/* Read again from the first record (@x->keep set before reading). Return: 0,
+ * GFXSTAT_E_INVAL without @x->keep, or GFXSTAT_E_NOMEM. */
+GFXSTAT_HIDDEN int gx_xsort_rewind(struct gx_xsort *x);
 /* Everything given back, the file closed; ready to be used again as initialised. */
 GFXSTAT_HIDDEN void gx_xsort_free(struct gx_xsort *x);
 

@@ -114,9 +114,10 @@ struct pf_frame {
 };
 
 /*
- * What the sort and set_vsync() need of a held frame: in memory, while the record itself
- * (struct pf_frame) goes to p->recs, in a temporary file past PF_KEEP bytes, at the place its
- * seq gives (rec_off()). A long capture's frames thus cost this much memory, not the record's.
+ * What the delivery's sort needs of a held frame, while the record itself (struct pf_frame)
+ * goes to p->recs, in a temporary file past PF_KEEP bytes, at the place its seq gives
+ * (rec_off()). The keys go through an external sort (gx_xsort) made at finish, so a long
+ * capture's frames cost neither their records' memory nor their keys'.
  */
 struct pf_key {
 	int64_t end;   /* its present, when complete */
@@ -124,7 +125,24 @@ struct pf_key {
 	uint32_t seq;
 	uint8_t complete;
 };
-_Static_assert(sizeof(struct pf_key) <= GX_SORT_MAX, "held frames are sorted by gx_sort()");
+
+/* set_vsync()'s: a display frame with an expected end, sorted by it */
+struct pf_end {
+	int64_t exp_end, token, end;
+	uint32_t seq;
+	uint8_t complete;
+};
+
+/* set_vsync()'s: a display frame's (token, period) (PAIR), or a surface frame by the token of
+ * the display frame that presented it (SURFACE), sorted by token */
+enum { JOIN_PAIR, JOIN_SURFACE };
+struct pf_join {
+	int64_t token, val, end; /* val: a pair's period */
+	uint32_t seq;
+	uint8_t kind, complete;
+};
+/* the sorts' runs in memory; past it, in a temporary file */
+#define PF_SORT_RUN ((size_t)1 << 20)
 
 /* the held frames' records kept in memory (about 48 k frames); past it, a temporary file */
 #define PF_KEEP ((size_t)4 << 20)
@@ -195,8 +213,11 @@ struct gfxstat_perfetto {
 
 	/* what is held until finish: frames, processes, packages, and the bytes they refer to
 	 * (offsets, as the arena moves while it grows) */
-	struct pf_vec frames, procs, pkgs; /* frames: struct pf_key, their records in recs */
+	struct pf_vec procs, pkgs;
+	size_t nframes;       /* held: their records in recs, by their seq */
 	struct gx_spill recs;
+	const char *tmpdir;   /* gfxstat_perfetto_set_tmpdir()'s; NULL: memory only */
+	uint64_t sorted_to_file; /* bytes set_vsync()'s and deliver()'s sorts wrote to files */
 	uint32_t *pkg_sorted; /* indexes of pkgs by (uid, name): each is listed once */
 	struct gx_strmap layer_names; /* the held frames' layers, each once */
 	char *arena;
@@ -545,8 +566,10 @@ struct gfxstat_perfetto *gfxstat_perfetto_new(const struct gfxstat_perfetto_sink
 
 void gfxstat_perfetto_set_tmpdir(struct gfxstat_perfetto *p, const char *dir)
 {
-	if (!p->recs.nblock) /* before the first frame */
+	if (!p->recs.nblock) { /* before the first frame */
 		gx_spill_init(&p->recs, PF_KEEP, dir);
+		p->tmpdir = dir;
+	}
 }
 
 void gx_perfetto_ahead_stats(const struct gfxstat_perfetto *p, uint64_t *taken,
@@ -578,7 +601,6 @@ void gfxstat_perfetto_free(struct gfxstat_perfetto *p)
 	free(p->inf);
 	free(p->decl);
 	free(p->pkg_sorted);
-	free(p->frames.v);
 	gx_spill_free(&p->recs);
 	free(p->procs.v);
 	free(p->pkgs.v);
@@ -950,15 +972,14 @@ static int hold_frame(struct gfxstat_perfetto *p, const struct pf_slice *s, int 
 	int ekind = s->kind == FT_ACTUAL_SURFACE ? FT_EXPECTED_SURFACE : FT_EXPECTED_DISPLAY;
 	uint32_t e = map_get(&p->by_key, expected_key(ekind, s->token, s->pid));
 	struct pf_frame rec, *fr = &rec;
-	struct pf_key *key;
 	unsigned char *to;
 	uint64_t at;
 	int janky;
 
-	if (p->frames.n >= UINT32_MAX) /* past what seq counts */
+	if (p->nframes >= UINT32_MAX) /* past what seq counts */
 		return GFXSTAT_E_NOMEM;
 	memset(&rec, 0, sizeof(rec)); /* the padding too: the file gets no stale bytes */
-	fr->seq = (uint32_t)p->frames.n;
+	fr->seq = (uint32_t)p->nframes;
 	fr->kind = s->kind;
 	fr->complete = (uint8_t)complete;
 	fr->pid = s->pid;
@@ -1002,13 +1023,7 @@ static int hold_frame(struct gfxstat_perfetto *p, const struct pf_slice *s, int 
 		return GFXSTAT_E_NOMEM;
 	memcpy(to, &rec, sizeof(rec));
 	gx_spill_commit(&p->recs, sizeof(rec));
-	key = vec_push(&p->frames, sizeof(*key));
-	if (!key)
-		return GFXSTAT_E_NOMEM;
-	key->end = rec.end;
-	key->vsync = GFXSTAT_NS_NONE;
-	key->seq = rec.seq;
-	key->complete = rec.complete;
+	p->nframes++;
 	return 0;
 }
 
@@ -2124,15 +2139,6 @@ static const struct pf_frame *held_rec(struct gfxstat_perfetto *p, uint32_t seq)
 	return (const struct pf_frame *)(const void *)gx_spill_at(&p->recs, rec_off(seq));
 }
 
-static int cmp_i64_pair(const void *a, const void *b)
-{
-	const int64_t *x = a, *y = b;
-
-	if (x[0] != y[0])
-		return x[0] < y[0] ? -1 : 1;
-	return x[1] < y[1] ? -1 : x[1] > y[1];
-}
-
 /*
  * The refresh period of each display frame, then of each surface frame from the display frame
  * that presented it (display_frame_token). SurfaceFlinger's expected display slice is
@@ -2144,89 +2150,28 @@ static int cmp_i64_pair(const void *a, const void *b)
  * predicted present, lies on the vsync grid, so the period is the spacing of consecutive
  * expected presents: the cluster of the shortest gaps near the frame.
  */
-static int set_vsync(struct gfxstat_perfetto *p)
+static int by_exp_end(const void *a, const void *b)
 {
-	struct pf_key *key = p->frames.v; /* in arrival order yet: key[i].seq == i */
-	int64_t *ends = NULL, *gaps, *tok, glob, declared = 0;
-	const int64_t *decl = p->decl;
-	size_t i, m = 0, cap = 0, j, ndecl = p->ndecl;
+	const struct pf_end *x = a, *y = b;
 
-	/* (expected end, frame index, token) of each display frame that has one */
-	for (i = 0; i < p->frames.n; i++) {
-		const struct pf_frame *f = held_rec(p, (uint32_t)i);
+	if (x->exp_end != y->exp_end)
+		return x->exp_end < y->exp_end ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
 
-		if (!f) {
-			free(ends);
-			return GFXSTAT_E_IO;
-		}
-		if (f->kind != FT_ACTUAL_DISPLAY || f->exp_end == GFXSTAT_NS_NONE)
-			continue;
-		if (gx_grow((void **)&ends, &cap, m, 3 * sizeof(*ends), 256)) {
-			free(ends);
-			return GFXSTAT_E_NOMEM;
-		}
-		ends[3 * m] = f->exp_end;
-		ends[3 * m + 1] = (int64_t)i;
-		ends[3 * m + 2] = f->token;
-		m++;
-	}
-	if (!m)
-		return 0;
-	gaps = malloc(m * sizeof(*gaps));
-	tok = malloc(m * 2 * sizeof(*tok));   /* (display token, period) pairs */
-	if (!gaps || !tok) {
-		free(ends);
-		free(gaps);
-		free(tok);
-		return GFXSTAT_E_NOMEM;
-	}
-	/* (expected end, index) pairs are unique: the third word never decides */
-	gx_sort(ends, m, 3 * sizeof(*ends), cmp_i64_pair);
-	gaps[0] = 0;
-	for (i = 1; i < m; i++)
-		gaps[i] = ends[3 * i] - ends[3 * (i - 1)];
-	glob = gap_cluster(gaps, 1, m);
-	for (i = 0, j = 0; i < m; i++) {
-		size_t lo = i > VSYNC_WINDOW ? i - VSYNC_WINDOW + 1 : 1;
-		size_t hi = i + VSYNC_WINDOW + 1 < m ? i + VSYNC_WINDOW + 1 : m;
-		int64_t v = lo < hi ? gap_cluster(gaps, lo, hi) : 0;
-		struct pf_key *d = &key[ends[3 * i + 1]];
+/* token; a display frame's pair before the surface frames (the pair of least period first,
+ * as a lower bound in pairs sorted by token and period found it); then arrival */
+static int by_join(const void *a, const void *b)
+{
+	const struct pf_join *x = a, *y = b;
 
-		/* the period declared last before the frame's expected present, where one is */
-		while (j < ndecl && decl[2 * j] <= ends[3 * i])
-			declared = decl[2 * j + 1], j++;
-		d->vsync = declared ? declared : v ? v : glob ? glob : GFXSTAT_NS_NONE;
-		tok[2 * i] = ends[3 * i + 2];
-		tok[2 * i + 1] = d->vsync;
-	}
-	gx_sort(tok, m, 2 * sizeof(*tok), cmp_i64_pair);
-	for (i = 0; i < p->frames.n; i++) {
-		const struct pf_frame *f = held_rec(p, (uint32_t)i);
-		size_t lo = 0, hi = m;
-
-		if (!f) {
-			free(ends);
-			free(gaps);
-			free(tok);
-			return GFXSTAT_E_IO;
-		}
-		if (f->kind != FT_ACTUAL_SURFACE)
-			continue;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (tok[2 * mid] < f->display_token)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < m && tok[2 * lo] == f->display_token)
-			key[i].vsync = tok[2 * lo + 1];
-	}
-	free(ends);
-	free(gaps);
-	free(tok);
-	return 0;
+	if (x->token != y->token)
+		return x->token < y->token ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->kind == JOIN_PAIR && x->val != y->val)
+		return x->val < y->val ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
 /* Complete frames in present order, then the incomplete ones; ties in arrival order. */
@@ -2241,16 +2186,170 @@ static int cmp_frame(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* the reverse of cmp_frame(), a total order (seq is unique): delivered from the end, the
- * frames go out in cmp_frame()'s order */
-static int cmp_frame_last_first(const void *a, const void *b)
+static int put_key(struct gx_xsort *keys, int64_t end, int64_t vsync, uint32_t seq,
+		   uint8_t complete)
 {
-	return cmp_frame(b, a);
+	struct pf_key k;
+
+	memset(&k, 0, sizeof(k)); /* the padding too: the records may go to a file */
+	k.end = end;
+	k.vsync = vsync;
+	k.seq = seq;
+	k.complete = complete;
+	return gx_xsort_put(keys, &k);
 }
 
-/* the held keys shrink to their use each time this many have gone (about 290 kB: few
- * reallocations, and a memory the next stage can take at once) */
-#define SHRINK_STEP 12288
+/* The global cluster of the shortest gaps between the sorted expected ends (gap_cluster()
+ * over every gap), in two passes over them: the shortest usable gap, then the gaps near it. */
+static int global_gap(struct gx_xsort *ends, int64_t *glob)
+{
+	const struct pf_end *e;
+	int64_t last = 0, min = 0, sum = 0, k = 0;
+	int pass, first, rc = 0;
+
+	for (pass = 0; pass < 2 && !rc; pass++) {
+		first = 1;
+		while ((e = gx_xsort_next(ends))) {
+			int64_t g = e->exp_end - last;
+
+			if (!first) {
+				if (!pass && g >= VSYNC_MIN_NS && g <= VSYNC_IDLE_NS && (!min || g < min))
+					min = g;
+				else if (pass && g >= min && g <= min + min / 4)
+					sum += g, k++;
+			}
+			first = 0;
+			last = e->exp_end;
+		}
+		rc = ends->failed ? ends->failed : gx_xsort_rewind(ends);
+		if (!min)
+			break;
+	}
+	*glob = k ? sum / k : 0;
+	return rc;
+}
+
+/*
+ * The refresh period of each display frame, then of each surface frame from the display frame
+ * that presented it (display_frame_token). SurfaceFlinger's expected display slice is
+ * [vsync - sf work duration, vsync] (FrameTimeline.cpp DisplayFrame::tracePredictions traces
+ * mSurfaceFlingerPredictions, which MessageQueue::vsyncCallback makes from the wakeup and vsync
+ * times; LineageOS/android_frameworks_native services/surfaceflinger/FrameTimeline/
+ * FrameTimeline.cpp, services/surfaceflinger/Scheduler/MessageQueue.cpp): its length is the
+ * work duration (10.5 ms on a Pixel at 60 and at 120 Hz), not the period. Its end, the
+ * predicted present, lies on the vsync grid, so the period is the spacing of consecutive
+ * expected presents: the cluster of the shortest gaps near the frame (VSYNC_WINDOW on each
+ * side), else of all of them.
+ * Every held frame's key goes to @keys with its period. The frames are read in streams
+ * sorted past memory (gx_xsort): the display frames by expected end, through a window of
+ * 2 VSYNC_WINDOW + 1 of them; then the surface frames by the display token they name, each
+ * display frame's (token, period) ahead of them.
+ */
+#define WIN (2 * VSYNC_WINDOW + 2)
+static int set_vsync(struct gfxstat_perfetto *p, struct gx_xsort *keys)
+{
+	struct gx_xsort ends, join;
+	struct pf_end win[WIN]; /* sorted display frames i - VSYNC_WINDOW .. i + VSYNC_WINDOW */
+	const struct pf_join *jn;
+	const int64_t *decl = p->decl;
+	int64_t glob = 0, declared = 0, period = GFXSTAT_NS_NONE, token = 0;
+	size_t i, m, r = 0, j = 0, ndecl = p->ndecl;
+	int rc = 0, paired = 0;
+
+	gx_xsort_init(&ends, sizeof(struct pf_end), by_exp_end, PF_SORT_RUN, p->tmpdir);
+	gx_xsort_init(&join, sizeof(struct pf_join), by_join, PF_SORT_RUN, p->tmpdir);
+	for (i = 0; i < p->nframes && !rc; i++) {
+		const struct pf_frame *f = held_rec(p, (uint32_t)i);
+
+		if (!f) {
+			rc = GFXSTAT_E_IO;
+		} else if (f->kind == FT_ACTUAL_DISPLAY && f->exp_end != GFXSTAT_NS_NONE) {
+			struct pf_end e;
+
+			memset(&e, 0, sizeof(e));
+			e.exp_end = f->exp_end;
+			e.token = f->token;
+			e.end = f->end;
+			e.seq = f->seq;
+			e.complete = f->complete;
+			rc = gx_xsort_put(&ends, &e);
+		} else if (f->kind == FT_ACTUAL_SURFACE) {
+			struct pf_join s;
+
+			memset(&s, 0, sizeof(s));
+			s.token = f->display_token;
+			s.end = f->end;
+			s.seq = f->seq;
+			s.kind = JOIN_SURFACE;
+			s.complete = f->complete;
+			rc = gx_xsort_put(&join, &s);
+		} else {
+			rc = put_key(keys, f->end, GFXSTAT_NS_NONE, f->seq, f->complete);
+		}
+	}
+	m = ends.count;
+	ends.keep = 1;
+	if (!rc)
+		rc = gx_xsort_sorted(&ends);
+	if (!rc && m)
+		rc = global_gap(&ends, &glob);
+	for (i = 0; i < m && !rc; i++) {
+		size_t lo = i > VSYNC_WINDOW ? i - VSYNC_WINDOW + 1 : 1;
+		size_t hi = i + VSYNC_WINDOW + 1 < m ? i + VSYNC_WINDOW + 1 : m, k, ng = 0;
+		int64_t gaps[WIN], v, vsync;
+		const struct pf_end *d;
+		struct pf_join pair;
+
+		for (; r < m && r <= i + VSYNC_WINDOW; r++) { /* read ahead to the window's end */
+			const struct pf_end *e = gx_xsort_next(&ends);
+
+			if (!e) {
+				rc = ends.failed ? ends.failed : GFXSTAT_E_IO;
+				break;
+			}
+			win[r % WIN] = *e;
+		}
+		if (rc)
+			break;
+		for (k = lo; k < hi; k++)
+			gaps[ng++] = win[k % WIN].exp_end - win[(k - 1) % WIN].exp_end;
+		v = ng ? gap_cluster(gaps, 0, ng) : 0;
+		d = &win[i % WIN];
+		/* the period declared last before the frame's expected present, where one is */
+		while (j < ndecl && decl[2 * j] <= d->exp_end)
+			declared = decl[2 * j + 1], j++;
+		vsync = declared ? declared : v ? v : glob ? glob : GFXSTAT_NS_NONE;
+		memset(&pair, 0, sizeof(pair));
+		pair.token = d->token;
+		pair.val = vsync;
+		pair.seq = d->seq;
+		pair.kind = JOIN_PAIR;
+		rc = put_key(keys, d->end, vsync, d->seq, d->complete);
+		if (!rc)
+			rc = gx_xsort_put(&join, &pair);
+	}
+	p->sorted_to_file += ends.to_file;
+	gx_xsort_free(&ends);
+	if (!rc)
+		rc = gx_xsort_sorted(&join);
+	while (!rc && (jn = gx_xsort_next(&join))) {
+		if (jn->kind == JOIN_PAIR) {
+			if (!paired || jn->token != token) /* the least period of the token */
+				period = jn->val;
+			paired = 1;
+			token = jn->token;
+			continue;
+		}
+		rc = put_key(keys, jn->end, paired && token == jn->token ? period : GFXSTAT_NS_NONE,
+			     jn->seq, jn->complete);
+	}
+	if (!rc)
+		rc = join.failed;
+	p->sorted_to_file += join.to_file;
+	gx_xsort_free(&join);
+	return rc;
+}
+#undef WIN
 
 /* @lapp: each layer's package as its name gives it, found once per layer (NULL .p: not yet);
  * NULL: found for each frame */
@@ -2306,28 +2405,25 @@ static int deliver_frame(struct gfxstat_perfetto *p, const struct pf_frame *h,
 static int deliver(struct gfxstat_perfetto *p)
 {
 	const struct pf_proc *pr = p->procs.v;
-	struct pf_key *fr = p->frames.v;
 	struct gfxstat_str *lapp;
+	struct gx_xsort keys;
+	const struct pf_key *k;
 	size_t i;
 	int rc;
 
 	procs_finish(p);
-	rc = set_vsync(p); /* the markers are out: every declared period is known */
-	if (rc)
-		return rc;
-	for (i = 0; i < p->procs.n && p->sink.process; i++) {
+	gx_xsort_init(&keys, sizeof(struct pf_key), cmp_frame, PF_SORT_RUN, p->tmpdir);
+	rc = set_vsync(p, &keys); /* the markers are out: every declared period is known */
+	if (!rc)
+		rc = gx_xsort_sorted(&keys);
+	for (i = 0; i < p->procs.n && p->sink.process && !rc; i++) {
 		struct gfxstat_str name = { p->arena + pr[i].off, pr[i].n };
 
 		if (p->sink.process(p->sink.user, pr[i].pid, name))
-			return GFXSTAT_E_ABORTED;
+			rc = GFXSTAT_E_ABORTED;
 	}
-	if (p->frames.n > 1)
-		gx_sort(p->frames.v, p->frames.n, sizeof(*fr), cmp_frame_last_first);
-	/* from the end of the array, which gives its memory back as the frames go: the model
-	 * holds them too, and the two copies need not add up */
 	lapp = calloc(p->layer_names.n + 1, sizeof(*lapp)); /* NULL: found for each frame */
-	while (p->frames.n) {
-		const struct pf_key *k = &fr[p->frames.n - 1];
+	while (!rc && (k = gx_xsort_next(&keys))) {
 		const struct pf_frame *r = held_rec(p, k->seq);
 		struct pf_frame h;
 
@@ -2336,16 +2432,17 @@ static int deliver(struct gfxstat_perfetto *p)
 			h.vsync = k->vsync;
 		}
 		rc = r ? deliver_frame(p, &h, lapp) : GFXSTAT_E_IO;
-		if (rc) {
-			free(lapp);
-			return rc;
-		}
 		gx_spill_done(&p->recs, rec_off(k->seq)); /* a block all gone on: its memory back */
-		gx_shrink(&p->frames.v, &p->frames.cap, --p->frames.n, sizeof(*fr), SHRINK_STEP);
-		fr = p->frames.v;
 	}
+	if (!rc)
+		rc = keys.failed;
 	free(lapp);
-	p->sum.held_to_file = (uint64_t)p->recs.spilled * GX_SPILL_BLOCK;
+	p->sorted_to_file += keys.to_file;
+	gx_xsort_free(&keys);
+	if (rc)
+		return rc;
+	p->nframes = 0;
+	p->sum.held_to_file = (uint64_t)p->recs.spilled * GX_SPILL_BLOCK + p->sorted_to_file;
 	gx_spill_free(&p->recs); /* every record has gone on */
 	return 0;
 }

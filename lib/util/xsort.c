@@ -143,12 +143,12 @@ static const unsigned char *head(struct gx_xsort *x, struct gx_xrun *r)
 	return r->buf;
 }
 
-/* @r's head read: its memory goes back once the run is. */
-static void advance(struct gx_xrun *r)
+/* @r's head read: its memory goes back once the run is (unless @x keeps it to read again). */
+static void advance(struct gx_xsort *x, struct gx_xrun *r)
 {
 	r->pos++;
 	if (r->mem) {
-		if (r->pos == r->n) {
+		if (r->pos == r->n && !x->keep) {
 			free(r->mem);
 			r->mem = NULL;
 		}
@@ -219,7 +219,7 @@ static const void *pop(struct gx_xsort *x)
 	p = head(x, r);
 	/* the record must outlive the refill that advancing may bring */
 	memcpy(x->out, p, x->size);
-	advance(r);
+	advance(x, r);
 	if (!head(x, r)) {
 		if (x->failed)
 			return NULL;
@@ -313,7 +313,7 @@ const void *gx_xsort_next(struct gx_xsort *x)
 		p = head(x, r);
 		if (p) {
 			memcpy(x->out, p, x->size);
-			advance(r);
+			advance(x, r);
 			return x->out;
 		}
 		if (x->failed)
@@ -321,4 +321,20 @@ const void *gx_xsort_next(struct gx_xsort *x)
 		x->cur++;
 	}
 	return NULL;
+}
+
+int gx_xsort_rewind(struct gx_xsort *x)
+{
+	size_t i;
+
+	if (!x->keep)
+		return GFXSTAT_E_INVAL;
+	for (i = 0; i < x->nrun; i++) {
+		x->run[i].pos = x->run[i].bi = x->run[i].bn = 0;
+		free(x->run[i].buf);
+		x->run[i].buf = NULL;
+	}
+	x->cur = 0;
+	x->failed = 0;
+	return x->cmp ? heap_runs(x, 0, x->nrun) : 0;
 }

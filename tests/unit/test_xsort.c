@@ -3,7 +3,7 @@
  * The external sort (lib/util/xsort.c): records put in any order come back in the
  * comparator's order, whether the runs went to an unnamed file (and
  * were merged in passes, past the fan-in) or stayed in memory (no directory, or none where a
- * file can be made); with no comparator, in the order put.
+ * file can be made); with no comparator, in the order put; kept, again from the start.
  */
 #define _GNU_SOURCE /* mkdtemp */
 #include <stdint.h>
@@ -175,10 +175,48 @@ TEST(list_in_order_put)
 	CHECK_EQ(rmdir(dir), 0);
 }
 
+/* Kept, the sorted records read again from the start, through the file and from memory. */
+TEST(read_again)
+{
+	char dir[] = "/tmp/gfxstat-test-xsort-XXXXXX";
+	const char *dirs[] = { dir, NULL };
+	int i, pass;
+
+	CHECK(mkdtemp(dir) != NULL);
+	for (i = 0; i < 2; i++) {
+		struct gx_xsort x;
+		int bad = 0;
+
+		gx_xsort_init(&x, sizeof(struct rec), by_key, RUN_BYTES, dirs[i]);
+		CHECK_EQ(gx_xsort_rewind(&x), GFXSTAT_E_INVAL); /* not kept */
+		put_all(&x, NREC / 10, &bad);
+		x.keep = 1;
+		CHECK_EQ(read_sorted(&x, &bad), NREC / 10);
+		for (pass = 0; pass < 2; pass++) {
+			const struct rec *r;
+			struct rec last = { INT64_MIN, 0, 0 };
+			size_t n = 0;
+
+			CHECK_EQ(gx_xsort_rewind(&x), 0);
+			while ((r = gx_xsort_next(&x))) {
+				bad += n && (r->key < last.key ||
+					     (r->key == last.key && r->idx <= last.idx));
+				last = *r;
+				n++;
+			}
+			CHECK_EQ(n, NREC / 10);
+		}
+		CHECK_EQ(bad, 0);
+		gx_xsort_free(&x);
+	}
+	CHECK_EQ(rmdir(dir), 0);
+}
+
 TEST_SUITE(test_xsort)
 {
 	RUN(sorted_through_a_file);
 	RUN(memory_when_no_file);
 	RUN(small_stays_in_memory);
 	RUN(list_in_order_put);
+	RUN(read_again);
 }
