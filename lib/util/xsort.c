@@ -5,10 +5,11 @@
  * budget, is sorted in memory and goes to an unnamed temporary file (spill.c's); the end
  * merges the runs through a small buffer each, in passes of at most XSORT_FANIN runs, so that
  * memory stays the budget and the buffers however many records there are. gx_sort() is not
- * stable: a comparator that is a total order (the model's end in the arrival order) gives one
- * result however the records fell into runs. The last run and a single one never leave memory; with no directory, or
- * where no file can be made or written, every run stays in memory and the merge is the same.
- * With no comparator the records come back in the order they were put (a list that spills).
+ * stable: a comparator that is a total order (the model's ends in the arrival order) gives
+ * one result however the records fell into runs. The last run, and a single one, never leave
+ * memory; with no directory, or where no file can be made or written, every run stays in
+ * memory and the merge is the same. With no comparator the records come back in the order
+ * they were put (a list that spills). Kept (@keep), they can be read again.
  */
 #include <stdlib.h>
 #include <string.h>
