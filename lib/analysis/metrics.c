@@ -1432,7 +1432,7 @@ static int compute(const struct gfxstat_metrics_opts *o, struct stream *s, size_
 	}
 	m->janky_frames = m->njanky_list;
 	m->janky_list = s->jl;
-	rc = macrobenchmark(s);
+	rc = 0;
 out:
 	free(iv);
 	free(sorted);
@@ -1441,7 +1441,9 @@ out:
 	free(late);
 	free(cad);
 	free(hit);
-	return rc;
+	/* after the scratch is given back: its arrays and macrobenchmark()'s (47 bytes an
+	 * interval together) are not held at once */
+	return rc ? rc : macrobenchmark(s);
 }
 
 /* Sort an app's frames by present, keeping each frame's period and render time with it; the
