@@ -205,13 +205,36 @@ GFXSTAT_HIDDEN void gx_sort_i64(int64_t *a, size_t n);
 GFXSTAT_HIDDEN void gx_sort(void *base, size_t n, size_t size,
 			    int (*cmp)(const void *, const void *));
 
+/* Sift @heap[@i] down a binary min-heap of @n indexes ordered by @before(@ctx, a, b) (a goes
+ * first): the merges of sorted streams (lib/util/xsort.c, the metrics' apps). Inline, so
+ * that a constant @before is inlined too. */
+static inline void gx_heap_sift(size_t *heap, size_t n, size_t i,
+				int (*before)(void *ctx, size_t a, size_t b), void *ctx)
+{
+	for (;;) {
+		size_t c = 2 * i + 1, t;
+
+		if (c >= n)
+			return;
+		if (c + 1 < n && before(ctx, heap[c + 1], heap[c]))
+			c++;
+		if (!before(ctx, heap[c], heap[i]))
+			return;
+		t = heap[i];
+		heap[i] = heap[c];
+		heap[c] = t;
+		i = c;
+	}
+}
+
 /*
- * Records of @size (<= GX_SORT_MAX) bytes sorted past memory (lib/util/xsort.c): put in any
- * order (gx_xsort_put()), then gx_xsort_sorted(), then read back in @cmp's order
- * (gx_xsort_next(); the order of ties is defined only across runs: give a total order); with
- * @cmp NULL, in the order put. Runs of @run_bytes are sorted
- * in memory and go to an unnamed temporary file in @dir (memory only with no @dir or where
- * none can be written); the merge reads each through a small buffer.
+ * Records of @size bytes (<= GX_SORT_MAX with a comparator) sorted past memory
+ * (lib/util/xsort.c): put in any order (gx_xsort_put()), then gx_xsort_sorted(), then read
+ * back in @cmp's order (gx_xsort_next(); the order of ties is defined only across runs: give
+ * a total order); with @cmp NULL, in the order put. Runs of @run_bytes are sorted in memory
+ * and go to an unnamed temporary file in @dir (memory only with no @dir or where none can be
+ * written); the merge reads each through a small buffer. The record gx_xsort_next() returns
+ * is read in place: valid until the next call.
  */
 struct gx_xrun {
 	unsigned char *mem;    /* the run in memory, or NULL: in the file at @off */
@@ -220,26 +243,38 @@ struct gx_xrun {
 	unsigned char *buf;    /* the file's run: its records buf[bi .. bn) read ahead */
 	size_t bi, bn;
 };
+/* The file of the runs: an xsort's own, or one several share (gx_xsort_init_shared()). */
+struct gx_xfile {
+	const char *dir;       /* borrowed */
+	int fd;                /* -1 none yet, -2 none can be made */
+	uint64_t end;          /* bytes in it */
+};
 struct gx_xsort {
 	size_t size, per_run;
 	int (*cmp)(const void *, const void *);
-	const char *dir;       /* borrowed */
-	int fd;                /* -1 none yet, -2 none can be made */
+	struct gx_xfile own;
+	struct gx_xfile *file; /* NULL: own */
 	int failed;            /* GFXSTAT_E_IO or _NOMEM: a read back failed */
 	int keep;              /* set before reading: the records stay for gx_xsort_rewind() */
-	uint64_t end;          /* bytes in the file */
-	uint64_t to_file;      /* bytes written to it, merges included */
+	uint64_t to_file;      /* bytes written to the file, merges included */
 	uint64_t count;        /* records put */
 	unsigned char *fill;   /* the run being put */
 	size_t nfill, capfill;
 	struct gx_xrun *run;
 	size_t nrun, caprun, cur;
 	size_t *heap, nheap;   /* runs by their next record */
-	unsigned char out[GX_SORT_MAX]; /* the record gx_xsort_next() returned */
+	int taken;             /* gx_xsort_next() returned a record not yet read past */
 };
 GFXSTAT_HIDDEN void gx_xsort_init(struct gx_xsort *x, size_t size,
 				  int (*cmp)(const void *, const void *), size_t run_bytes,
 				  const char *dir);
+/* The same, its runs in @f, which many sorts share (one file, not one each) and which must
+ * outlive them: gx_xfile_init() first, gx_xfile_close() after them all. */
+GFXSTAT_HIDDEN void gx_xsort_init_shared(struct gx_xsort *x, size_t size,
+					 int (*cmp)(const void *, const void *), size_t run_bytes,
+					 struct gx_xfile *f);
+GFXSTAT_HIDDEN void gx_xfile_init(struct gx_xfile *f, const char *dir);
+GFXSTAT_HIDDEN void gx_xfile_close(struct gx_xfile *f);
 /* Return: 0 or GFXSTAT_E_NOMEM. */
 GFXSTAT_HIDDEN int gx_xsort_put(struct gx_xsort *x, const void *rec);
 /* No more records: the merge set up. Return: 0, GFXSTAT_E_NOMEM or GFXSTAT_E_IO. */

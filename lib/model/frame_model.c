@@ -893,7 +893,9 @@ static int reconcile(struct gfxstat_model *m)
 	memset(&display, 0, sizeof(display));
 
 	while (!rc && (r = gx_xsort_next(&m->ft))) {
-		struct held h = r->h;
+		struct held h;
+
+		memcpy(&h, &r->h, sizeof(h)); /* its padding too, zeroed: it may go to a file */
 
 		if (h.source == GFXSTAT_SRC_FRAMETIMELINE_DISPLAY) {
 			if (!have || display.join != r->join)

@@ -125,7 +125,9 @@ unsigned char *gx_spill_reserve(struct gx_spill *s, size_t n, uint64_t *off)
 
 		if (gx_grow((void **)&s->block, &s->cap, s->nblock, sizeof(*s->block), 64))
 			return NULL;
-		b = malloc(GX_SPILL_BLOCK);
+		/* zeroed: a block goes to the file whole, the tail no piece filled too (calloc()
+		 * of a block this size is fresh pages from the kernel, already zero) */
+		b = calloc(1, GX_SPILL_BLOCK);
 		if (!b)
 			return NULL;
 		s->block[s->nblock].p = b;

@@ -24,15 +24,43 @@
 #define NO_FILE (-1)
 #define NEVER_FILE (-2)
 
-void gx_xsort_init(struct gx_xsort *x, size_t size, int (*cmp)(const void *, const void *),
-		   size_t run_bytes, const char *dir)
+void gx_xfile_init(struct gx_xfile *f, const char *dir)
+{
+	f->dir = dir;
+	f->fd = dir && *dir ? NO_FILE : NEVER_FILE;
+	f->end = 0;
+}
+
+void gx_xfile_close(struct gx_xfile *f)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	gx_xfile_init(f, f->dir);
+}
+
+void gx_xsort_init_shared(struct gx_xsort *x, size_t size, int (*cmp)(const void *, const void *),
+			  size_t run_bytes, struct gx_xfile *f)
 {
 	memset(x, 0, sizeof(*x));
 	x->size = size;
 	x->cmp = cmp;
 	x->per_run = run_bytes / size ? run_bytes / size : 1;
-	x->dir = dir;
-	x->fd = dir && *dir ? NO_FILE : NEVER_FILE;
+	x->file = f;
+	gx_xfile_init(&x->own, NULL);
+}
+
+void gx_xsort_init(struct gx_xsort *x, size_t size, int (*cmp)(const void *, const void *),
+		   size_t run_bytes, const char *dir)
+{
+	gx_xsort_init_shared(x, size, cmp, run_bytes, NULL);
+	gx_xfile_init(&x->own, dir);
+}
+
+/* The file its runs go to: its own, or the one it shares (NULL: own, so that the struct can
+ * move) */
+static struct gx_xfile *xf(struct gx_xsort *x)
+{
+	return x->file ? x->file : &x->own;
 }
 
 void gx_xsort_free(struct gx_xsort *x)
@@ -46,9 +74,12 @@ void gx_xsort_free(struct gx_xsort *x)
 	free(x->run);
 	free(x->fill);
 	free(x->heap);
-	if (x->fd >= 0)
-		close(x->fd);
-	gx_xsort_init(x, x->size, x->cmp, x->per_run * x->size, x->dir);
+	if (x->file)
+		gx_xsort_init_shared(x, x->size, x->cmp, x->per_run * x->size, x->file);
+	else {
+		gx_xfile_close(&x->own);
+		gx_xsort_init(x, x->size, x->cmp, x->per_run * x->size, x->own.dir);
+	}
 }
 
 static struct gx_xrun *new_run(struct gx_xsort *x)
@@ -63,24 +94,33 @@ static struct gx_xrun *new_run(struct gx_xsort *x)
 }
 
 /* The full run being put, sorted, to the file (or kept in memory where it cannot go). */
+/* A run sorted: int64 values by the sort made for them (no call per comparison). */
+static void sort_run(struct gx_xsort *x, unsigned char *a, size_t n)
+{
+	if (x->cmp == gx_cmp_i64)
+		gx_sort_i64((int64_t *)(void *)a, n);
+	else if (x->cmp)
+		gx_sort(a, n, x->size, x->cmp);
+}
+
 static int close_run(struct gx_xsort *x)
 {
+	struct gx_xfile *f = xf(x);
 	struct gx_xrun *r;
 
-	if (x->cmp)
-		gx_sort(x->fill, x->nfill, x->size, x->cmp);
+	sort_run(x, x->fill, x->nfill);
 	r = new_run(x);
 	if (!r)
 		return GFXSTAT_E_NOMEM;
 	r->n = x->nfill;
-	if (x->fd == NO_FILE) {
-		x->fd = gx_tmpfile(x->dir);
-		if (x->fd < 0)
-			x->fd = NEVER_FILE;
+	if (f->fd == NO_FILE) {
+		f->fd = gx_tmpfile(f->dir);
+		if (f->fd < 0)
+			f->fd = NEVER_FILE;
 	}
-	if (x->fd >= 0 && !gx_io_all(x->fd, x->fill, x->nfill * x->size, (off_t)x->end, 1)) {
-		r->off = x->end;
-		x->end += (uint64_t)x->nfill * x->size;
+	if (f->fd >= 0 && !gx_io_all(f->fd, x->fill, x->nfill * x->size, (off_t)f->end, 1)) {
+		r->off = f->end;
+		f->end += (uint64_t)x->nfill * x->size;
 		x->to_file += (uint64_t)x->nfill * x->size;
 	} else { /* a full disk: this run stays in memory, the next gets a buffer of its own */
 		r->mem = x->fill;
@@ -107,35 +147,31 @@ int gx_xsort_put(struct gx_xsort *x, const void *rec)
 		if (gx_grow_to((void **)&x->fill, &x->capfill, cap, x->size, cap))
 			return GFXSTAT_E_NOMEM;
 	}
-	memcpy(x->fill + x->nfill * x->size, rec, x->size);
+	if (x->size == sizeof(int64_t)) /* the metrics' sorts: no call to copy 8 bytes */
+		memcpy(x->fill + x->nfill * sizeof(int64_t), rec, sizeof(int64_t));
+	else
+		memcpy(x->fill + x->nfill * x->size, rec, x->size);
 	x->nfill++;
 	x->count++;
 	return 0;
 }
 
-/* The record @r reads next, its buffer refilled from the file as needed; NULL once read. */
-static const unsigned char *head(struct gx_xsort *x, struct gx_xrun *r)
+/* @r's next records read from the file into its buffer. Return: the first, or NULL. */
+static const unsigned char *refill(struct gx_xsort *x, struct gx_xrun *r)
 {
-	size_t k;
+	size_t per = XSORT_READ / x->size ? XSORT_READ / x->size : 1, k = per;
 
-	if (r->pos == r->n)
-		return NULL;
-	if (r->mem)
-		return r->mem + r->pos * x->size;
-	if (r->bi < r->bn)
-		return r->buf + r->bi * x->size;
-	k = XSORT_READ / x->size ? XSORT_READ / x->size : 1;
 	if (k > r->n - r->pos)
 		k = r->n - r->pos;
 	if (!r->buf) {
-		r->buf = malloc((XSORT_READ / x->size ? XSORT_READ / x->size : 1) * x->size);
+		r->buf = malloc(per * x->size);
 		if (!r->buf) {
 			x->failed = GFXSTAT_E_NOMEM;
 			return NULL;
 		}
 	}
-	if (gx_io_all(x->fd, r->buf, k * x->size, (off_t)(r->off + (uint64_t)r->pos * x->size),
-		      0)) {
+	if (gx_io_all(xf(x)->fd, r->buf, k * x->size,
+		      (off_t)(r->off + (uint64_t)r->pos * x->size), 0)) {
 		x->failed = GFXSTAT_E_IO;
 		return NULL;
 	}
@@ -144,8 +180,20 @@ static const unsigned char *head(struct gx_xsort *x, struct gx_xrun *r)
 	return r->buf;
 }
 
+/* The record @r reads next; NULL once read. */
+static inline const unsigned char *head(struct gx_xsort *x, struct gx_xrun *r)
+{
+	if (r->pos == r->n)
+		return NULL;
+	if (r->mem)
+		return r->mem + r->pos * x->size;
+	if (r->bi < r->bn)
+		return r->buf + r->bi * x->size;
+	return refill(x, r);
+}
+
 /* @r's head read: its memory goes back once the run is (unless @x keeps it to read again). */
-static void advance(struct gx_xsort *x, struct gx_xrun *r)
+static inline void advance(struct gx_xsort *x, struct gx_xrun *r)
 {
 	r->pos++;
 	if (r->mem) {
@@ -162,29 +210,25 @@ static void advance(struct gx_xsort *x, struct gx_xrun *r)
 }
 
 /* Runs @a before @b: their heads, then the order they were put. */
-static int before(struct gx_xsort *x, size_t a, size_t b)
+static int before(void *ctx, size_t a, size_t b)
 {
-	int c = x->cmp(head(x, &x->run[a]), head(x, &x->run[b]));
+	struct gx_xsort *x = ctx;
+	const void *p = head(x, &x->run[a]), *q = head(x, &x->run[b]);
+	int c;
 
+	if (x->cmp == gx_cmp_i64) {
+		int64_t u = *(const int64_t *)p, v = *(const int64_t *)q;
+
+		c = (u > v) - (u < v);
+	} else {
+		c = x->cmp(p, q);
+	}
 	return c < 0 || (c == 0 && a < b);
 }
 
 static void sift(struct gx_xsort *x, size_t i)
 {
-	for (;;) {
-		size_t c = 2 * i + 1, t;
-
-		if (c >= x->nheap)
-			return;
-		if (c + 1 < x->nheap && before(x, x->heap[c + 1], x->heap[c]))
-			c++;
-		if (!before(x, x->heap[c], x->heap[i]))
-			return;
-		t = x->heap[i];
-		x->heap[i] = x->heap[c];
-		x->heap[c] = t;
-		i = c;
-	}
+	gx_heap_sift(x->heap, x->nheap, i, before, x);
 }
 
 /* The heap of runs [@lo, @hi) with a record left, by their heads. */
@@ -208,31 +252,45 @@ static int heap_runs(struct gx_xsort *x, size_t lo, size_t hi)
 	return 0;
 }
 
-/* The smallest head of the heap, taken; NULL once every run is read (or x->failed). */
-static const void *pop(struct gx_xsort *x)
+/* The record returned last is read past only now: it stays where it is (in its run's memory
+ * or read buffer, not copied) until the caller asks for the next. */
+static void drop_taken(struct gx_xsort *x)
 {
 	struct gx_xrun *r;
-	const unsigned char *p;
 
-	if (!x->nheap)
-		return NULL;
+	if (!x->taken)
+		return;
+	x->taken = 0;
+	if (!x->cmp) {
+		advance(x, &x->run[x->cur]);
+		return;
+	}
 	r = &x->run[x->heap[0]];
-	p = head(x, r);
-	/* the record must outlive the refill that advancing may bring */
-	memcpy(x->out, p, x->size);
 	advance(x, r);
 	if (!head(x, r)) {
-		if (x->failed)
-			return NULL;
+		if (x->failed) {
+			x->nheap = 0;
+			return;
+		}
 		x->heap[0] = x->heap[--x->nheap];
 	}
 	sift(x, 0);
-	return x->out;
+}
+
+/* The smallest head of the heap; NULL once every run is read (or x->failed). */
+static const void *pop(struct gx_xsort *x)
+{
+	drop_taken(x);
+	if (!x->nheap)
+		return NULL;
+	x->taken = 1;
+	return head(x, &x->run[x->heap[0]]);
 }
 
 /* Runs [0, XSORT_FANIN) of the file merged into one at its end, in their place. */
 static int merge_first(struct gx_xsort *x)
 {
+	struct gx_xfile *f = xf(x);
 	unsigned char *w;
 	size_t per = XSORT_READ / x->size ? XSORT_READ / x->size : 1, nw = 0, i;
 	struct gx_xrun m = { 0 };
@@ -242,12 +300,12 @@ static int merge_first(struct gx_xsort *x)
 	w = malloc(per * x->size);
 	if (!w)
 		return GFXSTAT_E_NOMEM;
-	m.off = x->end;
+	m.off = f->end;
 	rc = heap_runs(x, 0, XSORT_FANIN);
 	while (!rc && (p = pop(x))) {
 		memcpy(w + nw * x->size, p, x->size);
 		if (++nw == per) {
-			if (gx_io_all(x->fd, w, nw * x->size, (off_t)(m.off + m.n * x->size), 1))
+			if (gx_io_all(f->fd, w, nw * x->size, (off_t)(m.off + m.n * x->size), 1))
 				rc = GFXSTAT_E_IO;
 			m.n += nw;
 			nw = 0;
@@ -255,13 +313,13 @@ static int merge_first(struct gx_xsort *x)
 	}
 	if (!rc && x->failed)
 		rc = x->failed;
-	if (!rc && nw && gx_io_all(x->fd, w, nw * x->size, (off_t)(m.off + m.n * x->size), 1))
+	if (!rc && nw && gx_io_all(f->fd, w, nw * x->size, (off_t)(m.off + m.n * x->size), 1))
 		rc = GFXSTAT_E_IO;
 	free(w);
 	if (rc)
 		return rc;
 	m.n += nw;
-	x->end += (uint64_t)m.n * x->size;
+	f->end += (uint64_t)m.n * x->size;
 	x->to_file += (uint64_t)m.n * x->size;
 	for (i = 0; i < XSORT_FANIN; i++) {
 		free(x->run[i].mem);
@@ -279,9 +337,9 @@ int gx_xsort_sorted(struct gx_xsort *x)
 	struct gx_xrun *r;
 	int rc;
 
+
 	if (x->nfill) { /* the last run stays in memory */
-		if (x->cmp)
-			gx_sort(x->fill, x->nfill, x->size, x->cmp);
+		sort_run(x, x->fill, x->nfill);
 		r = new_run(x);
 		if (!r)
 			return GFXSTAT_E_NOMEM;
@@ -294,7 +352,7 @@ int gx_xsort_sorted(struct gx_xsort *x)
 		return 0;
 	/* only the runs in the file take a buffer each (those in memory are read in place): past
 	 * XSORT_FANIN, the first ones are merged into one first */
-	while (x->fd >= 0 && x->nrun > XSORT_FANIN) {
+	while (xf(x)->fd >= 0 && x->nrun > XSORT_FANIN) {
 		rc = merge_first(x);
 		if (rc)
 			return rc;
@@ -308,14 +366,17 @@ const void *gx_xsort_next(struct gx_xsort *x)
 
 	if (x->cmp)
 		return pop(x);
+	if (x->taken) {
+		x->taken = 0;
+		advance(x, &x->run[x->cur]);
+	}
 	while (x->cur < x->nrun) {
 		struct gx_xrun *r = &x->run[x->cur];
 
 		p = head(x, r);
 		if (p) {
-			memcpy(x->out, p, x->size);
-			advance(x, r);
-			return x->out;
+			x->taken = 1;
+			return p;
 		}
 		if (x->failed)
 			return NULL;
@@ -337,5 +398,6 @@ int gx_xsort_rewind(struct gx_xsort *x)
 	}
 	x->cur = 0;
 	x->failed = 0;
+	x->taken = 0;
 	return x->cmp ? heap_runs(x, 0, x->nrun) : 0;
 }
