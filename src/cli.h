@@ -109,6 +109,9 @@ int cli_read_inputs(char **paths, int n, int (*feed)(void *user, const void *buf
 int cli_mkdir_p(const char *dir);
 /* Where a long input's held frames wait past a few MB: $TMPDIR, else the system's place. */
 const char *cli_tmpdir(void);
+/* gfxstat_metrics_new() with the frames waiting for the end in cli_tmpdir() */
+struct gfxstat_metrics_opts;
+struct gfxstat_metrics *cli_metrics_new(const struct gfxstat_metrics_opts *o);
 /* Threads an input's parsing may use: $GFXSTAT_THREADS, else 2 with two CPUs or more. */
 int cli_threads(void);
 

@@ -252,6 +252,15 @@ const char *cli_tmpdir(void)
 #endif
 }
 
+struct gfxstat_metrics *cli_metrics_new(const struct gfxstat_metrics_opts *o)
+{
+	struct gfxstat_metrics *m = gfxstat_metrics_new(o);
+
+	if (m) /* a long recording's frames wait there, not in memory */
+		gfxstat_metrics_set_tmpdir(m, cli_tmpdir());
+	return m;
+}
+
 int cli_threads(void)
 {
 	static int n;

@@ -575,7 +575,7 @@ static int read_recording(struct analyze_run *r, const struct cli_inputs *in, si
 	r->frames_seen = 0;
 	cli_source_end_recording();
 	cli_json_header_recording(&r->hdr);
-	r->m = gfxstat_metrics_new(&r->mo);
+	r->m = cli_metrics_new(&r->mo);
 	if (!r->m) {
 		cli_error("out of memory");
 		return CLI_INPUT;

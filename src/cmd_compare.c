@@ -301,7 +301,7 @@ static int side_read(struct compare *c, struct side *s)
 		cli_source_end_recording(); /* each recording on its own */
 		cli_json_header_recording(&c->hdr);
 		c->cur = r;
-		r->m = gfxstat_metrics_new(&mo);
+		r->m = cli_metrics_new(&mo);
 		if (!r->m) {
 			cli_error("out of memory");
 			return CLI_INPUT;

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "cli.h"
 #include "cli_gate.h"
 #include "cmd_compare.h"
 
@@ -57,7 +58,7 @@ static int resample(const struct compare *c, const struct span *sp, size_t nsp, 
 	int rc = 0, j, first = 1;
 
 	gfxstat_metrics_opts_init(&mo);
-	m = gfxstat_metrics_new(&mo);
+	m = cli_metrics_new(&mo);
 	if (!m)
 		return GFXSTAT_E_NOMEM;
 	for (b = 0; b < nsp && !rc; b++) {

@@ -128,7 +128,7 @@ int cmd_export(int argc, char **argv)
 	if ((rc = cli_inputs_argv(&argc, &argv, first, "export")))
 		return rc;
 	gfxstat_metrics_opts_init(&mo);
-	r.m = gfxstat_metrics_new(&mo);
+	r.m = cli_metrics_new(&mo);
 	r.t = gfxstat_trace_event_new();
 	if (!r.m || !r.t) {
 		cli_error("out of memory");

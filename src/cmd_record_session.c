@@ -675,7 +675,7 @@ static int open_session(struct rec *r)
 	r->frames = open_in(r, "frames.csv", "w");
 	r->fps = open_in(r, "fps.csv", "w");
 	r->drop = open_in(r, "dropFrames.csv", "w");
-	r->m = gfxstat_metrics_new(NULL);
+	r->m = cli_metrics_new(NULL);
 	r->live = cli_live_new();
 	if (!r->frames || !r->fps || !r->drop || !r->m || !r->live) {
 		cli_error("cannot write the session in '%s': %s", r->dir, strerror(errno));

@@ -429,7 +429,7 @@ static int run(struct report_run *r, char **inputs, int n)
 	/* the trace's CPU, GPU, thermal and power series: the timeline's context lanes */
 	cli_source_system(r->mo.window_ns);
 	sink.user = r->h = gfxstat_html_new(cli_report_assets);
-	r->m = gfxstat_metrics_new(&r->mo);
+	r->m = cli_metrics_new(&r->mo);
 	r->gfx = gfxstat_gfx_model_new(&go, &sink);
 	if (!r->h || !r->m || !r->gfx) {
 		cli_error("out of memory");

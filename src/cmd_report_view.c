@@ -279,7 +279,7 @@ static int read_recording(struct cmp_side *s, const char *path, struct cli_sbuf 
 
 	gfxstat_metrics_opts_init(&mo);
 	cli_source_end_recording(); /* each recording on its own, as compare reads them */
-	if (!(c.m = gfxstat_metrics_new(&mo))) {
+	if (!(c.m = cli_metrics_new(&mo))) {
 		cli_error("out of memory");
 		return CLI_INPUT;
 	}

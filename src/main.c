@@ -62,9 +62,9 @@ static void usage(FILE *f)
 	      "ftrace text, Perfetto, dumpsys gfxinfo or SurfaceFlinger --latency; '-' is\n"
 	      "standard input.\n\n"
 	      "environment:\n"
-	      "  TMPDIR  where a long Perfetto capture's frames wait for its end once they\n"
-	      "          pass a few MB (a file with no name, gone when gfxstat ends); default\n"
-	      "          /tmp; where none can be written, they stay in memory\n"
+	      "  TMPDIR  where a long recording's frames wait for its end, and are sorted, once\n"
+	      "          they pass a few MB (a file with no name, gone when gfxstat ends);\n"
+	      "          default /tmp; where none can be written, they stay in memory\n"
 	      "  GFXSTAT_THREADS  threads a trace's parsing may use (Perfetto, and long ftrace\n"
 	      "          text): 1 keeps it to one; default 2 where there are two CPUs or more\n"
 	      "          (the outputs are the same)\n\n", f);

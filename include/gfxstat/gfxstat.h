@@ -779,6 +779,10 @@ struct gfxstat_metrics;
 void gfxstat_metrics_opts_init(struct gfxstat_metrics_opts *o);
 struct gfxstat_metrics *gfxstat_metrics_new(const struct gfxstat_metrics_opts *o);
 void gfxstat_metrics_free(struct gfxstat_metrics *m);
+/* Where each layer's frames wait until gfxstat_metrics_finish() past a few kB, and its sorts'
+ * runs: an unnamed temporary file in @dir, so that memory does not grow with the frames;
+ * NULL (the default): in memory. Call before the first frame. Borrowed. */
+void gfxstat_metrics_set_tmpdir(struct gfxstat_metrics *m, const char *dir);
 
 /* A gfxstat_frame_fn: frames of each layer must come in present order. */
 int gfxstat_metrics_frame(void *m, const struct gfxstat_frame *f);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The metrics keep each frame's optional times as narrow as their values allow (4 bytes while
- * each fits an int32, 8 after; an app start as present - start, or as is when a time is
- * negative): a value that does not fit, coming after frames that did, must read back exactly,
- * and so must the frames before it. Expected values derived by hand next to each case.
+ * The metrics keep each frame's optional times whole, whatever their size (they once held them
+ * as narrow as the values allowed, 4 bytes while each fit an int32; an app start as present -
+ * start, or as is when a time is negative): a value past an int32, coming after frames within
+ * one, must read back exactly, and so must the frames before it. Expected values derived by
+ * hand next to each case.
  */
 #include <math.h>
 
