@@ -917,6 +917,9 @@ struct gfxstat_app_frames;
  */
 struct gfxstat_app_frames *gfxstat_app_frames_new(gfxstat_frame_fn fn, void *user);
 void gfxstat_app_frames_free(struct gfxstat_app_frames *af);
+/* Where the frames held until gfxstat_app_frames_finish() wait past a few MB: an unnamed
+ * temporary file in @dir; NULL (the default): in memory. Call before the first frame. */
+void gfxstat_app_frames_set_tmpdir(struct gfxstat_app_frames *af, const char *dir);
 
 /* A gfxstat_marker_fn. Return: 0, or GFXSTAT_E_NOMEM. */
 int gfxstat_app_frames_marker(void *af, const struct gfxstat_ftrace_line *ev,

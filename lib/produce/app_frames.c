@@ -5,7 +5,8 @@
  * Slices are tracked per thread by depth only (an "E" names nothing); a DrawFrame is paired
  * with its doFrame when it starts, and becomes a frame when it ends, unless hwui traced that
  * it skipped it ("Frame skipped: <reason>", is_frame_skipped()). Frames are held until
- * finish, when the refresh period is known.
+ * finish, when the refresh period is known, in an external sort (gx_xsort) whose runs go to
+ * an unnamed temporary file past SORT_RUN (gfxstat_app_frames_set_tmpdir()).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #define MAX_NAMES 16384
 #define NAME_LEN 128
 #define RING 8 /* recent doFrames per process still waiting for their DrawFrame */
+#define SORT_RUN ((size_t)1 << 20)
 
 struct doframe {
 	int64_t start, end; /* end is GFXSTAT_NS_NONE while open */
@@ -61,8 +63,9 @@ struct gfxstat_app_frames {
 	size_t nthreads, cap_threads;
 	struct proc *procs;
 	size_t nprocs, cap_procs;
-	struct rec *recs;
-	size_t nrecs, cap_recs;
+	struct gx_xsort recs; /* struct rec, sorted by present at finish */
+	size_t nrecs;
+	const char *tmpdir;
 	struct name *names;
 	size_t nnames, cap_names;
 	struct gfxstat_vsync_detect *vsync;
@@ -70,6 +73,16 @@ struct gfxstat_app_frames {
 	/* id -> index maps (key: the 4 bytes of the id): lookups stay O(1) with many threads */
 	struct gx_strmap thread_ix, proc_ix, name_ix;
 };
+
+/* Present order; ties keep arrival order. */
+static int rec_cmp(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+
+	if (x->present != y->present)
+		return x->present < y->present ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
 
 struct gfxstat_app_frames *gfxstat_app_frames_new(gfxstat_frame_fn fn, void *user)
 {
@@ -80,6 +93,7 @@ struct gfxstat_app_frames *gfxstat_app_frames_new(gfxstat_frame_fn fn, void *use
 	af = calloc(1, sizeof(*af));
 	if (!af)
 		return NULL;
+	gx_xsort_init(&af->recs, sizeof(struct rec), rec_cmp, SORT_RUN, NULL);
 	af->vsync = gfxstat_vsync_detect_new();
 	if (!af->vsync || gx_strmap_init(&af->thread_ix, MAX_THREADS) ||
 	    gx_strmap_init(&af->proc_ix, MAX_PROCS) || gx_strmap_init(&af->name_ix, MAX_NAMES)) {
@@ -97,7 +111,7 @@ void gfxstat_app_frames_free(struct gfxstat_app_frames *af)
 		return;
 	free(af->threads);
 	free(af->procs);
-	free(af->recs);
+	gx_xsort_free(&af->recs);
 	free(af->names);
 	gfxstat_vsync_detect_free(af->vsync);
 	gx_strmap_free(&af->thread_ix);
@@ -344,13 +358,13 @@ static int end(struct gfxstat_app_frames *af, struct thread *t, int64_t ts)
 		} else if (t->dr_ok && ts < t->dr_df_start) {
 			af->sum.backwards++;
 		} else if (t->dr_ok) {
-			if (grow((void **)&af->recs, &af->cap_recs, af->nrecs, sizeof(*af->recs),
-				 GFXSTAT_APP_FRAMES_MAX)) {
-				if (af->nrecs < GFXSTAT_APP_FRAMES_MAX)
-					return GFXSTAT_E_NOMEM;
+			if (af->nrecs >= GFXSTAT_APP_FRAMES_MAX) {
 				af->sum.over_limit++;
 			} else {
-				r = &af->recs[af->nrecs];
+				struct rec rr;
+
+				r = &rr;
+				memset(r, 0, sizeof(*r)); /* the padding too: it may go to a file */
 				r->seq = af->nrecs++;
 				r->pid = t->pid;
 				r->qb = t->dr_qb_end != GFXSTAT_NS_NONE;
@@ -362,6 +376,8 @@ static int end(struct gfxstat_app_frames *af, struct thread *t, int64_t ts)
 					if (p)
 						p->has_qb = 1;
 				}
+				if (gx_xsort_put(&af->recs, r))
+					return GFXSTAT_E_NOMEM;
 			}
 		}
 		t->dr_ok = 0;
@@ -434,16 +450,6 @@ static const char *name_of(const struct gfxstat_app_frames *af, int32_t pid)
 	return i >= 0 ? af->names[i].s : NULL;
 }
 
-/* Present order; ties keep arrival order. */
-static int rec_cmp(const void *a, const void *b)
-{
-	const struct rec *x = a, *y = b;
-
-	if (x->present != y->present)
-		return x->present < y->present ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
 int gfxstat_app_frames_finish(struct gfxstat_app_frames *af)
 {
 	int64_t period = gfxstat_vsync_detect_result(af->vsync, NULL, NULL);
@@ -451,20 +457,19 @@ int gfxstat_app_frames_finish(struct gfxstat_app_frames *af)
 		int32_t pid;
 		int64_t last;
 	} *last = NULL;
-	size_t nlast = 0, i, j;
+	const struct rec *r;
+	size_t nlast = 0, j;
 	char layer[NAME_LEN + 32];
-	int rc = 0;
+	int rc;
 
 	af->sum.vsync_period_ns = period;
-	if (af->nrecs)
-		gx_sort(af->recs, af->nrecs, sizeof(*af->recs), rec_cmp);
-	if (af->nprocs) {
+	rc = gx_xsort_sorted(&af->recs);
+	if (!rc && af->nprocs) {
 		last = calloc(af->nprocs, sizeof(*last));
 		if (!last)
 			return GFXSTAT_E_NOMEM;
 	}
-	for (i = 0; i < af->nrecs && !rc; i++) {
-		const struct rec *r = &af->recs[i];
+	while (!rc && (r = gx_xsort_next(&af->recs))) {
 		const struct proc *p = proc_get(af, r->pid, 0);
 		const char *name = name_of(af, r->pid);
 		struct gfxstat_frame f;
@@ -509,8 +514,19 @@ int gfxstat_app_frames_finish(struct gfxstat_app_frames *af)
 			rc = GFXSTAT_E_ABORTED;
 	}
 	free(last);
+	if (!rc)
+		rc = af->recs.failed;
 	af->nrecs = 0;
+	gx_xsort_free(&af->recs);
 	return rc;
+}
+
+void gfxstat_app_frames_set_tmpdir(struct gfxstat_app_frames *af, const char *dir)
+{
+	if (!af->nrecs) { /* before the first frame */
+		gx_xsort_free(&af->recs);
+		gx_xsort_init(&af->recs, sizeof(struct rec), rec_cmp, SORT_RUN, dir);
+	}
 }
 
 void gfxstat_app_frames_summary(const struct gfxstat_app_frames *af,

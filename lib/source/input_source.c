@@ -271,6 +271,8 @@ int gfxstat_source_begin(struct gfxstat_source *s, const char *name)
 	}
 	s->sf = gfxstat_sf_frames_new(on_frame, s);
 	s->app = gfxstat_app_frames_new(on_frame, s);
+	if (s->app)
+		gfxstat_app_frames_set_tmpdir(s->app, s->tmpdir);
 	s->trace = s->sf ? gfxstat_trace_parser_new(on_marker, s) : NULL;
 	if (s->trace)
 		gfxstat_trace_parser_set_threads(s->trace, s->nthreads);
@@ -570,6 +572,8 @@ void gfxstat_source_set_tmpdir(struct gfxstat_source *s, const char *dir)
 {
 	s->tmpdir = dir;
 	gfxstat_model_set_tmpdir(s->model, dir);
+	if (s->app)
+		gfxstat_app_frames_set_tmpdir(s->app, dir);
 }
 
 void gfxstat_source_set_threads(struct gfxstat_source *s, int threads)
