@@ -7,7 +7,8 @@
  * really make of odd input (a one-frame stream, times near INT64_MAX, a huge period).
  *
  * Input layout: 1 option byte, then the input.
- *   bits 0-5  chunk size (0 = one feed)
+ *   bits 0-5  chunk size (0 = one feed); odd: what is held to the end goes through
+ *             temporary files in /tmp (the model's, the decoder's and the metrics' stores)
  *   bit 6     two inputs of one recording: the bytes cut at the middle
  *   bit 7     metrics over scroll frames only (--scroll-only), and no app sections
  * Every chunk is copied into a buffer of exactly its size and freed after the feed, so
@@ -115,6 +116,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	m = gfxstat_metrics_new(&o);
 	if (!m)
 		return 0;
+	if (chunk & 1)
+		gfxstat_metrics_set_tmpdir(m, "/tmp");
 	memset(&sink, 0, sizeof(sink));
 	sink.frame = on_frame;
 	sink.user = m;
@@ -124,6 +127,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		gfxstat_metrics_free(m);
 		return 0;
 	}
+	if (chunk & 1)
+		gfxstat_source_set_tmpdir(s, "/tmp");
 	rc = gfxstat_source_begin(s, "fuzz-a");
 	if (!rc)
 		rc = feed(s, data, half, chunk);

@@ -2564,7 +2564,7 @@ static int hold_bundle_ref(struct gx_psched *s, struct ps_cpu *c, struct ps_batc
 static int hold_bundle(struct gx_psched *s, struct ps_cpu *c, struct ps_batch *b)
 {
 	struct ps_ev *e, *q, *ev = b->ev;
-	const uint32_t *ix = b->idx, *ixend = b->idx + b->n;
+	const uint32_t *ix, *ixend;
 	size_t n, nheld = 0;
 	uint64_t seq;
 	int64_t floor, hi = c->hi;
@@ -2572,7 +2572,9 @@ static int hold_bundle(struct gx_psched *s, struct ps_cpu *c, struct ps_batch *b
 	if (s->ref_merge)
 		return hold_bundle_ref(s, c, b);
 	if (!b->n)
-		return s->rc; /* (idx may be NULL: no arithmetic on it) */
+		return s->rc; /* (idx may be NULL: no arithmetic on it, not even + 0) */
+	ix = b->idx;
+	ixend = b->idx + b->n;
 	if (reserve(s, c, b))
 		return s->rc;
 	q = c->q;
