@@ -277,6 +277,10 @@ GFXSTAT_HIDDEN void gx_xfile_init(struct gx_xfile *f, const char *dir);
 GFXSTAT_HIDDEN void gx_xfile_close(struct gx_xfile *f);
 /* Return: 0 or GFXSTAT_E_NOMEM. */
 GFXSTAT_HIDDEN int gx_xsort_put(struct gx_xsort *x, const void *rec);
+/* The records put so far written out as a run now (to the file, where one can be written),
+ * the memory they took given back: many sorts that share a budget (the metrics' stores).
+ * Return: 0 or GFXSTAT_E_NOMEM. */
+GFXSTAT_HIDDEN int gx_xsort_flush(struct gx_xsort *x);
 /* No more records: the merge set up. Return: 0, GFXSTAT_E_NOMEM or GFXSTAT_E_IO. */
 GFXSTAT_HIDDEN int gx_xsort_sorted(struct gx_xsort *x);
 /* The next record (valid until the next call), or NULL at the end or when @x->failed. */

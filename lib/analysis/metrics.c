@@ -22,6 +22,10 @@
 #define WINDOWS_BUDGET ((size_t)1 << 22)
 /* a stream's frames kept in memory before its store writes them to the metrics' file */
 #define STORE_RUN ((size_t)16 << 10)
+/* all streams' frames kept in memory: past it, a store that pushes a frame and holds at least
+ * FLUSH_MIN writes what it holds (thousands of layers do not take STORE_RUN each) */
+#define HELD_BUDGET ((size_t)4 << 20)
+#define FLUSH_MIN ((size_t)1 << 10)
 
 /* A source's own summary of a layer or an app (gfxstat_metrics_own_summary()). */
 struct own {
@@ -46,6 +50,7 @@ struct gfxstat_metrics {
 	/* the one file every stream's store and every sort of compute() writes to, in
 	 * gfxstat_metrics_set_tmpdir()'s directory (none: memory only) */
 	struct gx_xfile file;
+	size_t held; /* bytes of frames the stores hold in memory, before their file */
 };
 
 void gfxstat_metrics_opts_init(struct gfxstat_metrics_opts *o)
@@ -158,7 +163,21 @@ static void fx_copy(struct fx *to, const struct fx *x)
 	to->verdict = x->verdict;
 }
 
-static int push_untimed(struct stream *s, const struct fx *x)
+/* @rec into store @x of @m, within the memory all stores share (HELD_BUDGET) */
+static int store_put(struct gfxstat_metrics *m, struct gx_xsort *x, const void *rec)
+{
+	size_t before = x->nfill * x->size;
+	int rc = gx_xsort_put(x, rec);
+
+	m->held = m->held - before + x->nfill * x->size;
+	if (!rc && m->held > HELD_BUDGET && x->nfill * x->size >= FLUSH_MIN) {
+		m->held -= x->nfill * x->size;
+		rc = gx_xsort_flush(x);
+	}
+	return rc;
+}
+
+static int push_untimed(struct gfxstat_metrics *m, struct stream *s, const struct fx *x)
 {
 	struct fx c;
 
@@ -167,11 +186,11 @@ static int push_untimed(struct stream *s, const struct fx *x)
 	memset(&c, 0, sizeof(c)); /* the padding too: the store may write it to a file */
 	fx_copy(&c, x);
 	s->nu++;
-	return gx_xsort_put(&s->untimed, &c);
+	return store_put(m, &s->untimed, &c);
 }
 
-static int push(struct stream *s, int64_t present, int64_t period, int64_t render, int input,
-		const struct fx *x)
+static int push(struct gfxstat_metrics *m, struct stream *s, int64_t present, int64_t period,
+		int64_t render, int input, const struct fx *x)
 {
 	struct frec f;
 
@@ -184,7 +203,7 @@ static int push(struct stream *s, int64_t present, int64_t period, int64_t rende
 	fx_copy(&f.x, x);
 	f.input = (signed char)input;
 	s->n++;
-	return gx_xsort_put(&s->frames, &f);
+	return store_put(m, &s->frames, &f);
 }
 
 /*
@@ -370,8 +389,8 @@ int gfxstat_metrics_frame(void *mp, const struct gfxstat_frame *f)
 		    f->fi[GFXSTAT_FI_HANDLE_INPUT_START] != GFXSTAT_NS_NONE)
 			input = f->fi[GFXSTAT_FI_ANIMATION_START] > f->fi[GFXSTAT_FI_HANDLE_INPUT_START];
 		if (f->present_ns == GFXSTAT_NS_NONE)
-			return push_untimed(s, &x);
-		return push(s, f->present_ns, f->vsync_period_ns, render, input, &x);
+			return push_untimed(m, s, &x);
+		return push(m, s, f->present_ns, f->vsync_period_ns, render, input, &x);
 	}
 }
 
@@ -465,7 +484,7 @@ static int merge_app(struct gfxstat_metrics *m, struct stream *a, const size_t *
 				out.x.start = f->x.start;
 		} else {
 			if (have)
-				rc = push(a, out.present, out.period, out.render, out.input, &out.x);
+				rc = push(m, a, out.present, out.period, out.render, out.input, &out.x);
 			out = *f;
 			have = 1;
 		}
@@ -479,14 +498,14 @@ static int merge_app(struct gfxstat_metrics *m, struct stream *a, const size_t *
 		merge_sift(&g, 0);
 	}
 	if (have && !rc)
-		rc = push(a, out.present, out.period, out.render, out.input, &out.x);
+		rc = push(m, a, out.present, out.period, out.render, out.input, &out.x);
 	for (i = 0; i < k && !rc; i++) {
 		struct gx_xsort *u = &m->s[mem[i]].untimed;
 		const struct fx *x;
 
 		rc = gx_xsort_rewind(u);
 		while (!rc && (x = gx_xsort_next(u)))
-			rc = push_untimed(a, x);
+			rc = push_untimed(m, a, x);
 		if (!rc && u->failed)
 			rc = u->failed;
 	}

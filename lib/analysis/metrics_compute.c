@@ -525,7 +525,7 @@ static int untimed_janky(const struct fx *x)
 
 static int add_janky(struct stream *s, struct gfxstat_janky_frame **e)
 {
-	if (gx_grow((void **)&s->jl, &s->capjl, s->njl, sizeof(*s->jl), 64))
+	if (gx_grow((void **)&s->jl, &s->capjl, s->njl, sizeof(*s->jl), 8))
 		return GFXSTAT_E_NOMEM;
 	*e = &s->jl[s->njl++];
 	return 0;

@@ -86,7 +86,7 @@ static struct gx_xrun *new_run(struct gx_xsort *x)
 {
 	struct gx_xrun *r;
 
-	if (gx_grow((void **)&x->run, &x->caprun, x->nrun, sizeof(*x->run), 16))
+	if (gx_grow((void **)&x->run, &x->caprun, x->nrun, sizeof(*x->run), 2))
 		return NULL;
 	r = &x->run[x->nrun++];
 	memset(r, 0, sizeof(*r));
@@ -140,7 +140,9 @@ int gx_xsort_put(struct gx_xsort *x, const void *rec)
 			return rc;
 	}
 	if (x->nfill == x->capfill) {
-		size_t cap = x->capfill ? x->capfill * 2 : 256;
+		/* from a few: thousands of sorts of a few records (a metrics store per layer)
+		 * each take little */
+		size_t cap = x->capfill ? x->capfill * 2 : 8;
 
 		if (cap > x->per_run)
 			cap = x->per_run;
@@ -178,6 +180,16 @@ static const unsigned char *refill(struct gx_xsort *x, struct gx_xrun *r)
 	r->bi = 0;
 	r->bn = k;
 	return r->buf;
+}
+
+int gx_xsort_flush(struct gx_xsort *x)
+{
+	int rc = x->nfill ? close_run(x) : 0;
+
+	free(x->fill);
+	x->fill = NULL;
+	x->nfill = x->capfill = 0;
+	return rc;
 }
 
 /* The record @r reads next; NULL once read. */
@@ -338,8 +350,14 @@ int gx_xsort_sorted(struct gx_xsort *x)
 	int rc;
 
 
-	if (x->nfill) { /* the last run stays in memory */
+	if (x->nfill) { /* the last run stays in memory, no larger than it is */
 		sort_run(x, x->fill, x->nfill);
+		if (x->capfill > x->nfill) {
+			unsigned char *p = realloc(x->fill, x->nfill * x->size);
+
+			if (p)
+				x->fill = p;
+		}
 		r = new_run(x);
 		if (!r)
 			return GFXSTAT_E_NOMEM;

@@ -146,7 +146,74 @@ TEST(long_recording_through_a_file)
 	CHECK_EQ(rmdir(dir), 0); /* the file had no name: nothing left behind */
 }
 
+/*
+ * Thousands of layers: 3000 layers of 60 frames each (14 MB of frames, past the 4 MB all the
+ * stores may hold at once), ten apps of 300 layers each, the layers' frames interleaved in
+ * time. The stores write what they hold early (runs of a few dozen frames), and every figure
+ * is the same as with no file.
+ */
+#define NL 3000
+#define NPL 60
+
+static struct gfxstat_metrics *run_many(const char *dir)
+{
+	struct gfxstat_metrics *m = gfxstat_metrics_new(NULL);
+	struct gfxstat_frame f;
+	char layer[32], app[32];
+	int i, l, rc = 0;
+
+	CHECK(m != NULL);
+	if (!m)
+		return NULL;
+	gfxstat_metrics_set_tmpdir(m, dir);
+	for (i = 0; i < NPL && !rc; i++)
+		for (l = 0; l < NL && !rc; l++) {
+			uint64_t r = mix((uint64_t)l * NPL + (uint64_t)i);
+
+			gfxstat_frame_init(&f, GFXSTAT_SRC_FRAMETIMELINE);
+			f.layer.n = (size_t)snprintf(layer, sizeof(layer), "L%d#%d", l, l % 7);
+			f.layer.p = layer;
+			f.app.n = (size_t)snprintf(app, sizeof(app), "com.app%d", l % 10);
+			f.app.p = app;
+			/* 50 ms apart, give or take 13: increasing per layer */
+			f.present_ns = 1000000000LL + (int64_t)i * 50000000 +
+				       (int64_t)(r % 3) * 5000000 + (l % 4) * 1000000;
+			f.vsync_period_ns = 16666667;
+			f.actual_end_ns = f.present_ns - 3000000;
+			f.expected_end_ns = f.actual_end_ns - (int64_t)(r % 9000000) + 4500000;
+			f.duration_ns = (int64_t)(r % 20000000);
+			f.janky = (int)(r % 5 == 0);
+			rc = gfxstat_metrics_frame(m, &f);
+		}
+	CHECK_EQ(rc, 0);
+	CHECK_EQ(gfxstat_metrics_finish(m), 0);
+	return m;
+}
+
+TEST(many_layers_within_a_budget)
+{
+	char dir[] = "/tmp/gfxstat-test-metrics-XXXXXX";
+	struct gfxstat_metrics *a, *b;
+	size_t i, n, bad = 0;
+
+	CHECK(mkdtemp(dir) != NULL);
+	a = run_many(dir);
+	b = run_many(NULL);
+	n = gfxstat_metrics_count(a);
+	CHECK_EQ(n, NL + 10);
+	CHECK_EQ(gfxstat_metrics_count(b), n);
+	for (i = 0; i < n && i < gfxstat_metrics_count(b); i++)
+		bad += (size_t)differ(gfxstat_metrics_get(a, i), gfxstat_metrics_get(b, i));
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(gfxstat_metrics_get(a, 0)->frames, NPL);
+	CHECK_EQ(gfxstat_metrics_get(a, NL)->is_app, 1);
+	gfxstat_metrics_free(a);
+	gfxstat_metrics_free(b);
+	CHECK_EQ(rmdir(dir), 0);
+}
+
 TEST_SUITE(test_metrics_spill)
 {
 	RUN(long_recording_through_a_file);
+	RUN(many_layers_within_a_budget);
 }
