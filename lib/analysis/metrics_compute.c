@@ -544,35 +544,51 @@ struct first {
  * First pass: the frames' periods, latencies (present - start), durations and overruns to
  * their sorts; the scrolls, with their PerfDog jank (the three before within the scroll).
  */
+/* The scroll @sc that began at frame @start ended at frame @i - 1 (presented at @end_ns):
+ * kept when it holds an interval. */
+static int scroll_close(struct stream *s, struct first *a, struct gfxstat_scroll *sc,
+			size_t start, size_t i, int64_t end_ns)
+{
+	double dur;
+
+	if (i - 1 <= start)
+		return 0;
+	if (gx_grow((void **)&s->scrolls, &a->capscrolls, a->nscrolls, sizeof(*s->scrolls), 16))
+		return GFXSTAT_E_NOMEM;
+	sc->end_ns = end_ns;
+	sc->frames = (uint32_t)(i - start);
+	dur = (double)(sc->end_ns - sc->start_ns) / 1e9;
+	sc->fps = dur > 0 ? (double)(sc->frames - 1) / dur : 0;
+	s->scrolls[a->nscrolls++] = *sc;
+	return 0;
+}
+
 static int pass_first(const struct gfxstat_metrics_opts *o, struct stream *s,
 		      struct stream *src, struct first *a)
 {
 	const struct frec *f;
 	const struct fx *u;
 	struct gfxstat_scroll sc;
+	struct scroll_track t = { 0 };
 	int64_t prev_present = 0, prev[3] = { 0, 0, 0 };
 	size_t i = 0, start = 0, run = 0;
-	int on = 0, rc = frames_from_start(src);
+	int rc = frames_from_start(src);
 
 	memset(&sc, 0, sizeof(sc));
 	while (!rc && (f = gx_xsort_next(&src->frames))) {
-		if (!i)
-			a->first_ns = f->present;
-		a->last_ns = f->present;
-		if (i) {
-			int64_t iv = f->present - prev_present;
+		int in = 0;
 
-			if (on && iv >= o->settle_ns) { /* the scroll ends at frame i - 1 */
-				on = 0;
-				if (i - 1 > start) {
-					if (gx_grow((void **)&s->scrolls, &a->capscrolls,
-						    a->nscrolls, sizeof(*s->scrolls), 16))
-						return GFXSTAT_E_NOMEM;
-					sc.end_ns = prev_present;
-					sc.frames = (uint32_t)(i - start);
-					s->scrolls[a->nscrolls++] = sc;
-				}
-			} else if (on) { /* interval i - 1 is inside it */
+		if (!i) {
+			a->first_ns = f->present;
+			t.on = f->input == 1;
+		} else {
+			int64_t iv = f->present - prev_present;
+			int was_on = t.on;
+
+			in = scroll_step(o, &t, iv, f->input);
+			if (was_on && !in) /* the scroll ended at frame i - 1 */
+				rc = scroll_close(s, a, &sc, start, i, prev_present);
+			if (in) { /* interval i - 1 is inside it */
 				if (iv > sc.longest_ns)
 					sc.longest_ns = iv;
 				if (++run >= 4 && perfdog_jank(iv, prev))
@@ -580,14 +596,14 @@ static int pass_first(const struct gfxstat_metrics_opts *o, struct stream *s,
 			}
 			push_prev(prev, iv);
 		}
-		if (!on && f->input == 1) {
-			on = 1;
+		if (t.on && !in) { /* one begins at frame i */
 			start = i;
 			run = 0;
 			memset(&sc, 0, sizeof(sc));
 			sc.start_ns = f->present;
 		}
-		if (f->period != GFXSTAT_NS_NONE && f->period > 0)
+		a->last_ns = f->present;
+		if (!rc && f->period != GFXSTAT_NS_NONE && f->period > 0)
 			rc = gx_xsort_put(&a->per, &f->period);
 		if (!rc && f->x.start != GFXSTAT_NS_NONE)
 			rc = gx_xsort_put(&a->lat, &(int64_t){ f->present - f->x.start });
@@ -600,19 +616,8 @@ static int pass_first(const struct gfxstat_metrics_opts *o, struct stream *s,
 	}
 	if (!rc)
 		rc = read_rc(&src->frames);
-	if (!rc && on && i - 1 > start) { /* the last scroll ends with the frames */
-		if (gx_grow((void **)&s->scrolls, &a->capscrolls, a->nscrolls, sizeof(*s->scrolls),
-			    16))
-			return GFXSTAT_E_NOMEM;
-		sc.end_ns = prev_present;
-		sc.frames = (uint32_t)(i - start);
-		s->scrolls[a->nscrolls++] = sc;
-	}
-	for (i = 0; i < a->nscrolls; i++) {
-		double dur = (double)(s->scrolls[i].end_ns - s->scrolls[i].start_ns) / 1e9;
-
-		s->scrolls[i].fps = dur > 0 ? (double)(s->scrolls[i].frames - 1) / dur : 0;
-	}
+	if (!rc && t.on) /* the last scroll ends with the frames */
+		rc = scroll_close(s, a, &sc, start, i, prev_present);
 	/* Macrobenchmark takes the untimed frames' durations and overruns too */
 	if (!rc)
 		rc = untimed_from_start(src);
@@ -1104,7 +1109,6 @@ int gx_metrics_compute(const struct gfxstat_metrics_opts *o, struct stream *s,
 		rc = pass_cadence_window(o, src, period, &cd);
 	if (!rc)
 		rc = pass_main(o, s, src, &jd, &cd, &wn, &k);
-	m->njanky_list = s->njl;
 	if (!rc)
 		rc = pass_untimed(o, s, src, period);
 	m->njanky_list = s->njl;
@@ -1184,7 +1188,7 @@ int gx_metrics_compute(const struct gfxstat_metrics_opts *o, struct stream *s,
 	if (span > 0)
 		m->stutter = (double)k.jank_time / 1e9 / span;
 	m->frozen_share = m->frames ? (double)m->frozen_frames / (double)m->frames : 0;
-	if (wn.nw || s->window_fps) {
+	if (s->window_fps) { /* the median of the windows that hold a frame */
 		double *sorted_w = malloc((wn.nw ? wn.nw : 1) * sizeof(double));
 		size_t w, nz = 0;
 

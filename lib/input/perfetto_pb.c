@@ -2114,21 +2114,32 @@ static int feed(struct gfxstat_perfetto *p, const uint8_t *b, size_t n)
 #define VSYNC_MIN_NS (1 * GFXSTAT_NSEC_PER_MSEC)     /* shorter gaps are not vsyncs (1 kHz) */
 #define VSYNC_IDLE_NS (100 * GFXSTAT_NSEC_PER_MSEC)  /* longer gaps are idle, not periods */
 
-/* The mean of the cluster of the shortest vsync gaps in g[lo, hi), or 0 if none is usable. */
-static int64_t gap_cluster(const int64_t *g, size_t lo, size_t hi)
+/* Gap @g the shortest usable one so far (@min; 0: none yet)? */
+static int shorter_usable(int64_t g, int64_t min)
+{
+	return g >= VSYNC_MIN_NS && g <= VSYNC_IDLE_NS && (!min || g < min);
+}
+
+/* Gap @g in the cluster of the shortest, @min: within 25 % of it, one period (jitter), not
+ * two (16.7 vs 8.3 ms) nor the next mode (11.1 vs 8.3 ms) */
+static int near_shortest(int64_t g, int64_t min)
+{
+	return g >= min && g <= min + min / 4;
+}
+
+/* The mean of the cluster of the shortest vsync gaps in g[0, n), or 0 if none is usable. */
+static int64_t gap_cluster(const int64_t *g, size_t n)
 {
 	int64_t min = 0, sum = 0;
 	size_t i, k = 0;
 
-	for (i = lo; i < hi; i++)
-		if (g[i] >= VSYNC_MIN_NS && g[i] <= VSYNC_IDLE_NS && (!min || g[i] < min))
+	for (i = 0; i < n; i++)
+		if (shorter_usable(g[i], min))
 			min = g[i];
 	if (!min)
 		return 0;
-	/* within 25 % of the shortest: one period (jitter), not two (16.7 vs 8.3 ms) nor the
-	 * next mode (11.1 vs 8.3 ms) */
-	for (i = lo; i < hi; i++)
-		if (g[i] >= min && g[i] <= min + min / 4)
+	for (i = 0; i < n; i++)
+		if (near_shortest(g[i], min))
 			sum += g[i], k++;
 	return sum / (int64_t)k;
 }
@@ -2213,9 +2224,9 @@ static int global_gap(struct gx_xsort *ends, int64_t *glob)
 			int64_t g = e->exp_end - last;
 
 			if (!first) {
-				if (!pass && g >= VSYNC_MIN_NS && g <= VSYNC_IDLE_NS && (!min || g < min))
+				if (!pass && shorter_usable(g, min))
 					min = g;
-				else if (pass && g >= min && g <= min + min / 4)
+				else if (pass && near_shortest(g, min))
 					sum += g, k++;
 			}
 			first = 0;
@@ -2313,7 +2324,7 @@ static int set_vsync(struct gfxstat_perfetto *p, struct gx_xsort *keys)
 			break;
 		for (k = lo; k < hi; k++)
 			gaps[ng++] = win[k % WIN].exp_end - win[(k - 1) % WIN].exp_end;
-		v = ng ? gap_cluster(gaps, 0, ng) : 0;
+		v = gap_cluster(gaps, ng);
 		d = &win[i % WIN];
 		/* the period declared last before the frame's expected present, where one is */
 		while (j < ndecl && decl[2 * j] <= d->exp_end)

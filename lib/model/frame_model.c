@@ -637,11 +637,11 @@ static int frame_pack(struct gfxstat_model *m, const struct gfxstat_frame *f, ui
 }
 
 /*
- * The words of the held frame @h as it was held, up to word @upto (all: FRAME_WORDS - 1) of
- * those it has; the others are left as they were in @w (m->blank's for a whole frame).
+ * The words of the held frame @h as it was held, those it has; the others are left as they
+ * were in @w (m->blank's for a whole frame).
  * Return: 0, or GFXSTAT_E_IO when its pack cannot be read back from the temporary file.
  */
-static int held_words(struct gfxstat_model *m, const struct held *h, uint64_t *w, size_t upto)
+static int held_words(struct gfxstat_model *m, const struct held *h, uint64_t *w)
 {
 	const uint8_t *q = gx_spill_at(&m->pack, held_pack(h));
 	uint64_t mask[MASK_WORDS], ref = 0;
@@ -660,8 +660,6 @@ static int held_words(struct gfxstat_model *m, const struct held *h, uint64_t *w
 			uint64_t v = unzigzag(get_word(&q, &flags));
 
 			w[i] = flags & NEAR ? v + ref : v;
-			if (i >= upto)
-				return 0;
 			if (is_large(w[i]))
 				ref = w[i];
 		}
@@ -676,7 +674,7 @@ static int frame_unpack(struct gfxstat_model *m, const struct held *h, struct gf
 	int rc;
 
 	memcpy(w, m->blank, sizeof(w));
-	rc = held_words(m, h, w, FRAME_WORDS - 1);
+	rc = held_words(m, h, w);
 	memcpy(f, w, sizeof(*f));
 	f->present_ns = h->present_ns;
 	f->vsync_period_ns = h->vsync_period_ns;

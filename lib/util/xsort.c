@@ -93,7 +93,6 @@ static struct gx_xrun *new_run(struct gx_xsort *x)
 	return r;
 }
 
-/* The full run being put, sorted, to the file (or kept in memory where it cannot go). */
 /* A run sorted: int64 values by the sort made for them (no call per comparison). */
 static void sort_run(struct gx_xsort *x, unsigned char *a, size_t n)
 {
@@ -103,6 +102,7 @@ static void sort_run(struct gx_xsort *x, unsigned char *a, size_t n)
 		gx_sort(a, n, x->size, x->cmp);
 }
 
+/* The full run being put, sorted, to the file (or kept in memory where it cannot go). */
 static int close_run(struct gx_xsort *x)
 {
 	struct gx_xfile *f = xf(x);
@@ -158,10 +158,16 @@ int gx_xsort_put(struct gx_xsort *x, const void *rec)
 	return 0;
 }
 
+/* Records a buffer of the file's reads and writes holds: XSORT_READ bytes, at least one. */
+static size_t per_buffer(const struct gx_xsort *x)
+{
+	return XSORT_READ / x->size ? XSORT_READ / x->size : 1;
+}
+
 /* @r's next records read from the file into its buffer. Return: the first, or NULL. */
 static const unsigned char *refill(struct gx_xsort *x, struct gx_xrun *r)
 {
-	size_t per = XSORT_READ / x->size ? XSORT_READ / x->size : 1, k = per;
+	size_t per = per_buffer(x), k = per;
 
 	if (k > r->n - r->pos)
 		k = r->n - r->pos;
@@ -304,7 +310,7 @@ static int merge_first(struct gx_xsort *x)
 {
 	struct gx_xfile *f = xf(x);
 	unsigned char *w;
-	size_t per = XSORT_READ / x->size ? XSORT_READ / x->size : 1, nw = 0, i;
+	size_t per = per_buffer(x), nw = 0, i;
 	struct gx_xrun m = { 0 };
 	const void *p;
 	int rc;
@@ -349,7 +355,6 @@ int gx_xsort_sorted(struct gx_xsort *x)
 	struct gx_xrun *r;
 	int rc;
 
-
 	if (x->nfill) { /* the last run stays in memory, no larger than it is */
 		sort_run(x, x->fill, x->nfill);
 		if (x->capfill > x->nfill) {
@@ -384,10 +389,7 @@ const void *gx_xsort_next(struct gx_xsort *x)
 
 	if (x->cmp)
 		return pop(x);
-	if (x->taken) {
-		x->taken = 0;
-		advance(x, &x->run[x->cur]);
-	}
+	drop_taken(x);
 	while (x->cur < x->nrun) {
 		struct gx_xrun *r = &x->run[x->cur];
 
